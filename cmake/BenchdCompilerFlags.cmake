@@ -1,0 +1,31 @@
+# One place for warning flags. Targets opt in with benchd_set_warnings(<target>).
+function(benchd_set_warnings target)
+  target_compile_options(${target} PRIVATE
+    -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wold-style-cast -Wcast-align
+    -Woverloaded-virtual -Wconversion -Wsign-conversion -Wnull-dereference -Wformat=2
+    -Wimplicit-fallthrough)
+  if(BENCHD_WARNINGS_AS_ERRORS)
+    target_compile_options(${target} PRIVATE -Werror)
+  endif()
+endfunction()
+
+# Same for C sources (the ABI header test).
+function(benchd_set_c_warnings target)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wstrict-prototypes)
+  if(BENCHD_WARNINGS_AS_ERRORS)
+    target_compile_options(${target} PRIVATE -Werror)
+  endif()
+endfunction()
+
+# A plugin is a MODULE library that exports only its entry symbol and never relies on
+# symbols of the process that loads it.
+function(benchd_configure_plugin target)
+  set_target_properties(${target} PROPERTIES
+    PREFIX ""
+    CXX_VISIBILITY_PRESET hidden
+    C_VISIBILITY_PRESET hidden
+    VISIBILITY_INLINES_HIDDEN ON
+    LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/plugins)
+  target_link_options(${target} PRIVATE -Wl,--no-undefined)
+  target_link_libraries(${target} PRIVATE benchd::plugin_sdk)
+endfunction()

@@ -1,0 +1,208 @@
+/*
+ * benchd plugin ABI.
+ *
+ * A plugin is a shared library that serves the benchmark microservice in one concurrency
+ * style. The host (benchd-worker) loads it with dlopen, looks up one entry symbol and talks to
+ * it only through the plain C structs below, so a plugin can be written in any language that
+ * can export a C function, and it never links against benchd.
+ *
+ * Compatibility rules
+ *   - Every struct that crosses the boundary starts with `struct_size`, set by whoever fills
+ *     the struct to sizeof() as that side compiled it. Structs only ever grow at their end; a
+ *     reader must not touch a field that lies beyond the `struct_size` it was handed.
+ *   - The host refuses a plugin built for another ABI major version, or for a newer minor
+ *     version than the host's. A minor bump only appends fields or functions.
+ *   - Zero is never a valid value of an enum, so a zero-filled struct is always detectably
+ *     incomplete.
+ *   - Errors cross as a status code plus a message written into a caller-owned buffer, never
+ *     as C++ exceptions. Plugin code must catch everything before returning to the host.
+ *   - Memory is freed on the side that allocated it. Strings handed across are valid only for
+ *     the duration of the call unless a function says otherwise.
+ *   - The host never dlcloses a plugin.
+ *
+ * Lifecycle (all calls below come from one host thread, in this order):
+ *   benchd_plugin_entry() -> create() -> start() -> bound_port() / stats() (repeatedly)
+ *   -> stop() -> destroy().
+ * stats() may also be called between create() and start() and after stop().
+ */
+#ifndef BENCHD_PLUGIN_H
+#define BENCHD_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BENCHD_ABI_MAJOR 1
+#define BENCHD_ABI_MINOR 0
+
+/* The one symbol the host looks up. */
+#define BENCHD_PLUGIN_ENTRY_SYMBOL "benchd_plugin_entry"
+
+#if defined(__GNUC__)
+#define BENCHD_PLUGIN_EXPORT __attribute__((visibility("default")))
+#else
+#define BENCHD_PLUGIN_EXPORT
+#endif
+
+/* Outcome of a call. BENCHD_OK is 1, not 0: zero is never a valid enum value. */
+typedef enum benchd_status {
+  BENCHD_OK = 1,
+  BENCHD_ERR_INVALID_ARGUMENT = 2, /* bad config, bad request body, unknown id ... */
+  BENCHD_ERR_ADDRESS_IN_USE = 3,   /* the requested port is taken */
+  BENCHD_ERR_IO = 4,               /* other socket or file errors */
+  BENCHD_ERR_STATE = 5,            /* call out of lifecycle order */
+  BENCHD_ERR_INTERNAL = 6,         /* anything else; the message says what */
+  BENCHD_ERR_TIMEOUT = 7           /* stop() gave up waiting for in-flight requests */
+} benchd_status;
+
+/* How the plugin runs its request handlers. Reported in results; the host does not branch
+ * on it. */
+typedef enum benchd_concurrency_model {
+  BENCHD_MODEL_OS_THREADS = 1,   /* one OS thread per request or connection, blocking I/O */
+  BENCHD_MODEL_GREEN_THREADS = 2, /* user-space threads (fibers) written in blocking style */
+  BENCHD_MODEL_CALLBACKS = 3,    /* event loop with completion handlers */
+  BENCHD_MODEL_COROUTINES = 4,   /* event loop with stackless coroutines */
+  BENCHD_MODEL_OTHER = 5
+} benchd_concurrency_model;
+
+typedef enum benchd_log_level {
+  BENCHD_LOG_DEBUG = 1,
+  BENCHD_LOG_INFO = 2,
+  BENCHD_LOG_WARNING = 3,
+  BENCHD_LOG_ERROR = 4
+} benchd_log_level;
+
+/* Error details, owned by the caller. The callee writes a NUL-terminated message of at most
+ * sizeof(message) bytes (truncating if needed) whenever it returns something other than
+ * BENCHD_OK. */
+typedef struct benchd_error {
+  size_t struct_size;
+  char message[512];
+} benchd_error;
+
+/* Receives bytes produced by the host. `data` is valid only during the call; copy what you
+ * need. Called at most once per host call unless stated otherwise. */
+typedef void (*benchd_byte_sink)(void* sink_context, const char* data, size_t size);
+
+/* Receives one named counter from stats(). `name` is valid only during the call. */
+typedef void (*benchd_counter_sink)(void* sink_context, const char* name, int64_t value);
+
+/*
+ * The microservice core, owned by the host and identical for every plugin. The plugin owns
+ * transport and concurrency; these functions own the business logic.
+ *
+ * Thread-safety: every function may be called from any plugin thread at any time between
+ * create() and the return of stop(), concurrently. None of them blocks on I/O; they may take
+ * short internal locks. `host_context` must be passed back unchanged.
+ * The table stays valid until destroy() returns.
+ */
+typedef struct benchd_host_api {
+  size_t struct_size;
+  void* host_context;
+
+  /* Current wall-clock time in milliseconds since the Unix epoch. */
+  int64_t (*epoch_millis)(void* host_context);
+
+  /* Writes the compact JSON array of movies whose director has this last name (possibly
+   * "[]") to `sink`, exactly once on success. Served from the host's cache unless the
+   * no-cache profile is active. */
+  benchd_status (*movies_by_director)(void* host_context, const char* last_name,
+                                      size_t last_name_size, benchd_byte_sink sink,
+                                      void* sink_context, benchd_error* error);
+
+  /* Saves a JSON array of movies (the POST body) and writes the JSON answer to `sink`: the
+   * input re-serialised when the repository is read-only (the default), the stored movies
+   * with their new ids under the read-write profile. A body that is not such an array yields
+   * BENCHD_ERR_INVALID_ARGUMENT with the reason; the plugin answers 400. */
+  benchd_status (*save_movies)(void* host_context, const char* body, size_t body_size,
+                               benchd_byte_sink sink, void* sink_context, benchd_error* error);
+
+  /* Deletes a movie by id (read-write profile); a no-op when read-only or when the id does
+   * not exist. */
+  benchd_status (*delete_movie)(void* host_context, int64_t movie_id, benchd_error* error);
+
+  /* Writes one log line on the host's log. Cheap enough for errors, too slow for every
+   * request. */
+  void (*log)(void* host_context, benchd_log_level level, const char* message,
+              size_t message_size);
+} benchd_host_api;
+
+/* A free-form key=value setting from the worker's command line (e.g. max_threads=5000). */
+typedef struct benchd_option {
+  const char* key;
+  const char* value;
+} benchd_option;
+
+/* Settings for create(). All pointers are valid only during create(); copy what you keep. */
+typedef struct benchd_server_config {
+  size_t struct_size;
+  const char* bind_address; /* numeric IPv4 or IPv6 address, e.g. "127.0.0.1" */
+  uint16_t port;            /* 0 asks for an ephemeral port; see bound_port() */
+  uint32_t threads;         /* event loops or base pool size; always >= 1 */
+  /* Server profiles in effect, e.g. "no-keep-alive". Plugins ignore profiles they do not
+   * know; the host's core handles "no-cache" and "read-write" itself. */
+  const char* const* profiles;
+  size_t profile_count;
+  /* Plugin-specific settings. Unknown keys should be rejected with a message. */
+  const benchd_option* options;
+  size_t option_count;
+} benchd_server_config;
+
+/* Opaque server instance owned by the plugin. */
+typedef struct benchd_server benchd_server;
+
+typedef struct benchd_plugin_descriptor {
+  size_t struct_size;
+  uint32_t abi_major; /* BENCHD_ABI_MAJOR the plugin was built with */
+  uint32_t abi_minor; /* BENCHD_ABI_MINOR the plugin was built with */
+
+  /* Static NUL-terminated strings that live as long as the library. `name` is also the first
+   * path segment of the plugin's endpoints: lower case letters, digits and '-'. */
+  const char* name;
+  const char* version;
+  const char* description;
+  benchd_concurrency_model concurrency_model;
+  const char* io_stack; /* e.g. "Boost.Asio 1.81 + Beast" */
+
+  /* Validates the config and prepares a server; must not accept connections yet. On success
+   * stores a new instance in *server, which the host later passes to destroy(). `host` stays
+   * valid until destroy() returns. */
+  benchd_status (*create)(const benchd_host_api* host, const benchd_server_config* config,
+                          benchd_server** server, benchd_error* error);
+
+  /* Binds, listens and starts serving on the plugin's own threads, then returns without
+   * blocking. Fails with BENCHD_ERR_ADDRESS_IN_USE when the port is taken. */
+  benchd_status (*start)(benchd_server* server, benchd_error* error);
+
+  /* The port actually bound; valid after a successful start(). */
+  uint16_t (*bound_port)(const benchd_server* server);
+
+  /* Reports the plugin's counters, one sink call each, e.g. "requests_in_flight",
+   * "upstream_calls", "live_fibers". Names are lower snake case and stable across calls.
+   * May be called from the host thread while request threads run; values may be slightly
+   * stale. */
+  benchd_status (*stats)(benchd_server* server, benchd_counter_sink sink, void* sink_context,
+                         benchd_error* error);
+
+  /* Graceful stop: stops taking new connections, lets requests in flight finish (including
+   * the nested calls they make to this same server), closes connections and joins every
+   * thread the plugin started. Gives up after `timeout_millis`, closes what is left and
+   * returns BENCHD_ERR_TIMEOUT; the threads are joined either way. */
+  benchd_status (*stop)(benchd_server* server, uint32_t timeout_millis, benchd_error* error);
+
+  /* Frees the instance. Called once, after stop() or instead of start() when start() failed. */
+  void (*destroy)(benchd_server* server);
+} benchd_plugin_descriptor;
+
+/* The entry symbol every plugin exports. Returns a pointer to a static descriptor; may be
+ * called more than once and from any thread. */
+typedef const benchd_plugin_descriptor* (*benchd_plugin_entry_fn)(void);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* BENCHD_PLUGIN_H */
