@@ -1,9 +1,9 @@
 # One place for warning flags. Targets opt in with benchd_set_warnings(<target>).
 function(benchd_set_warnings target)
   target_compile_options(${target} PRIVATE
-    -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wold-style-cast -Wcast-align
-    -Woverloaded-virtual -Wconversion -Wsign-conversion -Wnull-dereference -Wformat=2
-    -Wimplicit-fallthrough)
+    -Wall -Wextra -Wpedantic -Wshadow -Wcast-align -Wconversion -Wsign-conversion
+    -Wformat=2 -Wimplicit-fallthrough
+    $<$<COMPILE_LANGUAGE:CXX>:-Wnon-virtual-dtor -Wold-style-cast -Woverloaded-virtual>)
   if(BENCHD_WARNINGS_AS_ERRORS)
     target_compile_options(${target} PRIVATE -Werror)
   endif()
@@ -28,4 +28,11 @@ function(benchd_configure_plugin target)
     LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/plugins)
   target_link_options(${target} PRIVATE -Wl,--no-undefined)
   target_link_libraries(${target} PRIVATE benchd::plugin_sdk)
+endfunction()
+
+# An approach plugin: a configured plugin that also joins the list the conformance suite runs
+# against (global property BENCHD_APPROACH_PLUGINS).
+function(benchd_add_approach_plugin target)
+  benchd_configure_plugin(${target})
+  set_property(GLOBAL APPEND PROPERTY BENCHD_APPROACH_PLUGINS ${target})
 endfunction()

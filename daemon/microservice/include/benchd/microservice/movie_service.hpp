@@ -1,22 +1,15 @@
 #pragma once
 
 #include <benchd/microservice/clock.hpp>
+#include <benchd/microservice/invalid_movies_error.hpp>
 #include <benchd/microservice/service_profile.hpp>
 
 #include <cstdint>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
 namespace benchd::microservice {
-
-/// Thrown by MovieService::saveMovies for a body that is not a JSON array of movies. what()
-/// names the offending JSON path and the reason, e.g. "$[2].releaseYear: expected an integer".
-class InvalidMoviesError : public std::invalid_argument {
- public:
-  using std::invalid_argument::invalid_argument;
-};
 
 /// Counters of the core, for tests and worker stats. Monotonic since construction.
 struct MovieServiceCounters {
@@ -34,8 +27,7 @@ struct MovieServiceCounters {
 class MovieService {
  public:
   /// Seeds the database. `clock` drives cache expiry; tests inject a manual clock.
-  explicit MovieService(ServiceProfile profile,
-                        std::shared_ptr<const Clock> clock = steadyClock());
+  explicit MovieService(ServiceProfile profile, std::shared_ptr<const Clock> clock = steadyClock());
   ~MovieService();
   MovieService(const MovieService&) = delete;
   MovieService& operator=(const MovieService&) = delete;

@@ -1,0 +1,136 @@
+#include "director_cache.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <unordered_map>
+#include <utility>
+
+namespace benchd::microservice {
+namespace {
+
+/// The authoritative map drops expired entries whenever it has grown to this many entries
+/// (afterwards: to twice its size after the last sweep), so names asked for once do not pile
+/// up.
+constexpr std::size_t kMinSweepThreshold = 256;
+
+/// A thread's mirror is emptied when it would exceed this many entries.
+constexpr std::size_t kMaxMirrorEntries = 256;
+
+std::atomic<std::uint64_t> next_cache_id{1};
+
+}  // namespace
+
+/// One thread's copies of the entries it has read from one cache. Owned by that thread.
+struct DirectorCache::ThreadMirror {
+  std::weak_ptr<const bool> cache_alive;
+  std::uint64_t generation = 0;  ///< the cache's generation the entries are valid for
+  StringKeyedMap<Entry> entries;
+  PerThreadCounter::Slot hits;
+};
+
+DirectorCache::DirectorCache(std::shared_ptr<const Clock> clock,
+                             std::chrono::steady_clock::duration time_to_live, Loader loader)
+    : id_(next_cache_id.fetch_add(1)),
+      clock_(std::move(clock)),
+      time_to_live_(time_to_live),
+      loader_(std::move(loader)),
+      alive_(std::make_shared<const bool>(true)),
+      sweep_threshold_(kMinSweepThreshold) {}
+
+DirectorCache::~DirectorCache() = default;
+
+DirectorCache::ThreadMirror& DirectorCache::threadMirror() {
+  struct MirrorsOfThisThread {
+    std::unordered_map<std::uint64_t, ThreadMirror> by_cache_id;
+    std::uint64_t last_cache_id = 0;  // cache ids start at 1
+    ThreadMirror* last = nullptr;
+  };
+  thread_local MirrorsOfThisThread mirrors;
+
+  if (mirrors.last_cache_id == id_) {
+    return *mirrors.last;
+  }
+  auto mirror = mirrors.by_cache_id.find(id_);
+  if (mirror == mirrors.by_cache_id.end()) {
+    std::erase_if(mirrors.by_cache_id,
+                  [](const auto& entry) { return entry.second.cache_alive.expired(); });
+    mirror =
+        mirrors.by_cache_id.try_emplace(id_, ThreadMirror{alive_, 0, {}, mirror_hits_.newSlot()})
+            .first;
+  }
+  mirrors.last_cache_id = id_;
+  mirrors.last = &mirror->second;
+  return mirror->second;
+}
+
+std::shared_ptr<const std::string> DirectorCache::get(std::string_view last_name) {
+  ThreadMirror& mirror = threadMirror();
+  // Loaded before consulting the authoritative map: a mirror filled after a concurrent
+  // eviction is then tagged with the older generation and dropped on the next call.
+  const std::uint64_t generation = generation_.load(std::memory_order_acquire);
+  if (mirror.generation != generation) {
+    mirror.entries.clear();
+    mirror.generation = generation;
+  }
+  const auto now = clock_->now();
+  if (const auto cached = mirror.entries.find(last_name);
+      cached != mirror.entries.end() && now < cached->second.expires_at) {
+    mirror.hits.increment();
+    return cached->second.json;
+  }
+
+  Entry authoritative = getAuthoritative(last_name, now);
+  // A private copy, so the callers' reference counting never touches another thread's cache
+  // line.
+  Entry copy{std::make_shared<const std::string>(*authoritative.json), authoritative.expires_at};
+  if (mirror.entries.size() >= kMaxMirrorEntries) {
+    mirror.entries.clear();
+  }
+  mirror.entries.insert_or_assign(std::string(last_name), copy);
+  return std::move(copy.json);
+}
+
+DirectorCache::Entry DirectorCache::getAuthoritative(std::string_view last_name,
+                                                     std::chrono::steady_clock::time_point now) {
+  std::lock_guard lock(mutex_);
+  auto cached = entries_.find(last_name);
+  if (cached != entries_.end() && now < cached->second.expires_at) {
+    authoritative_hits_.fetch_add(1, std::memory_order_relaxed);
+    return cached->second;
+  }
+  misses_.fetch_add(1, std::memory_order_relaxed);
+  Entry loaded{std::make_shared<const std::string>(loader_(last_name)),
+               clock_->now() + time_to_live_};
+  if (cached != entries_.end()) {
+    cached->second = loaded;
+  } else {
+    if (entries_.size() >= sweep_threshold_) {
+      dropExpiredEntries(now);
+    }
+    entries_.emplace(std::string(last_name), loaded);
+  }
+  return loaded;
+}
+
+void DirectorCache::dropExpiredEntries(std::chrono::steady_clock::time_point now) {
+  std::erase_if(entries_, [now](const auto& entry) { return now >= entry.second.expires_at; });
+  sweep_threshold_ = std::max(kMinSweepThreshold, 2 * entries_.size());
+}
+
+void DirectorCache::evict(std::span<const std::string> last_names) {
+  std::lock_guard lock(mutex_);
+  for (const std::string& last_name : last_names) {
+    entries_.erase(last_name);
+  }
+  generation_.fetch_add(1, std::memory_order_acq_rel);
+}
+
+std::int64_t DirectorCache::hits() const {
+  return mirror_hits_.total() + authoritative_hits_.load(std::memory_order_relaxed);
+}
+
+std::int64_t DirectorCache::misses() const {
+  return misses_.load(std::memory_order_relaxed);
+}
+
+}  // namespace benchd::microservice

@@ -1,0 +1,85 @@
+#pragma once
+
+#include "per_thread_counter.hpp"
+#include "transparent_string_hash.hpp"
+
+#include <benchd/microservice/clock.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace benchd::microservice {
+
+/// The per-director cache of GET /movies answers: each entry expires a fixed time after it was
+/// loaded (expire-after-write, on the injected clock) or when evicted.
+///
+/// Two levels. The authoritative entries live in a mutex-protected map; a miss there calls the
+/// loader while holding the mutex, so each director is loaded once per expiry. Each thread also
+/// keeps a private mirror of the entries it has read (with its own copy of the text), valid as
+/// long as the cache's generation, which every eviction bumps, is unchanged. A mirror hit reads
+/// one shared atomic and otherwise touches only thread-private memory: no lock, no shared
+/// reference count, no shared counter.
+///
+/// Counting: a hit in either level is a hit, a load is a miss, so the counts do not depend on
+/// which thread asks.
+///
+/// Thread-safety: every member function may be called concurrently. The cache must outlive
+/// its calls; threads' mirrors of a destroyed cache are dropped lazily.
+class DirectorCache {
+ public:
+  using Loader = std::function<std::string(std::string_view last_name)>;
+
+  DirectorCache(std::shared_ptr<const Clock> clock,
+                std::chrono::steady_clock::duration time_to_live, Loader loader);
+  ~DirectorCache();
+  DirectorCache(const DirectorCache&) = delete;
+  DirectorCache& operator=(const DirectorCache&) = delete;
+
+  /// The cached answer for this director, loaded on a miss. Rethrows the loader's exception
+  /// (nothing is cached then). The returned text is immutable and owned by the calling
+  /// thread's mirror and the caller.
+  [[nodiscard]] std::shared_ptr<const std::string> get(std::string_view last_name);
+
+  /// Drops these directors' entries and invalidates every thread's mirror.
+  void evict(std::span<const std::string> last_names);
+
+  [[nodiscard]] std::int64_t hits() const;
+  [[nodiscard]] std::int64_t misses() const;
+
+ private:
+  struct ThreadMirror;
+  struct Entry {
+    std::shared_ptr<const std::string> json;
+    std::chrono::steady_clock::time_point expires_at;
+  };
+
+  ThreadMirror& threadMirror();
+  Entry getAuthoritative(std::string_view last_name, std::chrono::steady_clock::time_point now);
+  void dropExpiredEntries(std::chrono::steady_clock::time_point now);
+
+  // Read-only after construction.
+  const std::uint64_t id_;  ///< unique per cache in this process; keys the threads' mirrors
+  const std::shared_ptr<const Clock> clock_;
+  const std::chrono::steady_clock::duration time_to_live_;
+  const Loader loader_;
+  const std::shared_ptr<const bool> alive_;  ///< mirrors hold a weak_ptr to notice destruction
+  PerThreadCounter mirror_hits_;
+
+  /// Read by every hit, written by evictions only; alone on its cache line.
+  alignas(64) std::atomic<std::uint64_t> generation_{1};
+
+  alignas(64) std::mutex mutex_;
+  StringKeyedMap<Entry> entries_;  ///< guarded by mutex_
+  std::size_t sweep_threshold_;    ///< guarded by mutex_
+  std::atomic<std::int64_t> authoritative_hits_{0};
+  std::atomic<std::int64_t> misses_{0};
+};
+
+}  // namespace benchd::microservice

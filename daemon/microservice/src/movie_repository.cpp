@@ -1,0 +1,147 @@
+#include "movie_repository.hpp"
+
+#include "sqlite_statement.hpp"
+#include "sqlite_transaction.hpp"
+
+#include <benchd/microservice/movie_json.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+namespace benchd::microservice {
+namespace {
+
+/// A URI naming a new shared in-memory database, unique within the process. The memdb VFS
+/// gives each connection its own page cache, so readers on different connections do not
+/// serialise (unlike cache=shared, whose connections share one locked b-tree).
+std::string uniqueDatabaseUri() {
+  static std::atomic<std::uint64_t> next_database{0};
+  return "file:/benchd-movies-" + std::to_string(next_database.fetch_add(1)) + "?vfs=memdb";
+}
+
+/// Enough connections for every core to run a query, plus slack for preempted holders.
+std::size_t connectionPoolSize() {
+  return std::max<std::size_t>(4, 2 * std::size_t{std::thread::hardware_concurrency()});
+}
+
+ObjectPool<MovieDatabaseConnection> makeConnectionPool(const std::string& uri) {
+  auto first =
+      std::make_unique<MovieDatabaseConnection>(uri, MovieDatabaseConnection::Schema::kCreate);
+  return {connectionPoolSize(),
+          [uri] {
+            return std::make_unique<MovieDatabaseConnection>(
+                uri, MovieDatabaseConnection::Schema::kExisting);
+          },
+          std::move(first)};
+}
+
+}  // namespace
+
+MovieRepository::MovieRepository() : connections_(makeConnectionPool(uniqueDatabaseUri())) {}
+
+void MovieRepository::assignIds(Movie& movie) {
+  movie.id = nextId();
+  for (Character& character : movie.characters) {
+    character.id = nextId();
+    if (character.actor) {
+      character.actor->id = nextId();
+    }
+  }
+  for (Person& director : movie.directors) {
+    director.id = nextId();
+  }
+  for (Person& writer : movie.writers) {
+    writer.id = nextId();
+  }
+  for (Award& award : movie.awards) {
+    award.id = nextId();
+  }
+}
+
+std::vector<Movie> MovieRepository::insert(std::vector<Movie> movies) {
+  auto lease = connections_.acquire();
+  std::unique_lock lock(write_exclusion_);
+  const std::int64_t first_id = next_id_;
+  try {
+    SqliteTransaction transaction(lease->connection());
+    for (Movie& movie : movies) {
+      assignIds(movie);
+      {
+        StatementExecution insert_movie(lease->insertMovie());
+        insert_movie->bind(1, *movie.id);
+        insert_movie->bind(2, std::string_view(movie.title));
+        insert_movie->bind(3, movie.release_year ? std::optional<std::int64_t>(*movie.release_year)
+                                                 : std::nullopt);
+        insert_movie->bind(4, movie.genre ? std::optional<std::string_view>(genreName(*movie.genre))
+                                          : std::nullopt);
+        insert_movie->bind(5, movie.rating);
+        insert_movie->bind(6, std::string_view(serializeMovie(movie)));
+        insert_movie->run();
+      }
+      for (const Person& director : movie.directors) {
+        if (!director.last_name) {
+          continue;
+        }
+        StatementExecution insert_director(lease->insertDirector());
+        insert_director->bind(1, *movie.id);
+        insert_director->bind(2, std::string_view(*director.last_name));
+        insert_director->run();
+      }
+    }
+    transaction.commit();
+  } catch (...) {
+    next_id_ = first_id;
+    throw;
+  }
+  return movies;
+}
+
+std::string MovieRepository::findJsonByDirectorLastName(std::string_view last_name) {
+  auto lease = connections_.acquire();
+  std::shared_lock lock(write_exclusion_);
+  query_count_.fetch_add(1, std::memory_order_relaxed);
+  StatementExecution query(lease->findDocumentsByDirector());
+  query->bind(1, last_name);
+  std::string json = "[";
+  while (query->step()) {
+    if (json.size() > 1) {
+      json += ',';
+    }
+    json += query->columnText(0);
+  }
+  json += ']';
+  return json;
+}
+
+std::vector<std::string> MovieRepository::deleteById(std::int64_t movie_id) {
+  auto lease = connections_.acquire();
+  std::unique_lock lock(write_exclusion_);
+  std::vector<std::string> director_last_names;
+  SqliteTransaction transaction(lease->connection());
+  {
+    StatementExecution delete_directors(lease->deleteDirectors());
+    delete_directors->bind(1, movie_id);
+    while (delete_directors->step()) {
+      director_last_names.emplace_back(delete_directors->columnText(0));
+    }
+  }
+  {
+    StatementExecution delete_movie(lease->deleteMovie());
+    delete_movie->bind(1, movie_id);
+    delete_movie->run();
+  }
+  transaction.commit();
+  return director_last_names;
+}
+
+std::int64_t MovieRepository::queryCount() const noexcept {
+  return query_count_.load(std::memory_order_relaxed);
+}
+
+}  // namespace benchd::microservice

@@ -1,0 +1,42 @@
+#include "sqlite_connection.hpp"
+
+#include "sqlite_error.hpp"
+
+#include <sqlite3.h>
+
+namespace benchd::microservice {
+namespace {
+
+/// Upper bound on waiting for another connection's lock. Writers are already exclusive of
+/// readers above SQLite, so this is a safety net only.
+constexpr int kBusyTimeoutMillis = 5000;
+
+}  // namespace
+
+SqliteConnection::SqliteConnection(const std::string& uri) {
+  constexpr int kFlags =
+      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX;
+  if (sqlite3_open_v2(uri.c_str(), &db_, kFlags, nullptr) != SQLITE_OK) {
+    const SqliteError error = SqliteError::fromConnection(db_, "open " + uri);
+    sqlite3_close(db_);
+    throw error;
+  }
+  sqlite3_extended_result_codes(db_, 1);
+  sqlite3_busy_timeout(db_, kBusyTimeoutMillis);
+}
+
+SqliteConnection::~SqliteConnection() {
+  sqlite3_close_v2(db_);
+}
+
+void SqliteConnection::execute(const char* sql) {
+  if (sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) != SQLITE_OK) {
+    throw SqliteError::fromConnection(db_, std::string("execute \"") + sql + "\"");
+  }
+}
+
+SqliteStatement SqliteConnection::prepare(std::string_view sql) {
+  return {db_, sql};
+}
+
+}  // namespace benchd::microservice

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <benchd/plugin.h>
+
+#include <filesystem>
+#include <string>
+
+namespace benchd::plugin_host {
+
+/// What a plugin says about itself, copied out of its descriptor.
+struct PluginInfo {
+  std::string name;
+  std::string version;
+  std::string description;
+  std::string concurrency_model;  ///< "os-threads", "green-threads", "callbacks", ...
+  std::string io_stack;
+  unsigned abi_major = 0;
+  unsigned abi_minor = 0;
+};
+
+/// A plugin that passed every check. The library is never unloaded (plugins may leave threads
+/// or atexit handlers behind), so the descriptor stays valid for the life of the process.
+struct LoadedPlugin {
+  std::filesystem::path path;
+  const benchd_plugin_descriptor* descriptor = nullptr;
+  PluginInfo info;
+};
+
+/// Checks the file (checkPluginFile), loads it with RTLD_NOW | RTLD_LOCAL, resolves
+/// BENCHD_PLUGIN_ENTRY_SYMBOL and validates the descriptor: struct size, ABI major equal to the
+/// host's, minor not newer, non-empty name made of [a-z0-9-], a known concurrency model and
+/// every lifecycle function present. Throws PluginLoadError naming the file and the reason.
+/// Not thread-safe with respect to other dlopen users only in the ways dlopen itself is not.
+LoadedPlugin loadPlugin(const std::filesystem::path& path);
+
+/// "callbacks" for BENCHD_MODEL_CALLBACKS etc.; empty for unknown values.
+std::string concurrencyModelName(benchd_concurrency_model model);
+
+}  // namespace benchd::plugin_host

@@ -1,0 +1,81 @@
+#include "host_api.hpp"
+
+#include <benchd/sdk/plugin_support.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+#include <string_view>
+
+namespace benchd::worker {
+
+namespace {
+
+HostApi& self(void* host_context) { return *static_cast<HostApi*>(host_context); }
+
+std::int64_t epochMillis(void* /*host_context*/) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+benchd_status moviesByDirector(void* host_context, const char* last_name, std::size_t size,
+                               benchd_byte_sink sink, void* sink_context, benchd_error* error) {
+  return sdk::guardedCall(error, [&] {
+    const auto json = self(host_context).service().moviesByDirector({last_name, size});
+    sink(sink_context, json->data(), json->size());
+  });
+}
+
+benchd_status saveMovies(void* host_context, const char* body, std::size_t body_size,
+                         benchd_byte_sink sink, void* sink_context, benchd_error* error) {
+  return sdk::guardedCall(error, [&] {
+    try {
+      const std::string json = self(host_context).service().saveMovies({body, body_size});
+      sink(sink_context, json.data(), json.size());
+    } catch (const microservice::InvalidMoviesError& e) {
+      throw sdk::PluginError(BENCHD_ERR_INVALID_ARGUMENT, e.what());
+    }
+  });
+}
+
+benchd_status deleteMovie(void* host_context, std::int64_t movie_id, benchd_error* error) {
+  return sdk::guardedCall(error, [&] { self(host_context).service().deleteMovie(movie_id); });
+}
+
+void logLine(void* host_context, benchd_log_level level, const char* message, std::size_t size) {
+  static std::mutex stderr_mutex;
+  std::string_view level_name = "info";
+  switch (level) {
+    case BENCHD_LOG_DEBUG:
+      level_name = "debug";
+      break;
+    case BENCHD_LOG_INFO:
+      break;
+    case BENCHD_LOG_WARNING:
+      level_name = "warning";
+      break;
+    case BENCHD_LOG_ERROR:
+      level_name = "error";
+      break;
+  }
+  const std::lock_guard lock(stderr_mutex);
+  std::fprintf(stderr, "benchd-worker [%s] %.*s: %.*s\n", self(host_context).pluginName().c_str(),
+               static_cast<int>(level_name.size()), level_name.data(), static_cast<int>(size),
+               message);
+}
+
+}  // namespace
+
+HostApi::HostApi(microservice::MovieService& service, std::string plugin_name)
+    : service_(service), plugin_name_(std::move(plugin_name)) {
+  table_.struct_size = sizeof(table_);
+  table_.host_context = this;
+  table_.epoch_millis = &epochMillis;
+  table_.movies_by_director = &moviesByDirector;
+  table_.save_movies = &saveMovies;
+  table_.delete_movie = &deleteMovie;
+  table_.log = &logLine;
+}
+
+}  // namespace benchd::worker

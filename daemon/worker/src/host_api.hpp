@@ -1,0 +1,29 @@
+#pragma once
+
+#include <benchd/microservice/movie_service.hpp>
+#include <benchd/plugin.h>
+
+#include <string>
+
+namespace benchd::worker {
+
+/// The benchd_host_api table handed to the plugin, backed by the microservice core.
+/// Owns the table; `service` must outlive it. The table's functions are thread-safe (they
+/// forward to MovieService, which is) and catch every exception.
+class HostApi {
+ public:
+  HostApi(microservice::MovieService& service, std::string plugin_name);
+  HostApi(const HostApi&) = delete;
+  HostApi& operator=(const HostApi&) = delete;
+
+  [[nodiscard]] const benchd_host_api* table() const noexcept { return &table_; }
+  [[nodiscard]] microservice::MovieService& service() const noexcept { return service_; }
+  [[nodiscard]] const std::string& pluginName() const noexcept { return plugin_name_; }
+
+ private:
+  microservice::MovieService& service_;
+  std::string plugin_name_;
+  benchd_host_api table_{};
+};
+
+}  // namespace benchd::worker

@@ -1,0 +1,211 @@
+// benchd-worker: loads one approach plugin, serves the microservice through it until SIGTERM
+// or SIGINT, and reports stats on stdout. One worker per (scenario, approach) run, so a
+// crashing plugin cannot take the daemon down and the server is measured alone.
+#include "host_api.hpp"
+#include "worker_events.hpp"
+#include "worker_options.hpp"
+
+#include <benchd/microservice/movie_service.hpp>
+#include <benchd/plugin_host/plugin_load_error.hpp>
+#include <benchd/plugin_host/plugin_loader.hpp>
+
+#include <malloc.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <exception>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace plugin_host = benchd::plugin_host;
+namespace worker = benchd::worker;
+
+enum ExitCode : int {
+  kExitStopped = 0,
+  kExitFailure = 1,
+  kExitUsage = 2,
+  kExitPluginRefused = 3,
+  kExitStartFailed = 4,
+  kExitCutOff = 5,
+};
+
+int fail(int code, const std::string& message) {
+  std::fprintf(stderr, "benchd-worker: error: %s\n", message.c_str());
+  return code;
+}
+
+/// Ties the worker's life to its parent's: when the parent dies the kernel sends SIGTERM,
+/// which stops the server like any other SIGTERM. Returns false if the parent is already gone.
+bool dieWithParent() {
+  const pid_t parent = ::getppid();
+  if (::prctl(PR_SET_PDEATHSIG, SIGTERM) != 0) return true;  // best effort
+  return ::getppid() == parent;
+}
+
+/// Blocks the stop signals in this thread and every thread started later (the plugin's), so
+/// they are only ever consumed by the main loop's sigtimedwait.
+sigset_t blockStopSignals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);  // a peer closing mid-write must be an error code, not death
+  return set;
+}
+
+/// A server under load needs one descriptor per connection; the default soft limit is often
+/// 1024, far below the scenarios' connection counts.
+void raiseOpenFileLimit() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    ::setrlimit(RLIMIT_NOFILE, &limit);
+  }
+}
+
+std::int64_t heapBytesInUse() {
+  const struct mallinfo2 info = ::mallinfo2();
+  return static_cast<std::int64_t>(info.uordblks + info.hblkhd);
+}
+
+std::int64_t epochMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+void collectCounter(void* sink_context, const char* name, std::int64_t value) {
+  static_cast<worker::Counters*>(sink_context)->emplace_back(name, value);
+}
+
+worker::Counters collectCounters(const plugin_host::LoadedPlugin& plugin, benchd_server* server,
+                                 const benchd::microservice::MovieService& service) {
+  worker::Counters counters;
+  benchd_error error{};
+  error.struct_size = sizeof(error);
+  if (plugin.descriptor->stats(server, &collectCounter, &counters, &error) != BENCHD_OK) {
+    std::fprintf(stderr, "benchd-worker: warning: stats failed: %s\n", error.message);
+  }
+  const auto core = service.counters();
+  counters.emplace_back("database_queries", core.database_queries);
+  counters.emplace_back("cache_hits", core.cache_hits);
+  counters.emplace_back("cache_misses", core.cache_misses);
+  return counters;
+}
+
+/// Waits for SIGTERM/SIGINT, emitting a stats line every interval.
+void serveUntilSignalled(const sigset_t& stop_signals, const worker::WorkerOptions& options,
+                         const plugin_host::LoadedPlugin& plugin, benchd_server* server,
+                         const benchd::microservice::MovieService& service) {
+  auto next_stats = std::chrono::steady_clock::now() + options.stats_interval;
+  for (;;) {
+    const auto wait = std::chrono::duration_cast<std::chrono::nanoseconds>(
+        next_stats - std::chrono::steady_clock::now());
+    if (wait.count() <= 0) {
+      worker::emitEvent(worker::statsEvent(epochMillis(), heapBytesInUse(),
+                                           collectCounters(plugin, server, service)));
+      next_stats += options.stats_interval;
+      continue;
+    }
+    timespec timeout{};
+    timeout.tv_sec = static_cast<time_t>(wait.count() / 1'000'000'000);
+    timeout.tv_nsec = static_cast<long>(wait.count() % 1'000'000'000);
+    const int signal = ::sigtimedwait(&stop_signals, nullptr, &timeout);
+    if (signal == SIGTERM || signal == SIGINT) return;
+  }
+}
+
+int runWorker(int argc, char** argv) {
+  if (!dieWithParent()) return fail(kExitFailure, "parent process already exited");
+  const sigset_t stop_signals = blockStopSignals();
+  raiseOpenFileLimit();
+
+  worker::WorkerOptions options;
+  try {
+    options = worker::parseWorkerOptions(argc, argv);
+  } catch (const worker::UsageError& e) {
+    std::fprintf(stderr, "benchd-worker: error: %s\n%s", e.what(), worker::workerUsage().c_str());
+    return kExitUsage;
+  }
+  if (options.show_help) {
+    std::fputs(worker::workerUsage().c_str(), stdout);
+    return kExitStopped;
+  }
+
+  plugin_host::LoadedPlugin plugin;
+  try {
+    plugin = plugin_host::loadPlugin(options.plugin_path);
+  } catch (const plugin_host::PluginLoadError& e) {
+    return fail(kExitPluginRefused, e.what());
+  }
+
+  benchd::microservice::MovieService service(
+      benchd::microservice::ServiceProfile::fromNames(options.profiles));
+  benchd::worker::HostApi host(service, plugin.info.name);
+
+  std::vector<const char*> profile_names;
+  for (const auto& profile : options.profiles) profile_names.push_back(profile.c_str());
+  std::vector<benchd_option> plugin_options;
+  for (const auto& [key, value] : options.plugin_options) {
+    plugin_options.push_back({key.c_str(), value.c_str()});
+  }
+  benchd_server_config config{};
+  config.struct_size = sizeof(config);
+  config.bind_address = options.bind_address.c_str();
+  config.port = options.port;
+  config.threads = options.threads;
+  config.profiles = profile_names.data();
+  config.profile_count = profile_names.size();
+  config.options = plugin_options.data();
+  config.option_count = plugin_options.size();
+
+  const benchd_plugin_descriptor& api = *plugin.descriptor;
+  benchd_error error{};
+  error.struct_size = sizeof(error);
+  benchd_server* server = nullptr;
+  const benchd_status created = api.create(host.table(), &config, &server, &error);
+  if (created != BENCHD_OK) {
+    return fail(created == BENCHD_ERR_INVALID_ARGUMENT ? kExitUsage : kExitStartFailed,
+                plugin.info.name + ": " + error.message);
+  }
+  if (api.start(server, &error) != BENCHD_OK) {
+    const std::string message = plugin.info.name + ": " + error.message;
+    api.destroy(server);
+    return fail(kExitStartFailed, message);
+  }
+
+  worker::emitEvent(worker::readyEvent(plugin.info, api.bound_port(server)));
+  serveUntilSignalled(stop_signals, options, plugin, server, service);
+
+  const auto timeout_millis = static_cast<std::uint32_t>(options.stop_timeout.count());
+  const benchd_status stopped = api.stop(server, timeout_millis, &error);
+  if (stopped != BENCHD_OK && stopped != BENCHD_ERR_TIMEOUT) {
+    std::fprintf(stderr, "benchd-worker: warning: stop failed: %s\n", error.message);
+  }
+  worker::emitEvent(worker::stoppedEvent(stopped == BENCHD_OK));
+  api.destroy(server);
+  if (stopped == BENCHD_ERR_TIMEOUT) {
+    return fail(kExitCutOff, plugin.info.name + ": " + error.message);
+  }
+  return stopped == BENCHD_OK ? kExitStopped : kExitFailure;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return runWorker(argc, argv);
+  } catch (const std::exception& e) {
+    return fail(kExitFailure, e.what());
+  }
+}

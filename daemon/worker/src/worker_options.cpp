@@ -1,0 +1,95 @@
+#include "worker_options.hpp"
+
+#include <charconv>
+#include <string_view>
+#include <thread>
+
+namespace benchd::worker {
+
+namespace {
+
+template <typename Int>
+Int parseNumber(std::string_view flag, std::string_view text, Int min, Int max) {
+  Int value{};
+  const auto* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc{} || ptr != end || text.empty() || value < min || value > max) {
+    throw UsageError(std::string(flag) + ": expected an integer from " + std::to_string(min) +
+                     " to " + std::to_string(max) + ", got '" + std::string(text) + "'");
+  }
+  return value;
+}
+
+}  // namespace
+
+std::string workerUsage() {
+  return "usage: benchd-worker --plugin PATH --port N [options]\n"
+         "\n"
+         "Serves the benchmark microservice through one approach plugin until SIGTERM or SIGINT.\n"
+         "Prints a JSON 'ready' line with the bound port on stdout, then a JSON 'stats' line\n"
+         "every interval, and a 'stopped' line after a graceful stop. Errors go to stderr.\n"
+         "\n"
+         "  --plugin PATH           the plugin shared library (.so)\n"
+         "  --port N                TCP port, 0 for an ephemeral one\n"
+         "  --bind ADDRESS          numeric address to listen on (default 127.0.0.1)\n"
+         "  --threads K             event loops / base threads (default: hardware concurrency)\n"
+         "  --profile P             server profile: no-cache, read-write, no-keep-alive "
+         "(repeatable)\n"
+         "  --option KEY=VALUE      plugin-specific setting (repeatable)\n"
+         "  --stats-interval-ms N   stats period (default 1000)\n"
+         "  --stop-timeout-ms N     how long a graceful stop waits for requests in flight "
+         "(default 10000)\n"
+         "  --help                  this text\n"
+         "\n"
+         "Exit codes: 0 stopped cleanly, 2 bad arguments, 3 plugin refused, 4 server failed to\n"
+         "start, 5 requests were cut off at stop, 1 anything else.\n";
+}
+
+WorkerOptions parseWorkerOptions(int argc, const char* const* argv) {
+  WorkerOptions options;
+  bool have_port = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view flag = argv[i];
+    if (flag == "--help" || flag == "-h") {
+      options.show_help = true;
+      return options;
+    }
+    if (i + 1 >= argc) {
+      if (flag.starts_with("--")) throw UsageError(std::string(flag) + ": missing value");
+      throw UsageError("unexpected argument '" + std::string(flag) + "'");
+    }
+    const std::string_view value = argv[++i];
+    if (flag == "--plugin") {
+      options.plugin_path = value;
+    } else if (flag == "--port") {
+      options.port = parseNumber<std::uint16_t>(flag, value, 0, 65535);
+      have_port = true;
+    } else if (flag == "--bind") {
+      options.bind_address = value;
+    } else if (flag == "--threads") {
+      options.threads = parseNumber<unsigned>(flag, value, 1, 1024);
+    } else if (flag == "--profile") {
+      if (value.empty()) throw UsageError("--profile: empty profile name");
+      options.profiles.emplace_back(value);
+    } else if (flag == "--option") {
+      const std::size_t eq = value.find('=');
+      if (eq == std::string_view::npos || eq == 0) {
+        throw UsageError("--option: expected KEY=VALUE, got '" + std::string(value) + "'");
+      }
+      options.plugin_options.emplace_back(value.substr(0, eq), value.substr(eq + 1));
+    } else if (flag == "--stats-interval-ms") {
+      options.stats_interval =
+          std::chrono::milliseconds(parseNumber<int>(flag, value, 10, 3'600'000));
+    } else if (flag == "--stop-timeout-ms") {
+      options.stop_timeout = std::chrono::milliseconds(parseNumber<int>(flag, value, 0, 3'600'000));
+    } else {
+      throw UsageError("unknown option '" + std::string(flag) + "' (see --help)");
+    }
+  }
+  if (options.plugin_path.empty()) throw UsageError("--plugin is required");
+  if (!have_port) throw UsageError("--port is required (0 picks a free port)");
+  if (options.threads == 0) options.threads = std::max(1U, std::thread::hardware_concurrency());
+  return options;
+}
+
+}  // namespace benchd::worker

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace benchd::worker {
+
+/// Command-line settings of benchd-worker.
+struct WorkerOptions {
+  std::string plugin_path;
+  std::string bind_address = "127.0.0.1";
+  std::uint16_t port = 0;
+  unsigned threads = 0;  ///< 0 until parsed; defaults to the hardware's concurrency
+  std::vector<std::string> profiles;
+  std::vector<std::pair<std::string, std::string>> plugin_options;
+  std::chrono::milliseconds stats_interval{1000};
+  std::chrono::milliseconds stop_timeout{10000};
+  bool show_help = false;
+};
+
+/// A command line that cannot be run; what() says which argument and why.
+class UsageError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// Parses argv. Throws UsageError for unknown flags, missing values, malformed numbers or a
+/// missing --plugin / --port.
+WorkerOptions parseWorkerOptions(int argc, const char* const* argv);
+
+/// The --help text.
+std::string workerUsage();
+
+}  // namespace benchd::worker

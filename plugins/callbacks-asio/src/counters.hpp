@@ -1,0 +1,23 @@
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace benchd::callbacks_asio {
+
+/// Counters of one event loop. Written only by that loop's thread (relaxed atomics so the
+/// stats thread can read them without a lock); summed over loops when stats are reported.
+/// Cache-line aligned so loops never share a line.
+struct alignas(64) LoopCounters {
+  std::atomic<std::int64_t> requests_served{0};
+  std::atomic<std::int64_t> requests_in_flight{0};
+  std::atomic<std::int64_t> upstream_calls{0};
+  std::atomic<std::int64_t> connections_open{0};
+  std::atomic<std::int64_t> upstream_connections_open{0};
+
+  static void add(std::atomic<std::int64_t>& counter, std::int64_t delta) {
+    counter.store(counter.load(std::memory_order_relaxed) + delta, std::memory_order_relaxed);
+  }
+};
+
+}  // namespace benchd::callbacks_asio

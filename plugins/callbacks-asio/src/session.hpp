@@ -1,0 +1,56 @@
+#pragma once
+
+#include <benchd/sdk/service_request.hpp>
+
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/message.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/string_body.hpp>
+
+#include <memory>
+#include <optional>
+
+namespace benchd::callbacks_asio {
+
+struct EventLoop;
+struct UpstreamResult;
+
+/// One inbound connection, served request by request (read, wait or call upstream, answer,
+/// repeat while keep-alive holds). Owned by the completion handlers in flight through
+/// shared_from_this; lives on one loop and is only touched on its thread.
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(EventLoop& loop, boost::asio::ip::tcp::socket socket);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  void start();
+  /// Closes the connection if it is waiting for a request (server draining).
+  void closeIfIdle();
+
+ private:
+  void readRequest();
+  void onRead(boost::system::error_code error);
+  void onDelayElapsed(boost::system::error_code error);
+  void onUpstreamDone(UpstreamResult result);
+  void answer();
+  void send(sdk::Reply reply, bool close_after);
+  void onWritten(boost::system::error_code error, bool close_after);
+  void discardInputThenClose();
+  void close();
+
+  EventLoop& loop_;
+  boost::beast::tcp_stream stream_;
+  boost::beast::flat_buffer buffer_;
+  std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
+  boost::beast::http::response<boost::beast::http::string_body> response_;
+  boost::asio::steady_timer delay_timer_;
+  sdk::ServiceRequest request_;
+  bool idle_ = false;
+  bool request_in_flight_ = false;
+};
+
+}  // namespace benchd::callbacks_asio

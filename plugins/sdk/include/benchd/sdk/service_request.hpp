@@ -1,0 +1,270 @@
+#pragma once
+// Header-only plugin SDK: turns an HTTP method and request target into one of the
+// microservice's operations, or into the error reply every plugin must give for bad input.
+// Plugins share this so that the benchmark compares transport and concurrency, not parsers.
+
+#include <charconv>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <variant>
+
+namespace benchd::sdk {
+
+enum class Operation {
+  kHealth = 1,
+  kEpochMillis,
+  kGetMovies,
+  kPostMovies,
+  kDeleteMovie,
+};
+
+/// A validated request of the microservice. `delay_call_depth` nested calls precede the
+/// answer; only the innermost waits `delay_millis`.
+struct ServiceRequest {
+  Operation operation = Operation::kHealth;
+  int delay_call_depth = 0;
+  std::int64_t delay_millis = 0;
+  std::string director_last_name;  ///< kGetMovies only, percent-decoded
+  std::int64_t movie_id = 0;       ///< kDeleteMovie only
+};
+
+/// A complete reply the plugin sends as is.
+struct Reply {
+  int status = 200;
+  std::string content_type = "application/json";
+  std::string body;
+  std::string allow;  ///< value of the Allow header for 405 replies, else empty
+};
+
+/// Limits on the query parameters; larger values are refused with 400 so a typo cannot park
+/// a connection for days or recurse without bound.
+inline constexpr int kMaxDelayCallDepth = 64;
+inline constexpr std::int64_t kMaxDelayMillis = 3'600'000;
+/// Request bodies above this get 413.
+inline constexpr std::size_t kMaxRequestBodyBytes = 1024 * 1024;
+
+namespace detail {
+
+inline std::string jsonEscape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          static constexpr char kHex[] = "0123456789abcdef";
+          out += "\\u00";
+          out += kHex[(static_cast<unsigned char>(c) >> 4) & 0xF];
+          out += kHex[static_cast<unsigned char>(c) & 0xF];
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
+inline int hexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+/// Decodes %XX escapes and '+' (form encoding). Returns nullopt for a broken escape.
+inline std::optional<std::string> percentDecode(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '+') {
+      out += ' ';
+    } else if (c == '%') {
+      if (i + 2 >= text.size()) return std::nullopt;
+      const int high = hexValue(text[i + 1]);
+      const int low = hexValue(text[i + 2]);
+      if (high < 0 || low < 0) return std::nullopt;
+      out += static_cast<char>(high * 16 + low);
+      i += 2;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+/// Finds the raw value of `name` in a query string ("a=1&b=2"); nullopt when absent.
+inline std::optional<std::string_view> queryValue(std::string_view query, std::string_view name) {
+  while (!query.empty()) {
+    const std::size_t amp = query.find('&');
+    const std::string_view pair = query.substr(0, amp);
+    const std::size_t eq = pair.find('=');
+    const std::string_view key = pair.substr(0, eq);
+    if (key == name) {
+      return eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1);
+    }
+    if (amp == std::string_view::npos) break;
+    query.remove_prefix(amp + 1);
+  }
+  return std::nullopt;
+}
+
+template <typename Int>
+std::optional<Int> parseInteger(std::string_view text, Int min, Int max) {
+  Int value{};
+  const auto* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc{} || ptr != end || text.empty() || value < min || value > max) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+}  // namespace detail
+
+/// A JSON error body in the shape Spring Boot gives: {"status":400,"error":"Bad Request",
+/// "message":"..."}.
+inline Reply errorReply(int status, std::string_view message, std::string allow = {}) {
+  std::string_view reason = "Error";
+  switch (status) {
+    case 400:
+      reason = "Bad Request";
+      break;
+    case 404:
+      reason = "Not Found";
+      break;
+    case 405:
+      reason = "Method Not Allowed";
+      break;
+    case 413:
+      reason = "Payload Too Large";
+      break;
+    case 500:
+      reason = "Internal Server Error";
+      break;
+    case 502:
+      reason = "Bad Gateway";
+      break;
+    case 503:
+      reason = "Service Unavailable";
+      break;
+    default:
+      break;
+  }
+  Reply reply;
+  reply.status = status;
+  reply.body = "{\"status\":" + std::to_string(status) + ",\"error\":\"" + std::string(reason) +
+               "\",\"message\":\"" + detail::jsonEscape(message) + "\"}";
+  reply.allow = std::move(allow);
+  return reply;
+}
+
+/// Classifies a request. `approach` is the plugin's name (the first path segment of its
+/// endpoints). Returns the validated request, or the reply to send: 400 for missing or
+/// malformed parameters, 404 for unknown paths, 405 (with Allow) for a wrong method.
+/// Thread-safe (pure function).
+inline std::variant<ServiceRequest, Reply> classifyRequest(std::string_view method,
+                                                           std::string_view target,
+                                                           std::string_view approach) {
+  const std::size_t question = target.find('?');
+  const std::string_view path = target.substr(0, question);
+  const std::string_view query =
+      question == std::string_view::npos ? std::string_view{} : target.substr(question + 1);
+
+  if (path == "/health") {
+    if (method != "GET") return errorReply(405, "use GET on /health", "GET");
+    ServiceRequest health;
+    health.operation = Operation::kHealth;
+    return health;
+  }
+
+  const std::size_t prefix_size = approach.size() + 1;
+  if (path.size() <= prefix_size || path[0] != '/' || path.substr(1, approach.size()) != approach ||
+      path[prefix_size] != '/') {
+    return errorReply(404, "no such path: " + std::string(path));
+  }
+  const std::string_view resource = path.substr(prefix_size);
+
+  ServiceRequest request;
+  if (resource == "/epoch-millis") {
+    request.operation = Operation::kEpochMillis;
+    if (method != "GET") return errorReply(405, "use GET on " + std::string(path), "GET");
+  } else if (resource == "/movies") {
+    if (method == "GET") {
+      request.operation = Operation::kGetMovies;
+    } else if (method == "POST") {
+      request.operation = Operation::kPostMovies;
+    } else {
+      return errorReply(405, "use GET or POST on " + std::string(path), "GET, POST");
+    }
+  } else if (resource.starts_with("/movies/") && resource.size() > 8 &&
+             resource.find('/', 8) == std::string_view::npos) {
+    if (method != "DELETE") {
+      return errorReply(405, "use DELETE on " + std::string(path), "DELETE");
+    }
+    const auto id = detail::parseInteger<std::int64_t>(resource.substr(8), 0, INT64_MAX);
+    if (!id) return errorReply(400, "movie id must be a non-negative integer");
+    request.operation = Operation::kDeleteMovie;
+    request.movie_id = *id;
+  } else {
+    return errorReply(404, "no such path: " + std::string(path));
+  }
+
+  const auto depth_text = detail::queryValue(query, "delayCallDepth");
+  if (!depth_text) return errorReply(400, "missing query parameter delayCallDepth");
+  const auto depth = detail::parseInteger<int>(*depth_text, 0, kMaxDelayCallDepth);
+  if (!depth) {
+    return errorReply(400, "delayCallDepth must be an integer from 0 to " +
+                               std::to_string(kMaxDelayCallDepth) + ", got '" +
+                               std::string(*depth_text) + "'");
+  }
+  const auto delay_text = detail::queryValue(query, "delayInMillis");
+  if (!delay_text) return errorReply(400, "missing query parameter delayInMillis");
+  const auto delay = detail::parseInteger<std::int64_t>(*delay_text, 0, kMaxDelayMillis);
+  if (!delay) {
+    return errorReply(400, "delayInMillis must be an integer from 0 to " +
+                               std::to_string(kMaxDelayMillis) + ", got '" +
+                               std::string(*delay_text) + "'");
+  }
+  request.delay_call_depth = *depth;
+  request.delay_millis = *delay;
+
+  if (request.operation == Operation::kGetMovies) {
+    const auto director = detail::queryValue(query, "directorLastName");
+    if (!director) return errorReply(400, "missing query parameter directorLastName");
+    auto decoded = detail::percentDecode(*director);
+    if (!decoded || decoded->empty()) {
+      return errorReply(400, "directorLastName must be a non-empty, correctly encoded string");
+    }
+    request.director_last_name = std::move(*decoded);
+  }
+  return request;
+}
+
+/// The request target of the nested call a request at depth `depth` > 0 makes to its own
+/// server: the approach's epoch-millis endpoint one level shallower, same delay.
+inline std::string upstreamTarget(std::string_view approach, const ServiceRequest& request) {
+  return "/" + std::string(approach) +
+         "/epoch-millis?delayCallDepth=" + std::to_string(request.delay_call_depth - 1) +
+         "&delayInMillis=" + std::to_string(request.delay_millis);
+}
+
+}  // namespace benchd::sdk

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Builds everything with the `ci` preset (warnings are errors), checks formatting and runs
+# every test. Installs the Debian packages it needs first. Usage: scripts/test.sh [ctest args]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/install-deps.sh
+
+# ccache and precompiled headers: let ccache reuse PCH-built objects.
+export CCACHE_SLOPPINESS="pch_defines,time_macros,include_file_mtime,include_file_ctime"
+
+start=$(date +%s)
+echo "== format check"
+scripts/check-format.sh
+echo "== configure (preset ci)"
+cmake --preset ci >/dev/null
+echo "== build"
+cmake --build --preset ci
+echo "== test"
+ctest --preset ci -j2 "$@"
+echo "== build and tests took $(( $(date +%s) - start )) s"

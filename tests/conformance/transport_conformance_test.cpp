@@ -1,0 +1,176 @@
+// HTTP behaviour every approach plugin must share: status codes for bad input, keep-alive and
+// the no-keep-alive profile, many concurrent delayed requests, and a graceful stop.
+#include "approach_plugins.hpp"
+#include "http_client.hpp"
+#include "worker_process.hpp"
+
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+
+#include <csignal>
+#include <future>
+
+namespace benchd::testing {
+namespace {
+
+class TransportConformance : public ::testing::TestWithParam<std::string> {
+ protected:
+  static void SetUpTestSuite() { raiseOpenFileLimit(); }
+  [[nodiscard]] std::string path(const std::string& resource) const {
+    return "/" + GetParam() + resource;
+  }
+};
+
+/// A JSON error body that names the problem.
+void expectJsonError(const HttpResponse& response, unsigned status, const std::string& fragment) {
+  EXPECT_EQ(response.status, status) << response.body;
+  EXPECT_EQ(response.header("content-type"), "application/json");
+  rapidjson::Document body;
+  body.Parse(response.body.c_str());
+  ASSERT_TRUE(body.IsObject()) << response.body;
+  ASSERT_TRUE(body.HasMember("message") && body["message"].IsString()) << response.body;
+  EXPECT_EQ(body["status"].GetInt(), static_cast<int>(status));
+  EXPECT_NE(std::string(body["message"].GetString()).find(fragment), std::string::npos)
+      << "message '" << body["message"].GetString() << "' should mention '" << fragment << "'";
+}
+
+TEST_P(TransportConformance, HealthIsUp) {
+  auto worker = WorkerProcess::serve(GetParam());
+  const HttpResponse response = httpRequest(worker->port(), "GET", "/health");
+  EXPECT_EQ(response.status, 200u);
+  EXPECT_EQ(response.body, R"({"status":"UP"})");
+}
+
+TEST_P(TransportConformance, BadInputGetsAClearError) {
+  auto worker = WorkerProcess::serve(GetParam());
+  HttpConnection client(worker->port());
+  struct Case {
+    std::string method;
+    std::string target;
+    unsigned status;
+    std::string fragment;
+  };
+  const std::vector<Case> cases = {
+      {"GET", path("/epoch-millis?delayInMillis=0"), 400, "delayCallDepth"},
+      {"GET", path("/epoch-millis?delayCallDepth=0"), 400, "delayInMillis"},
+      {"GET", path("/epoch-millis?delayCallDepth=x&delayInMillis=0"), 400, "delayCallDepth"},
+      {"GET", path("/epoch-millis?delayCallDepth=-1&delayInMillis=0"), 400, "delayCallDepth"},
+      {"GET", path("/epoch-millis?delayCallDepth=0&delayInMillis=1.5"), 400, "delayInMillis"},
+      {"GET", path("/epoch-millis?delayCallDepth=99999&delayInMillis=0"), 400, "delayCallDepth"},
+      {"GET", path("/movies?delayCallDepth=0&delayInMillis=0"), 400, "directorLastName"},
+      {"GET", path("/movies?directorLastName=%zz&delayCallDepth=0&delayInMillis=0"), 400,
+       "directorLastName"},
+      {"DELETE", path("/movies/abc?delayCallDepth=0&delayInMillis=0"), 400, "movie id"},
+      {"GET", path("/nothing-here?delayCallDepth=0&delayInMillis=0"), 404, "no such path"},
+      {"GET", "/other-approach/epoch-millis?delayCallDepth=0&delayInMillis=0", 404,
+       "no such path"},
+      {"POST", path("/epoch-millis?delayCallDepth=0&delayInMillis=0"), 405, "GET"},
+      {"PUT", path("/movies?delayCallDepth=0&delayInMillis=0"), 405, "GET or POST"},
+      {"GET", path("/movies/1?delayCallDepth=0&delayInMillis=0"), 405, "DELETE"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.method + " " + c.target);
+    expectJsonError(client.request(c.method, c.target), c.status, c.fragment);
+  }
+  const HttpResponse wrong_method = client.request("DELETE", path("/movies?delayCallDepth=0"));
+  EXPECT_EQ(wrong_method.header("allow"), "GET, POST");
+
+  expectJsonError(client.request("POST", path("/movies?delayCallDepth=0&delayInMillis=0"),
+                                 R"({"not":"an array"})"),
+                  400, "array");
+  expectJsonError(client.request("POST", path("/movies?delayCallDepth=0&delayInMillis=0"),
+                                 "[{\"title\": "),
+                  400, "JSON");
+  EXPECT_TRUE(client.request("GET", "/health").status == 200u)
+      << "the connection survives client errors";
+}
+
+TEST_P(TransportConformance, BodyOverOneMebibyteIsRefusedWith413) {
+  auto worker = WorkerProcess::serve(GetParam());
+  HttpConnection client(worker->port());
+  const std::string huge(1024 * 1024 + 1, ' ');
+  expectJsonError(client.request("POST", path("/movies?delayCallDepth=0&delayInMillis=0"), huge),
+                  413, "exceeds");
+  // The server is still fine afterwards.
+  EXPECT_EQ(httpRequest(worker->port(), "GET", "/health").status, 200u);
+}
+
+TEST_P(TransportConformance, MalformedHttpIsRefusedWith400) {
+  auto worker = WorkerProcess::serve(GetParam());
+  HttpConnection client(worker->port());
+  const HttpResponse response = client.rawRequest("THIS IS NOT HTTP\r\n\r\n");
+  EXPECT_EQ(response.status, 400u) << response.body;
+}
+
+TEST_P(TransportConformance, KeepAliveServesManyRequestsOnOneConnection) {
+  auto worker = WorkerProcess::serve(GetParam());
+  HttpConnection client(worker->port());
+  for (int i = 0; i < 20; ++i) {
+    const HttpResponse response =
+        client.request("GET", path("/epoch-millis?delayCallDepth=1&delayInMillis=0"));
+    ASSERT_EQ(response.status, 200u);
+    ASSERT_TRUE(response.keep_alive);
+  }
+  auto stats = worker->waitStats([](const WorkerStats& s) {
+    return s.counter("requests_served") >= 40 && s.counter("requests_in_flight") == 0;
+  });
+  ASSERT_TRUE(stats);
+  // One client connection plus the pooled upstream connection(s), not one per request.
+  EXPECT_LE(stats->counter("connections_open"), 3);
+}
+
+TEST_P(TransportConformance, NoKeepAliveProfileClosesAfterEachResponse) {
+  auto worker = WorkerProcess::serve(GetParam(), {"--profile", "no-keep-alive"});
+  for (int depth = 0; depth <= 1; ++depth) {
+    HttpConnection client(worker->port());
+    const HttpResponse response = client.request(
+        "GET", path("/epoch-millis?delayCallDepth=" + std::to_string(depth) + "&delayInMillis=0"));
+    EXPECT_EQ(response.status, 200u);
+    EXPECT_FALSE(response.keep_alive);
+    EXPECT_EQ(response.header("connection"), "close");
+    EXPECT_TRUE(client.closedByServer());
+  }
+}
+
+TEST_P(TransportConformance, TwoThousandConcurrentDelayedRequestsAllSucceed) {
+  auto worker = WorkerProcess::serve(GetParam());
+  const auto results = concurrentGets(
+      worker->port(), path("/epoch-millis?delayCallDepth=0&delayInMillis=100"), 2000);
+  std::size_t ok = 0;
+  std::string first_failure;
+  for (const auto& result : results) {
+    if (result.status == 200) {
+      ++ok;
+      EXPECT_GE(result.elapsed, std::chrono::milliseconds(100));
+    } else if (first_failure.empty()) {
+      first_failure = std::to_string(result.status) + " " + result.error;
+    }
+  }
+  EXPECT_EQ(ok, results.size()) << "first failure: " << first_failure;
+}
+
+TEST_P(TransportConformance, GracefulStopFinishesRequestsInFlight) {
+  auto worker = WorkerProcess::serve(GetParam());
+  auto pending = std::async(std::launch::async, [port = worker->port(), this] {
+    return concurrentGets(port, path("/epoch-millis?delayCallDepth=1&delayInMillis=600"), 50);
+  });
+  ASSERT_TRUE(worker->waitStats(
+      [](const WorkerStats& s) { return s.counter("requests_in_flight") >= 100; }))
+      << "50 requests with one nested call each should be in flight";
+  worker->signal(SIGTERM);
+  const auto results = pending.get();
+  for (const auto& result : results) {
+    EXPECT_EQ(result.status, 200u) << result.error;
+  }
+  EXPECT_EQ(worker->waitExit(), 0) << worker->stderrText();
+  const auto lines = worker->stdoutLines();
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines.back(), R"({"event":"stopped","drained":true})");
+}
+
+INSTANTIATE_TEST_SUITE_P(AllApproaches, TransportConformance,
+                         ::testing::ValuesIn(approachPlugins()),
+                         [](const auto& param_info) { return testNameOf(param_info.param); });
+
+}  // namespace
+}  // namespace benchd::testing

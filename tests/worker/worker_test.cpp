@@ -1,0 +1,262 @@
+// benchd-worker as a process: every way to start it wrongly gets one clear message and a
+// distinct exit code; a good start prints ready, reports stats and stops gracefully.
+#include "http_client.hpp"
+#include "worker_process.hpp"
+
+#include <benchd/plugin.h>
+
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+extern char** environ;
+
+namespace benchd::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string brokenPlugin(const std::string& name) {
+  return std::string(BENCHD_BROKEN_PLUGIN_DIR) + "/" + name + ".so";
+}
+
+/// A private temporary folder, removed at the end of the test.
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "benchd-worker-test-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    path_ = pattern;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  [[nodiscard]] const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+struct Outcome {
+  int exit_code = -1;
+  std::string error_output;
+};
+
+/// Runs a worker that is expected to give up on its own.
+Outcome runToExit(std::vector<std::string> args) {
+  WorkerProcess worker(std::move(args));
+  const auto code = worker.waitExit(std::chrono::seconds(20));
+  if (!code) return {-1, "worker did not exit: " + worker.stderrText()};
+  return {*code, worker.stderrText()};
+}
+
+void expectRefusal(const Outcome& outcome, int exit_code, const std::string& fragment) {
+  EXPECT_EQ(outcome.exit_code, exit_code) << outcome.error_output;
+  EXPECT_NE(outcome.error_output.find(fragment), std::string::npos)
+      << "stderr should mention '" << fragment << "':\n"
+      << outcome.error_output;
+  EXPECT_EQ(outcome.error_output.find("terminate called"), std::string::npos);
+}
+
+const std::string kGoodPlugin = "callbacks-asio";
+
+TEST(WorkerArguments, MissingPluginIsAUsageError) {
+  expectRefusal(runToExit({"--port", "0"}), 2, "--plugin is required");
+}
+
+TEST(WorkerArguments, MissingPortIsAUsageError) {
+  expectRefusal(runToExit({"--plugin", pluginPath(kGoodPlugin)}), 2, "--port is required");
+}
+
+TEST(WorkerArguments, UnknownFlagIsAUsageError) {
+  expectRefusal(runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", "0", "--frobnicate",
+                           "1"}),
+                2, "unknown option '--frobnicate'");
+}
+
+TEST(WorkerArguments, OutOfRangePortIsAUsageError) {
+  expectRefusal(runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", "70000"}), 2,
+                "--port: expected an integer from 0 to 65535, got '70000'");
+}
+
+TEST(WorkerArguments, FlagWithoutValueIsAUsageError) {
+  expectRefusal(runToExit({"--plugin", pluginPath(kGoodPlugin), "--port"}), 2,
+                "--port: missing value");
+}
+
+TEST(WorkerArguments, UnknownPluginOptionIsRefusedByThePlugin) {
+  expectRefusal(runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", "0", "--option",
+                           "max_threads=5"}),
+                2, "unknown option 'max_threads'");
+}
+
+TEST(WorkerArguments, HelpPrintsUsage) {
+  WorkerProcess worker({"--help"});
+  EXPECT_EQ(worker.waitExit(), 0);
+  const auto lines = worker.stdoutLines();
+  ASSERT_FALSE(lines.empty());
+  EXPECT_NE(lines.front().find("usage: benchd-worker"), std::string::npos);
+}
+
+TEST(WorkerPluginRefusal, MissingFile) {
+  expectRefusal(runToExit({"--plugin", "/nonexistent/plugin.so", "--port", "0"}), 3,
+                "plugin /nonexistent/plugin.so: No such file or directory");
+}
+
+TEST(WorkerPluginRefusal, NotASharedLibrary) {
+  TempDir dir;
+  const fs::path fake = dir.path() / "fake.so";
+  std::ofstream(fake) << "just text\n";
+  fs::permissions(fake, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
+                            fs::perms::others_read);
+  expectRefusal(runToExit({"--plugin", fake.string(), "--port", "0"}), 3, "cannot be loaded");
+}
+
+TEST(WorkerPluginRefusal, WrongAbiMajor) {
+  const Outcome outcome = runToExit({"--plugin", brokenPlugin("wrong_abi_major"), "--port", "0"});
+  expectRefusal(outcome, 3,
+                "built for plugin ABI " + std::to_string(BENCHD_ABI_MAJOR + 1) + ".0, but this host "
+                "speaks ABI " + std::to_string(BENCHD_ABI_MAJOR) + "." +
+                    std::to_string(BENCHD_ABI_MINOR));
+  EXPECT_NE(outcome.error_output.find("major versions must match"), std::string::npos);
+}
+
+TEST(WorkerPluginRefusal, NewerAbiMinor) {
+  expectRefusal(runToExit({"--plugin", brokenPlugin("newer_abi_minor"), "--port", "0"}), 3,
+                "newer than this host's ABI");
+}
+
+TEST(WorkerPluginRefusal, MissingEntrySymbol) {
+  expectRefusal(runToExit({"--plugin", brokenPlugin("missing_entry_symbol"), "--port", "0"}), 3,
+                "no entry symbol benchd_plugin_entry");
+}
+
+TEST(WorkerPluginRefusal, ZeroEnumValue) {
+  expectRefusal(runToExit({"--plugin", brokenPlugin("zero_model"), "--port", "0"}), 3,
+                "unknown concurrency model 0");
+}
+
+TEST(WorkerPluginRefusal, GroupWritableFile) {
+  TempDir dir;
+  const fs::path copy = dir.path() / "copy.so";
+  fs::copy_file(pluginPath(kGoodPlugin), copy);
+  ::chmod(copy.c_str(), 0664);
+  expectRefusal(runToExit({"--plugin", copy.string(), "--port", "0"}), 3,
+                "writable by group or others");
+}
+
+TEST(WorkerLifecycle, PortInUseIsReportedAndTheFirstWorkerKeepsServing) {
+  auto first = WorkerProcess::serve(kGoodPlugin);
+  expectRefusal(runToExit({"--plugin", pluginPath(kGoodPlugin), "--port",
+                           std::to_string(first->port())}),
+                4, "port " + std::to_string(first->port()) + " on 127.0.0.1 is already in use");
+  EXPECT_EQ(httpRequest(first->port(), "GET", "/health").status, 200u);
+}
+
+TEST(WorkerLifecycle, ReadyLineDescribesThePlugin) {
+  auto worker = WorkerProcess::serve(kGoodPlugin);
+  const auto lines = worker->stdoutLines();
+  ASSERT_FALSE(lines.empty());
+  rapidjson::Document ready;
+  ready.Parse(lines.front().c_str());
+  ASSERT_TRUE(ready.IsObject()) << lines.front();
+  EXPECT_STREQ(ready["event"].GetString(), "ready");
+  EXPECT_EQ(ready["pid"].GetInt(), worker->pid());
+  EXPECT_EQ(ready["port"].GetUint(), worker->port());
+  EXPECT_STREQ(ready["plugin"]["name"].GetString(), "callbacks-asio");
+  EXPECT_STREQ(ready["plugin"]["concurrency_model"].GetString(), "callbacks");
+  EXPECT_EQ(std::string(ready["plugin"]["abi"].GetString()),
+            std::to_string(BENCHD_ABI_MAJOR) + "." + std::to_string(BENCHD_ABI_MINOR));
+}
+
+TEST(WorkerLifecycle, StatsReportHeapAndPluginCounters) {
+  auto worker = WorkerProcess::serve(kGoodPlugin);
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_EQ(httpRequest(worker->port(), "GET",
+                          "/callbacks-asio/movies?directorLastName=Kubrick&delayCallDepth=0&"
+                          "delayInMillis=0")
+                  .status,
+              200u);
+  }
+  const auto stats = worker->waitStats(
+      [](const WorkerStats& s) { return s.counter("requests_served") >= 5; });
+  ASSERT_TRUE(stats);
+  EXPECT_GT(stats->heap_bytes, 0);
+  EXPECT_EQ(stats->counter("requests_in_flight"), 0);
+  EXPECT_EQ(stats->counter("upstream_calls"), 0);
+  EXPECT_EQ(stats->counter("cache_misses"), 1);
+  EXPECT_EQ(stats->counter("cache_hits"), 4);
+}
+
+TEST(WorkerLifecycle, SigtermAndSigintStopGracefully) {
+  for (const int signal_number : {SIGTERM, SIGINT}) {
+    auto worker = WorkerProcess::serve(kGoodPlugin);
+    worker->signal(signal_number);
+    EXPECT_EQ(worker->waitExit(), 0) << worker->stderrText();
+    const auto lines = worker->stdoutLines();
+    ASSERT_FALSE(lines.empty());
+    EXPECT_EQ(lines.back(), R"({"event":"stopped","drained":true})");
+  }
+}
+
+bool processGone(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  if (!stat) return true;
+  std::string pid_field;
+  std::string command;
+  std::string state;
+  stat >> pid_field >> command >> state;
+  return state == "Z" || state == "X";
+}
+
+TEST(WorkerLifecycle, DiesWithItsParent) {
+  // sh starts the worker in the background, prints its pid, then becomes `sleep` (same pid),
+  // so the worker's parent is a process this test can kill.
+  int out_pipe[2];
+  ASSERT_EQ(::pipe(out_pipe), 0);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addclose(&actions, out_pipe[0]);
+  const std::string script = "\"$0\" --plugin \"$1\" --port 0 >/dev/null 2>&1 & echo $!; "
+                             "exec sleep 60";
+  std::vector<std::string> args = {"/bin/sh", "-c", script, BENCHD_WORKER_PATH,
+                                   pluginPath(kGoodPlugin)};
+  std::vector<char*> argv;
+  for (auto& arg : args) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  pid_t parent = -1;
+  ASSERT_EQ(::posix_spawn(&parent, "/bin/sh", &actions, nullptr, argv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(out_pipe[1]);
+  std::string pid_text;
+  char c = 0;
+  while (::read(out_pipe[0], &c, 1) == 1 && c != '\n') pid_text += c;
+  ::close(out_pipe[0]);
+  const pid_t worker = std::stoi(pid_text);
+  // Give it time to get past start-up; then take the parent away.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  ASSERT_FALSE(processGone(worker)) << "worker should be running";
+  ::kill(parent, SIGKILL);
+  ::waitpid(parent, nullptr, 0);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+  while (!processGone(worker) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_TRUE(processGone(worker)) << "worker " << worker << " outlived its parent";
+  if (!processGone(worker)) ::kill(worker, SIGKILL);
+}
+
+}  // namespace
+}  // namespace benchd::testing
