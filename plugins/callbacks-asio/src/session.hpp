@@ -1,5 +1,7 @@
 #pragma once
 
+#include <benchd/asio_common/event_loop_group.hpp>
+#include <benchd/sdk/host.hpp>
 #include <benchd/sdk/service_request.hpp>
 
 #include <boost/asio/steady_timer.hpp>
@@ -14,35 +16,36 @@
 
 namespace benchd::callbacks_asio {
 
-struct EventLoop;
 struct UpstreamResult;
 
 /// One inbound connection, served request by request (read, wait or call upstream, answer,
 /// repeat while keep-alive holds). Owned by the completion handlers in flight through
 /// shared_from_this; lives on one loop and is only touched on its thread.
-class Session : public std::enable_shared_from_this<Session> {
+class Session final : public std::enable_shared_from_this<Session>,
+                      public asio_common::DrainableConnection {
  public:
-  Session(EventLoop& loop, boost::asio::ip::tcp::socket socket);
+  Session(asio_common::EventLoop& loop, const sdk::Host& host,
+          boost::asio::ip::tcp::socket socket);
   ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
   void start();
-  /// Closes the connection if it is waiting for a request (server draining).
-  void closeIfIdle();
+  void closeIfIdle() override;
 
  private:
   void readRequest();
+  void setIdle(bool idle);
   void onRead(boost::system::error_code error);
   void onDelayElapsed(boost::system::error_code error);
   void onUpstreamDone(UpstreamResult result);
-  void answer();
   void send(sdk::Reply reply, bool close_after);
   void onWritten(boost::system::error_code error, bool close_after);
   void discardInputThenClose();
   void close();
 
-  EventLoop& loop_;
+  asio_common::EventLoop& loop_;
+  const sdk::Host& host_;
   boost::beast::tcp_stream stream_;
   boost::beast::flat_buffer buffer_;
   std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;

@@ -1,0 +1,125 @@
+#pragma once
+
+#include <benchd/asio_common/loop_counters.hpp>
+#include <benchd/asio_common/upstream_pool.hpp>
+#include <benchd/plugin.h>
+#include <benchd/sdk/plugin_support.hpp>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <thread>
+#include <unordered_set>
+#include <vector>
+
+namespace benchd::asio_common {
+
+class EventLoopGroup;
+
+/// A connection a draining server may close while it waits for its next request.
+/// Implemented by each plugin's connection type; registered in its loop's idle set.
+class DrainableConnection {
+ public:
+  /// Closes the connection if it is between requests. Called on the connection's loop thread.
+  virtual void closeIfIdle() = 0;
+
+ protected:
+  DrainableConnection() = default;
+  ~DrainableConnection() = default;
+  DrainableConnection(const DrainableConnection&) = default;
+  DrainableConnection& operator=(const DrainableConnection&) = default;
+};
+
+/// One io_context run by one thread. Every connection lives on exactly one loop and is only
+/// touched from its thread, so per-loop state needs no locks.
+struct EventLoop {
+  EventLoop(EventLoopGroup& owner, std::size_t loop_index);
+
+  EventLoopGroup& group;
+  std::size_t index;
+  LoopCounters counters;
+  /// Connections waiting for their next request. Loop thread only. Declared before the
+  /// io_context so that it outlives the handlers the io_context destroys.
+  std::unordered_set<DrainableConnection*> idle_connections;
+  boost::asio::io_context io{1};
+  std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work;
+  UpstreamPool upstream;
+  std::thread thread;
+};
+
+/// `threads` event loops behind one listening socket; accepted connections are handed to the
+/// loops round-robin. Owns the server lifecycle shared by the Asio-based plugins: bind with
+/// clear errors, start, graceful drain and stop, counters.
+///
+/// Thread-safety: listen(), start(), stop() and reportCounters() are called from the host
+/// thread; draining(), keepAliveAllowed(), selfEndpoint() and the upstream capacity calls are
+/// safe from any loop thread.
+class EventLoopGroup {
+ public:
+  /// Called on the loop thread that owns the new connection's socket.
+  using AcceptHandler = std::function<void(EventLoop&, boost::asio::ip::tcp::socket)>;
+  /// Runs one loop on its thread until the loop is stopped; default: io.run().
+  using LoopRunner = std::function<void(EventLoop&)>;
+
+  explicit EventLoopGroup(sdk::ServerSettings settings);
+  ~EventLoopGroup();
+  EventLoopGroup(const EventLoopGroup&) = delete;
+  EventLoopGroup& operator=(const EventLoopGroup&) = delete;
+
+  /// Binds and listens. Throws sdk::PluginError: BENCHD_ERR_ADDRESS_IN_USE when the port is
+  /// taken, BENCHD_ERR_INVALID_ARGUMENT for a non-numeric address, BENCHD_ERR_IO otherwise.
+  void listen();
+  /// Starts accepting and the loop threads.
+  void start(AcceptHandler on_accept, LoopRunner run_loop = {});
+  /// Drains: closes idle connections, lets requests in flight finish (their nested calls may
+  /// still connect), then closes the listener, stops the loops and joins them. Returns false
+  /// when requests were still in flight at the deadline. Idempotent.
+  bool stop(std::chrono::milliseconds timeout);
+
+  /// Calls `sink` for each common counter; `live_tasks_name` names LoopCounters::live_tasks
+  /// (e.g. "live_coroutines"), or it is left out when null.
+  void reportCounters(benchd_counter_sink sink, void* sink_context,
+                      const char* live_tasks_name) const;
+
+  [[nodiscard]] std::uint16_t boundPort() const noexcept { return bound_port_; }
+  [[nodiscard]] const sdk::ServerSettings& settings() const noexcept { return settings_; }
+  [[nodiscard]] const boost::asio::ip::tcp::endpoint& selfEndpoint() const noexcept {
+    return self_endpoint_;
+  }
+  [[nodiscard]] bool draining() const noexcept { return draining_.load(std::memory_order_relaxed); }
+  /// False under the no-keep-alive profile and while draining.
+  [[nodiscard]] bool keepAliveAllowed() const noexcept { return !no_keep_alive_ && !draining(); }
+
+  /// Reserves one upstream connection of the worker-wide capacity; false when exhausted.
+  bool reserveUpstreamConnection() noexcept;
+  void releaseUpstreamConnection() noexcept;
+
+  [[nodiscard]] std::vector<std::unique_ptr<EventLoop>>& loops() noexcept { return loops_; }
+
+ private:
+  void acceptNext();
+  [[nodiscard]] std::int64_t sum(std::atomic<std::int64_t> LoopCounters::*counter) const;
+  void closeIdleConnections();
+
+  sdk::ServerSettings settings_;
+  bool no_keep_alive_;
+  std::atomic<bool> draining_{false};
+  std::atomic<std::int64_t> upstream_connections_{0};
+  std::vector<std::unique_ptr<EventLoop>> loops_;
+  AcceptHandler on_accept_;
+  std::size_t next_loop_ = 0;  // acceptor's thread only
+  std::unique_ptr<boost::asio::ip::tcp::acceptor> acceptor_;  // lives on loops_[0]
+  boost::asio::ip::tcp::endpoint self_endpoint_;
+  std::uint16_t bound_port_ = 0;
+  bool started_ = false;
+  bool stopped_ = false;
+};
+
+}  // namespace benchd::asio_common

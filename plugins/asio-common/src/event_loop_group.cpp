@@ -1,0 +1,165 @@
+#include <benchd/asio_common/event_loop_group.hpp>
+#include <benchd/asio_common/limits.hpp>
+
+#include <boost/asio/post.hpp>
+
+#include <thread>
+
+namespace benchd::asio_common {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+
+EventLoop::EventLoop(EventLoopGroup& owner, std::size_t loop_index)
+    : group(owner), index(loop_index), upstream(*this) {}
+
+EventLoopGroup::EventLoopGroup(sdk::ServerSettings settings)
+    : settings_(std::move(settings)), no_keep_alive_(settings_.hasProfile("no-keep-alive")) {
+  for (std::size_t i = 0; i < settings_.threads; ++i) {
+    loops_.push_back(std::make_unique<EventLoop>(*this, i));
+  }
+}
+
+EventLoopGroup::~EventLoopGroup() {
+  if (started_ && !stopped_) stop(std::chrono::milliseconds(0));
+}
+
+void EventLoopGroup::listen() {
+  if (acceptor_) throw sdk::PluginError(BENCHD_ERR_STATE, "server already listening");
+  boost::system::error_code error;
+  const auto address = asio::ip::make_address(settings_.bind_address, error);
+  if (error) {
+    throw sdk::PluginError(BENCHD_ERR_INVALID_ARGUMENT,
+                           "bind address '" + settings_.bind_address + "' is not a numeric IP");
+  }
+  const std::string where = settings_.bind_address + ":" + std::to_string(settings_.port);
+  acceptor_ = std::make_unique<tcp::acceptor>(loops_.front()->io);
+  const tcp::endpoint endpoint(address, settings_.port);
+  acceptor_->open(endpoint.protocol(), error);
+  if (!error) acceptor_->set_option(asio::socket_base::reuse_address(true), error);
+  if (!error) acceptor_->bind(endpoint, error);
+  if (error == asio::error::address_in_use) {
+    throw sdk::PluginError(BENCHD_ERR_ADDRESS_IN_USE,
+                           "port " + std::to_string(settings_.port) + " on " +
+                               settings_.bind_address + " is already in use");
+  }
+  if (!error) acceptor_->listen(asio::socket_base::max_listen_connections, error);
+  if (error) throw sdk::PluginError(BENCHD_ERR_IO, "cannot listen on " + where + ": " + error.message());
+  bound_port_ = acceptor_->local_endpoint().port();
+  // Nested calls go to loopback when the server listens on every interface.
+  auto self_address = address;
+  if (address.is_unspecified()) {
+    self_address = address.is_v6() ? asio::ip::address(asio::ip::address_v6::loopback())
+                                   : asio::ip::address(asio::ip::address_v4::loopback());
+  }
+  self_endpoint_ = tcp::endpoint(self_address, bound_port_);
+}
+
+void EventLoopGroup::start(AcceptHandler on_accept, LoopRunner run_loop) {
+  if (!acceptor_ || started_) throw sdk::PluginError(BENCHD_ERR_STATE, "listen() first, once");
+  if (!run_loop) run_loop = [](EventLoop& loop) { loop.io.run(); };
+  on_accept_ = std::move(on_accept);
+  started_ = true;
+  acceptNext();
+  for (auto& loop : loops_) {
+    loop->work.emplace(loop->io.get_executor());
+    loop->thread = std::thread([run_loop, &l = *loop] { run_loop(l); });
+  }
+}
+
+void EventLoopGroup::acceptNext() {
+  EventLoop& target = *loops_[next_loop_];
+  next_loop_ = (next_loop_ + 1) % loops_.size();
+  acceptor_->async_accept(target.io, [this, &target](boost::system::error_code error,
+                                                     tcp::socket socket) {
+    if (error == asio::error::operation_aborted || !acceptor_->is_open()) return;
+    if (!error) {
+      boost::system::error_code ignored;
+      socket.set_option(tcp::no_delay(true), ignored);
+      asio::post(target.io, [this, &target, s = std::move(socket)]() mutable {
+        on_accept_(target, std::move(s));
+      });
+    }
+    // Errors such as EMFILE must not stop the server: keep accepting.
+    acceptNext();
+  });
+}
+
+std::int64_t EventLoopGroup::sum(std::atomic<std::int64_t> LoopCounters::*counter) const {
+  std::int64_t total = 0;
+  for (const auto& loop : loops_) total += (loop->counters.*counter).load(std::memory_order_relaxed);
+  return total;
+}
+
+void EventLoopGroup::closeIdleConnections() {
+  for (auto& loop : loops_) {
+    asio::post(loop->io, [&l = *loop] {
+      l.upstream.closeIdle();
+      // closeIfIdle() may unregister the connection, so iterate over a copy.
+      const std::vector<DrainableConnection*> idle(l.idle_connections.begin(),
+                                                   l.idle_connections.end());
+      for (DrainableConnection* connection : idle) connection->closeIfIdle();
+    });
+  }
+}
+
+bool EventLoopGroup::stop(std::chrono::milliseconds timeout) {
+  if (!started_ || stopped_) return true;
+  stopped_ = true;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  draining_.store(true, std::memory_order_relaxed);
+  // Idle keep-alive connections close now; busy ones close after their current answer. The
+  // listener stays open while requests are in flight because their nested calls may need new
+  // connections to this same server.
+  closeIdleConnections();
+  bool drained = true;
+  while (sum(&LoopCounters::requests_in_flight) > 0) {
+    if (std::chrono::steady_clock::now() >= deadline) {
+      drained = false;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  asio::post(loops_.front()->io, [this] {
+    boost::system::error_code ignored;
+    acceptor_->close(ignored);
+  });
+  closeIdleConnections();
+  for (auto& loop : loops_) loop->work.reset();
+  // Give the closes a moment to complete, then stop whatever is left.
+  const auto close_deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(200);
+  while (sum(&LoopCounters::connections_open) > 0 &&
+         std::chrono::steady_clock::now() < close_deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  for (auto& loop : loops_) loop->io.stop();
+  for (auto& loop : loops_) {
+    if (loop->thread.joinable()) loop->thread.join();
+  }
+  return drained;
+}
+
+void EventLoopGroup::reportCounters(benchd_counter_sink sink, void* sink_context,
+                                    const char* live_tasks_name) const {
+  sink(sink_context, "requests_served", sum(&LoopCounters::requests_served));
+  sink(sink_context, "requests_in_flight", sum(&LoopCounters::requests_in_flight));
+  sink(sink_context, "upstream_calls", sum(&LoopCounters::upstream_calls));
+  sink(sink_context, "connections_open", sum(&LoopCounters::connections_open));
+  sink(sink_context, "upstream_connections_open", sum(&LoopCounters::upstream_connections_open));
+  sink(sink_context, "event_loops", static_cast<std::int64_t>(loops_.size()));
+  if (live_tasks_name != nullptr) sink(sink_context, live_tasks_name, sum(&LoopCounters::live_tasks));
+}
+
+bool EventLoopGroup::reserveUpstreamConnection() noexcept {
+  if (upstream_connections_.fetch_add(1, std::memory_order_relaxed) >= kUpstreamPoolCapacity) {
+    upstream_connections_.fetch_sub(1, std::memory_order_relaxed);
+    return false;
+  }
+  return true;
+}
+
+void EventLoopGroup::releaseUpstreamConnection() noexcept {
+  upstream_connections_.fetch_sub(1, std::memory_order_relaxed);
+}
+
+}  // namespace benchd::asio_common

@@ -1,0 +1,124 @@
+#include "upstream_call.hpp"
+
+#include <benchd/asio_common/event_loop_group.hpp>
+#include <benchd/asio_common/limits.hpp>
+
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <boost/beast/http/write.hpp>
+
+#include <memory>
+
+namespace benchd::callbacks_asio {
+
+namespace http = boost::beast::http;
+using asio_common::EventLoop;
+using asio_common::UpstreamConnection;
+using boost::system::error_code;
+
+namespace {
+
+/// One nested GET, from acquiring a connection to handing it back. Kept alive by its own
+/// pending handlers.
+class UpstreamCall : public std::enable_shared_from_this<UpstreamCall> {
+ public:
+  UpstreamCall(EventLoop& loop, std::string target, UpstreamCompletion done)
+      : loop_(loop), request_(asio_common::upstreamRequest(target)), done_(std::move(done)) {}
+
+  void start() {
+    connection_ = loop_.upstream.takeIdle();
+    if (connection_) {
+      reused_ = true;
+      sendRequest();
+    } else {
+      connect();
+    }
+  }
+
+ private:
+  void connect() {
+    reused_ = false;
+    connection_ = loop_.upstream.open();
+    if (!connection_) {
+      finish(boost::asio::error::no_buffer_space);
+      return;
+    }
+    connection_->stream.expires_after(asio_common::kConnectTimeout);
+    connection_->stream.async_connect(loop_.group.selfEndpoint(),
+                                      [self = shared_from_this()](error_code error) {
+                                        self->onConnected(error);
+                                      });
+  }
+
+  void onConnected(error_code error) {
+    if (error) {
+      finish(error);
+      return;
+    }
+    error_code ignored;
+    connection_->stream.socket().set_option(boost::asio::ip::tcp::no_delay(true), ignored);
+    sendRequest();
+  }
+
+  void sendRequest() {
+    connection_->stream.expires_after(asio_common::kIoTimeout);
+    http::async_write(connection_->stream, request_,
+                      [self = shared_from_this()](error_code error, std::size_t) {
+                        self->onWritten(error);
+                      });
+  }
+
+  void onWritten(error_code error) {
+    if (error) {
+      retryOrFail(error);
+      return;
+    }
+    response_ = {};
+    http::async_read(connection_->stream, connection_->buffer, response_,
+                     [self = shared_from_this()](error_code read_error, std::size_t) {
+                       self->onRead(read_error);
+                     });
+  }
+
+  void onRead(error_code error) {
+    if (error) {
+      retryOrFail(error);
+      return;
+    }
+    UpstreamResult result{{}, response_.result_int(), std::move(response_.body())};
+    if (response_.keep_alive()) loop_.upstream.giveBack(std::move(connection_));
+    connection_.reset();
+    done_(std::move(result));
+  }
+
+  /// A reused connection may have been closed by the server while it sat in the pool; that
+  /// shows as an error before any answer, so it is safe to try once more on a new one.
+  void retryOrFail(error_code error) {
+    if (reused_) {
+      connection_.reset();
+      connect();
+    } else {
+      finish(error);
+    }
+  }
+
+  void finish(error_code error) {
+    connection_.reset();
+    done_(UpstreamResult{error, 0, {}});
+  }
+
+  EventLoop& loop_;
+  http::request<http::empty_body> request_;
+  UpstreamCompletion done_;
+  std::unique_ptr<UpstreamConnection> connection_;
+  http::response<http::string_body> response_;
+  bool reused_ = false;
+};
+
+}  // namespace
+
+void callUpstream(EventLoop& loop, std::string target, UpstreamCompletion done) {
+  std::make_shared<UpstreamCall>(loop, std::move(target), std::move(done))->start();
+}
+
+}  // namespace benchd::callbacks_asio

@@ -1,0 +1,29 @@
+#pragma once
+
+#include <boost/system/error_code.hpp>
+
+#include <functional>
+#include <string>
+
+namespace benchd::asio_common {
+struct EventLoop;
+}
+
+namespace benchd::callbacks_asio {
+
+/// Result of a nested call: an error, or the HTTP status and body of the answer.
+struct UpstreamResult {
+  boost::system::error_code error;
+  unsigned status = 0;
+  std::string body;
+};
+
+using UpstreamCompletion = std::function<void(UpstreamResult)>;
+
+/// Sends GET `target` to the server's own endpoint on a pooled keep-alive connection of
+/// `loop` (a new one if none is idle) and calls `done` on the loop's thread. A pooled
+/// connection the server has meanwhile closed is replaced once, transparently.
+/// Loop thread only.
+void callUpstream(asio_common::EventLoop& loop, std::string target, UpstreamCompletion done);
+
+}  // namespace benchd::callbacks_asio
