@@ -1,0 +1,22 @@
+// The entry symbol of the coroutines-asio plugin.
+#include "server.hpp"
+
+#include <benchd/plugin.h>
+#include <benchd/sdk/plugin_entry.hpp>
+
+namespace {
+
+constexpr benchd::sdk::PluginFacts kFacts = {
+    .name = benchd::coroutines_asio::kApproachName,
+    .version = "0.1.0",
+    .description = "C++20 coroutines (co_await, asio::awaitable) on Boost.Asio/Beast: awaitable "
+                   "timers and a pooled keep-alive client, one event loop per thread",
+    .concurrency_model = BENCHD_MODEL_COROUTINES,
+    .io_stack = "Boost.Asio 1.81 + Beast, C++20 coroutines",
+};
+
+}  // namespace
+
+extern "C" BENCHD_PLUGIN_EXPORT const benchd_plugin_descriptor* benchd_plugin_entry(void) {
+  return benchd::sdk::PluginAdapter<benchd::coroutines_asio::Server>::describe(kFacts);
+}

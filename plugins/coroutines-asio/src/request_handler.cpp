@@ -1,0 +1,40 @@
+#include "request_handler.hpp"
+
+#include "upstream_call.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <variant>
+
+namespace benchd::coroutines_asio {
+
+namespace asio = boost::asio;
+
+asio::awaitable<sdk::Reply> handleRequest(
+    asio_common::EventLoop* loop, const sdk::Host* host,
+    const boost::beast::http::request<boost::beast::http::string_body>* message) {
+  auto classified = sdk::classifyRequest(message->method_string(), message->target(), kApproachName);
+  if (auto* reply = std::get_if<sdk::Reply>(&classified)) co_return std::move(*reply);
+  const sdk::ServiceRequest request = std::move(std::get<sdk::ServiceRequest>(classified));
+
+  if (request.delay_call_depth > 0) {
+    asio_common::LoopCounters::add(loop->counters.upstream_calls, 1);
+    const UpstreamResult upstream =
+        co_await callUpstream(loop, sdk::upstreamTarget(kApproachName, request));
+    if (upstream.error) {
+      co_return sdk::errorReply(502, "nested call failed: " + upstream.error.message());
+    }
+    if (upstream.status != 200) {
+      co_return sdk::errorReply(502, "nested call answered " + std::to_string(upstream.status));
+    }
+  } else if (request.delay_millis > 0) {
+    asio::steady_timer timer(loop->io, std::chrono::milliseconds(request.delay_millis));
+    auto [error] = co_await timer.async_wait(asio::as_tuple(asio::use_awaitable));
+    if (error) co_return sdk::errorReply(503, "delay interrupted: " + error.message());
+  }
+  co_return host->answer(request, message->body());
+}
+
+}  // namespace benchd::coroutines_asio

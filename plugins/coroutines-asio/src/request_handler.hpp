@@ -1,0 +1,22 @@
+#pragma once
+
+#include <benchd/asio_common/event_loop_group.hpp>
+#include <benchd/sdk/host.hpp>
+#include <benchd/sdk/service_request.hpp>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/beast/http/message.hpp>
+#include <boost/beast/http/string_body.hpp>
+
+namespace benchd::coroutines_asio {
+
+inline constexpr const char* kApproachName = "coroutines-asio";
+
+/// Produces the reply to one parsed request: validates it, makes the nested call or waits
+/// the delay, then asks the host for the answer. The pointees live in the awaiting caller's
+/// frame and outlive this coroutine.
+boost::asio::awaitable<sdk::Reply> handleRequest(
+    asio_common::EventLoop* loop, const sdk::Host* host,
+    const boost::beast::http::request<boost::beast::http::string_body>* message);
+
+}  // namespace benchd::coroutines_asio

@@ -1,0 +1,63 @@
+#include "upstream_call.hpp"
+
+#include "live_task.hpp"
+
+#include <benchd/asio_common/limits.hpp>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <boost/beast/http/write.hpp>
+
+namespace benchd::coroutines_asio {
+
+namespace asio = boost::asio;
+namespace http = boost::beast::http;
+using boost::system::error_code;
+
+namespace {
+
+constexpr auto kNoThrow = asio::as_tuple(asio::use_awaitable);
+
+}  // namespace
+
+asio::awaitable<UpstreamResult> callUpstream(asio_common::EventLoop* loop, std::string target) {
+  const LiveCoroutine live(*loop);
+  const auto request = asio_common::upstreamRequest(target);
+  auto connection = loop->upstream.takeIdle();
+  bool reused = connection != nullptr;
+  for (;;) {
+    if (!connection) {
+      connection = loop->upstream.open();
+      if (!connection) co_return UpstreamResult{asio::error::no_buffer_space, 0, {}};
+      reused = false;
+      connection->stream.expires_after(asio_common::kConnectTimeout);
+      auto [connect_error] =
+          co_await connection->stream.async_connect(loop->group.selfEndpoint(), kNoThrow);
+      if (connect_error) co_return UpstreamResult{connect_error, 0, {}};
+      error_code ignored;
+      connection->stream.socket().set_option(asio::ip::tcp::no_delay(true), ignored);
+    }
+    connection->stream.expires_after(asio_common::kIoTimeout);
+    auto [write_error, written] = co_await http::async_write(connection->stream, request, kNoThrow);
+    error_code error = write_error;
+    http::response<http::string_body> response;
+    if (!error) {
+      auto [read_error, read] =
+          co_await http::async_read(connection->stream, connection->buffer, response, kNoThrow);
+      error = read_error;
+    }
+    if (!error) {
+      UpstreamResult result{{}, response.result_int(), std::move(response.body())};
+      if (response.keep_alive()) loop->upstream.giveBack(std::move(connection));
+      co_return result;
+    }
+    connection.reset();
+    // A reused connection may have been closed by the server while it sat in the pool; that
+    // shows as an error before any answer, so one more try on a new connection is safe.
+    if (!reused) co_return UpstreamResult{error, 0, {}};
+  }
+}
+
+}  // namespace benchd::coroutines_asio

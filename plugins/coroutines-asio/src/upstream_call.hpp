@@ -1,0 +1,25 @@
+#pragma once
+
+#include <benchd/asio_common/event_loop_group.hpp>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/system/error_code.hpp>
+
+#include <string>
+
+namespace benchd::coroutines_asio {
+
+/// Result of a nested call: an error, or the HTTP status and body of the answer.
+struct UpstreamResult {
+  boost::system::error_code error;
+  unsigned status = 0;
+  std::string body;
+};
+
+/// GET `target` on the server's own endpoint over a pooled keep-alive connection of `loop`
+/// (a new one if none is idle); a pooled connection the server has meanwhile closed is
+/// replaced once. Runs on the loop's thread; `loop` outlives the call.
+boost::asio::awaitable<UpstreamResult> callUpstream(asio_common::EventLoop* loop,
+                                                    std::string target);
+
+}  // namespace benchd::coroutines_asio
