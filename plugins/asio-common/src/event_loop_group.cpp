@@ -55,10 +55,12 @@ void EventLoopGroup::listen() {
   self_endpoint_ = tcp::endpoint(self_address, bound_port_);
 }
 
-void EventLoopGroup::start(AcceptHandler on_accept, LoopRunner run_loop) {
+void EventLoopGroup::start(AcceptHandler on_accept, LoopRunner run_loop, LoopStopper stop_loop) {
   if (!acceptor_ || started_) throw sdk::PluginError(BENCHD_ERR_STATE, "listen() first, once");
   if (!run_loop) run_loop = [](EventLoop& loop) { loop.io.run(); };
+  if (!stop_loop) stop_loop = [](EventLoop& loop) { loop.io.stop(); };
   on_accept_ = std::move(on_accept);
+  stop_loop_ = std::move(stop_loop);
   started_ = true;
   acceptNext();
   for (auto& loop : loops_) {
@@ -91,14 +93,20 @@ std::int64_t EventLoopGroup::sum(std::atomic<std::int64_t> LoopCounters::*counte
   return total;
 }
 
-void EventLoopGroup::closeIdleConnections() {
+void EventLoopGroup::closeConnections(bool all) {
   for (auto& loop : loops_) {
-    asio::post(loop->io, [&l = *loop] {
+    asio::post(loop->io, [&l = *loop, all] {
       l.upstream.closeIdle();
-      // closeIfIdle() may unregister the connection, so iterate over a copy.
-      const std::vector<DrainableConnection*> idle(l.idle_connections.begin(),
-                                                   l.idle_connections.end());
-      for (DrainableConnection* connection : idle) connection->closeIfIdle();
+      // Closing may unregister a connection, so iterate over a copy.
+      const std::vector<DrainableConnection*> connections(l.connections.begin(),
+                                                          l.connections.end());
+      for (DrainableConnection* connection : connections) {
+        if (all) {
+          connection->closeNow();
+        } else {
+          connection->closeIfIdle();
+        }
+      }
     });
   }
 }
@@ -111,7 +119,7 @@ bool EventLoopGroup::stop(std::chrono::milliseconds timeout) {
   // Idle keep-alive connections close now; busy ones close after their current answer. The
   // listener stays open while requests are in flight because their nested calls may need new
   // connections to this same server.
-  closeIdleConnections();
+  closeConnections(false);
   bool drained = true;
   while (sum(&LoopCounters::requests_in_flight) > 0) {
     if (std::chrono::steady_clock::now() >= deadline) {
@@ -124,15 +132,15 @@ bool EventLoopGroup::stop(std::chrono::milliseconds timeout) {
     boost::system::error_code ignored;
     acceptor_->close(ignored);
   });
-  closeIdleConnections();
+  closeConnections(true);
   for (auto& loop : loops_) loop->work.reset();
   // Give the closes a moment to complete, then stop whatever is left.
-  const auto close_deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(200);
+  const auto close_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
   while (sum(&LoopCounters::connections_open) > 0 &&
          std::chrono::steady_clock::now() < close_deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
-  for (auto& loop : loops_) loop->io.stop();
+  for (auto& loop : loops_) stop_loop_(*loop);
   for (auto& loop : loops_) {
     if (loop->thread.joinable()) loop->thread.join();
   }

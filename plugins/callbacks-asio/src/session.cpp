@@ -23,29 +23,22 @@ Session::Session(asio_common::EventLoop& loop, const sdk::Host& host,
                  boost::asio::ip::tcp::socket socket)
     : loop_(loop), host_(host), stream_(std::move(socket)), delay_timer_(loop.io) {
   LoopCounters::add(loop_.counters.connections_open, 1);
+  loop_.connections.insert(this);
 }
 
 Session::~Session() {
-  setIdle(false);
+  loop_.connections.erase(this);
   if (request_in_flight_) LoopCounters::add(loop_.counters.requests_in_flight, -1);
   LoopCounters::add(loop_.counters.connections_open, -1);
 }
 
 void Session::start() { readRequest(); }
 
-void Session::setIdle(bool idle) {
-  if (idle == idle_) return;
-  idle_ = idle;
-  if (idle) {
-    loop_.idle_connections.insert(this);
-  } else {
-    loop_.idle_connections.erase(this);
-  }
-}
-
 void Session::closeIfIdle() {
   if (idle_) close();
 }
+
+void Session::closeNow() { close(); }
 
 void Session::readRequest() {
   if (loop_.group.draining()) {
@@ -54,7 +47,7 @@ void Session::readRequest() {
   }
   parser_.emplace();
   parser_->body_limit(sdk::kMaxRequestBodyBytes);
-  setIdle(true);
+  idle_ = true;
   stream_.expires_after(asio_common::kIoTimeout);
   http::async_read(stream_, buffer_, *parser_,
                    [self = shared_from_this()](error_code error, std::size_t /*bytes*/) {
@@ -63,7 +56,7 @@ void Session::readRequest() {
 }
 
 void Session::onRead(error_code error) {
-  setIdle(false);
+  idle_ = false;
   const bool nothing_to_answer =
       error == http::error::end_of_stream || error == boost::asio::error::operation_aborted ||
       error == beast::error::timeout || error == boost::asio::error::connection_reset ||

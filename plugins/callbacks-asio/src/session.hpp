@@ -32,10 +32,10 @@ class Session final : public std::enable_shared_from_this<Session>,
 
   void start();
   void closeIfIdle() override;
+  void closeNow() override;
 
  private:
   void readRequest();
-  void setIdle(bool idle);
   void onRead(boost::system::error_code error);
   void onDelayElapsed(boost::system::error_code error);
   void onUpstreamDone(UpstreamResult result);
@@ -52,7 +52,7 @@ class Session final : public std::enable_shared_from_this<Session>,
   boost::beast::http::response<boost::beast::http::string_body> response_;
   boost::asio::steady_timer delay_timer_;
   sdk::ServiceRequest request_;
-  bool idle_ = false;
+  bool idle_ = false;  ///< waiting for the next request
   bool request_in_flight_ = false;
 };
 

@@ -34,23 +34,32 @@ void closeStream(beast::tcp_stream& stream) {
   stream.close();
 }
 
-/// The connection's entry in its loop's idle set while it waits for a request, so a
-/// draining server can close it. Lives on the connection's frame.
-class IdleRegistration final : public asio_common::DrainableConnection {
+/// The connection's entry in its loop's connection set, so a draining or stopping server can
+/// close it. Lives on the connection's frame and is counted as an open connection.
+class ConnectionRegistration final : public asio_common::DrainableConnection {
  public:
-  IdleRegistration(asio_common::EventLoop& loop, beast::tcp_stream& stream)
-      : loop_(loop), stream_(stream) {}
-  ~IdleRegistration() { leave(); }
-  IdleRegistration(const IdleRegistration&) = delete;
-  IdleRegistration& operator=(const IdleRegistration&) = delete;
+  ConnectionRegistration(asio_common::EventLoop& loop, beast::tcp_stream& stream)
+      : loop_(loop), stream_(stream) {
+    loop_.connections.insert(this);
+    LoopCounters::add(loop_.counters.connections_open, 1);
+  }
+  ~ConnectionRegistration() {
+    loop_.connections.erase(this);
+    LoopCounters::add(loop_.counters.connections_open, -1);
+  }
+  ConnectionRegistration(const ConnectionRegistration&) = delete;
+  ConnectionRegistration& operator=(const ConnectionRegistration&) = delete;
 
-  void enter() { loop_.idle_connections.insert(this); }
-  void leave() { loop_.idle_connections.erase(this); }
-  void closeIfIdle() override { closeStream(stream_); }
+  void setIdle(bool idle) { idle_ = idle; }
+  void closeIfIdle() override {
+    if (idle_) closeStream(stream_);
+  }
+  void closeNow() override { closeStream(stream_); }
 
  private:
   asio_common::EventLoop& loop_;
   beast::tcp_stream& stream_;
+  bool idle_ = false;
 };
 
 /// Counts one request as in flight until it is answered (or the frame dies).
@@ -74,20 +83,6 @@ class InFlightRequest {
  private:
   asio_common::EventLoop& loop_;
   bool answered_ = false;
-};
-
-/// Counts the connection as open for the frame's lifetime.
-class OpenConnection {
- public:
-  explicit OpenConnection(asio_common::EventLoop& loop) : loop_(loop) {
-    LoopCounters::add(loop_.counters.connections_open, 1);
-  }
-  ~OpenConnection() { LoopCounters::add(loop_.counters.connections_open, -1); }
-  OpenConnection(const OpenConnection&) = delete;
-  OpenConnection& operator=(const OpenConnection&) = delete;
-
- private:
-  asio_common::EventLoop& loop_;
 };
 
 bool nothingToAnswer(const error_code& error) {
@@ -115,18 +110,17 @@ asio::awaitable<void> discardInput(beast::tcp_stream* stream) {
 asio::awaitable<void> serveConnection(asio_common::EventLoop* loop, const sdk::Host* host,
                                       asio::ip::tcp::socket socket) {
   const LiveCoroutine live(*loop);
-  const OpenConnection open(*loop);
   beast::tcp_stream stream(std::move(socket));
   beast::flat_buffer buffer;
-  IdleRegistration idle(*loop, stream);
+  ConnectionRegistration registration(*loop, stream);
 
   while (!loop->group.draining()) {
     http::request_parser<http::string_body> parser;
     parser.body_limit(sdk::kMaxRequestBodyBytes);
     stream.expires_after(asio_common::kIoTimeout);
-    idle.enter();
+    registration.setIdle(true);
     auto [read_error, bytes] = co_await http::async_read(stream, buffer, parser, kNoThrow);
-    idle.leave();
+    registration.setIdle(false);
     if (nothingToAnswer(read_error)) break;
 
     InFlightRequest in_flight(*loop);

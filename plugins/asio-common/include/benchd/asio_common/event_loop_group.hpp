@@ -23,12 +23,16 @@ namespace benchd::asio_common {
 
 class EventLoopGroup;
 
-/// A connection a draining server may close while it waits for its next request.
-/// Implemented by each plugin's connection type; registered in its loop's idle set.
+/// An inbound connection as the server's lifecycle sees it. Implemented by each plugin's
+/// connection type, which registers itself in its loop's `connections` set for its whole
+/// life. Both calls come on the connection's loop thread.
 class DrainableConnection {
  public:
-  /// Closes the connection if it is between requests. Called on the connection's loop thread.
+  /// Closes the connection if it is between requests (draining).
   virtual void closeIfIdle() = 0;
+  /// Closes the connection whatever it is doing (stopping); pending operations complete with
+  /// an error.
+  virtual void closeNow() = 0;
 
  protected:
   DrainableConnection() = default;
@@ -45,9 +49,9 @@ struct EventLoop {
   EventLoopGroup& group;
   std::size_t index;
   LoopCounters counters;
-  /// Connections waiting for their next request. Loop thread only. Declared before the
+  /// Every live inbound connection of this loop. Loop thread only. Declared before the
   /// io_context so that it outlives the handlers the io_context destroys.
-  std::unordered_set<DrainableConnection*> idle_connections;
+  std::unordered_set<DrainableConnection*> connections;
   boost::asio::io_context io{1};
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work;
   UpstreamPool upstream;
@@ -65,8 +69,12 @@ class EventLoopGroup {
  public:
   /// Called on the loop thread that owns the new connection's socket.
   using AcceptHandler = std::function<void(EventLoop&, boost::asio::ip::tcp::socket)>;
-  /// Runs one loop on its thread until the loop is stopped; default: io.run().
+  /// Runs one loop on its thread until `stop_loop` has been called for it; default:
+  /// io.run(), stopped by io.stop().
   using LoopRunner = std::function<void(EventLoop&)>;
+  /// Asks a loop to finish once every connection is closed; called from the host thread
+  /// after all connections were told to close. Default: io.stop().
+  using LoopStopper = std::function<void(EventLoop&)>;
 
   explicit EventLoopGroup(sdk::ServerSettings settings);
   ~EventLoopGroup();
@@ -77,10 +85,11 @@ class EventLoopGroup {
   /// taken, BENCHD_ERR_INVALID_ARGUMENT for a non-numeric address, BENCHD_ERR_IO otherwise.
   void listen();
   /// Starts accepting and the loop threads.
-  void start(AcceptHandler on_accept, LoopRunner run_loop = {});
+  void start(AcceptHandler on_accept, LoopRunner run_loop = {}, LoopStopper stop_loop = {});
   /// Drains: closes idle connections, lets requests in flight finish (their nested calls may
-  /// still connect), then closes the listener, stops the loops and joins them. Returns false
-  /// when requests were still in flight at the deadline. Idempotent.
+  /// still connect), then closes the listener and every remaining connection, stops the loops
+  /// and joins them. Returns false when requests were still in flight at the deadline.
+  /// Idempotent.
   bool stop(std::chrono::milliseconds timeout);
 
   /// Calls `sink` for each common counter; `live_tasks_name` names LoopCounters::live_tasks
@@ -106,7 +115,9 @@ class EventLoopGroup {
  private:
   void acceptNext();
   [[nodiscard]] std::int64_t sum(std::atomic<std::int64_t> LoopCounters::*counter) const;
-  void closeIdleConnections();
+  /// Posts to every loop: close idle pooled upstream connections and, for each inbound
+  /// connection, closeIfIdle() or (when `all`) closeNow().
+  void closeConnections(bool all);
 
   sdk::ServerSettings settings_;
   bool no_keep_alive_;
@@ -114,6 +125,7 @@ class EventLoopGroup {
   std::atomic<std::int64_t> upstream_connections_{0};
   std::vector<std::unique_ptr<EventLoop>> loops_;
   AcceptHandler on_accept_;
+  LoopStopper stop_loop_;
   std::size_t next_loop_ = 0;  // acceptor's thread only
   std::unique_ptr<boost::asio::ip::tcp::acceptor> acceptor_;  // lives on loops_[0]
   boost::asio::ip::tcp::endpoint self_endpoint_;
