@@ -4,6 +4,7 @@
 #include "request_handler.hpp"
 
 #include <benchd/asio_common/beast_reply.hpp>
+#include <benchd/asio_common/connection_tracking.hpp>
 #include <benchd/asio_common/limits.hpp>
 
 #include <boost/asio/as_tuple.hpp>
@@ -21,75 +22,13 @@ namespace benchd::coroutines_asio {
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = boost::beast::http;
-using asio_common::LoopCounters;
+using asio_common::ConnectionRegistration;
+using asio_common::InFlightRequest;
 using boost::system::error_code;
 
 namespace {
 
 constexpr auto kNoThrow = asio::as_tuple(asio::use_awaitable);
-
-void closeStream(beast::tcp_stream& stream) {
-  error_code ignored;
-  stream.socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
-  stream.close();
-}
-
-/// The connection's entry in its loop's connection set, so a draining or stopping server can
-/// close it. Lives on the connection's frame and is counted as an open connection.
-class ConnectionRegistration final : public asio_common::DrainableConnection {
- public:
-  ConnectionRegistration(asio_common::EventLoop& loop, beast::tcp_stream& stream)
-      : loop_(loop), stream_(stream) {
-    loop_.connections.insert(this);
-    LoopCounters::add(loop_.counters.connections_open, 1);
-  }
-  ~ConnectionRegistration() {
-    loop_.connections.erase(this);
-    LoopCounters::add(loop_.counters.connections_open, -1);
-  }
-  ConnectionRegistration(const ConnectionRegistration&) = delete;
-  ConnectionRegistration& operator=(const ConnectionRegistration&) = delete;
-
-  void setIdle(bool idle) { idle_ = idle; }
-  void closeIfIdle() override {
-    if (idle_) closeStream(stream_);
-  }
-  void closeNow() override { closeStream(stream_); }
-
- private:
-  asio_common::EventLoop& loop_;
-  beast::tcp_stream& stream_;
-  bool idle_ = false;
-};
-
-/// Counts one request as in flight until it is answered (or the frame dies).
-class InFlightRequest {
- public:
-  explicit InFlightRequest(asio_common::EventLoop& loop) : loop_(loop) {
-    LoopCounters::add(loop_.counters.requests_in_flight, 1);
-  }
-  ~InFlightRequest() {
-    if (!answered_) LoopCounters::add(loop_.counters.requests_in_flight, -1);
-  }
-  InFlightRequest(const InFlightRequest&) = delete;
-  InFlightRequest& operator=(const InFlightRequest&) = delete;
-
-  void answered() {
-    answered_ = true;
-    LoopCounters::add(loop_.counters.requests_in_flight, -1);
-    LoopCounters::add(loop_.counters.requests_served, 1);
-  }
-
- private:
-  asio_common::EventLoop& loop_;
-  bool answered_ = false;
-};
-
-bool nothingToAnswer(const error_code& error) {
-  return error == http::error::end_of_stream || error == asio::error::operation_aborted ||
-         error == beast::error::timeout || error == asio::error::connection_reset ||
-         error == asio::error::eof;
-}
 
 /// After a reply that ends the connection: reads and drops what the peer still sends, until
 /// it closes or a short timeout, so unread request bytes cannot turn the close into a reset
@@ -121,7 +60,7 @@ asio::awaitable<void> serveConnection(asio_common::EventLoop* loop, const sdk::H
     registration.setIdle(true);
     auto [read_error, bytes] = co_await http::async_read(stream, buffer, parser, kNoThrow);
     registration.setIdle(false);
-    if (nothingToAnswer(read_error)) break;
+    if (asio_common::endsConnection(read_error)) break;
 
     InFlightRequest in_flight(*loop);
     sdk::Reply reply;
@@ -148,7 +87,7 @@ asio::awaitable<void> serveConnection(asio_common::EventLoop* loop, const sdk::H
       break;
     }
   }
-  closeStream(stream);
+  asio_common::closeStream(stream);
 }
 
 }  // namespace benchd::coroutines_asio

@@ -1,0 +1,80 @@
+#pragma once
+// A completion token that makes an Asio asynchronous operation look blocking to the calling
+// fiber: `auto [error, bytes] = http::async_read(stream, buffer, parser, use_fiber);` suspends
+// only that fiber until the operation completes and returns the completion's arguments (a
+// single argument is returned as is, several as a std::tuple). Errors come back as values,
+// never as exceptions.
+//
+// Contract: call it from a fiber whose thread runs the operation's io_context under
+// AsioScheduler, so the completion handler runs on the same thread and resumes the fiber
+// there. The operation's arguments must stay alive until it returns, as with any blocking call.
+
+#include <boost/asio/async_result.hpp>
+#include <boost/fiber/context.hpp>
+
+#include <optional>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace benchd::fiber_asio {
+
+struct UseFiber {
+  constexpr UseFiber() = default;
+};
+
+/// The token. An inline variable, so every translation unit shares one definition.
+inline constexpr UseFiber use_fiber{};
+
+namespace detail {
+
+/// Lives on the waiting fiber's stack for the duration of one operation.
+template <typename... Values>
+struct FiberCompletion {
+  boost::fibers::context* fiber = nullptr;
+  bool done = false;
+  std::optional<std::tuple<Values...>> values;
+};
+
+/// The handler passed to the operation: stores the results and makes the fiber ready.
+template <typename... Values>
+struct ResumeFiber {
+  FiberCompletion<Values...>* completion;
+
+  template <typename... Args>
+  void operator()(Args&&... args) {
+    completion->values.emplace(std::forward<Args>(args)...);
+    completion->done = true;
+    boost::fibers::context::active()->schedule(completion->fiber);
+  }
+};
+
+template <typename... Values>
+auto unwrapResults(std::tuple<Values...>&& values) {
+  if constexpr (sizeof...(Values) == 1) {
+    return std::get<0>(std::move(values));
+  } else {
+    return std::move(values);
+  }
+}
+
+}  // namespace detail
+}  // namespace benchd::fiber_asio
+
+template <typename... Args>
+class boost::asio::async_result<benchd::fiber_asio::UseFiber, void(Args...)> {
+ public:
+  template <typename Initiation, typename... InitArgs>
+  static auto initiate(Initiation&& initiation, benchd::fiber_asio::UseFiber /*token*/,
+                       InitArgs&&... args) {
+    using Completion = benchd::fiber_asio::detail::FiberCompletion<std::decay_t<Args>...>;
+    using Handler = benchd::fiber_asio::detail::ResumeFiber<std::decay_t<Args>...>;
+    Completion completion;
+    completion.fiber = boost::fibers::context::active();
+    std::forward<Initiation>(initiation)(Handler{&completion}, std::forward<InitArgs>(args)...);
+    // Asio never completes an operation inside its initiating call, but a spurious resume
+    // must not return early either.
+    while (!completion.done) completion.fiber->suspend();
+    return benchd::fiber_asio::detail::unwrapResults(std::move(*completion.values));
+  }
+};

@@ -1,0 +1,88 @@
+#include "connection.hpp"
+
+#include "request_handler.hpp"
+
+#include <benchd/asio_common/beast_reply.hpp>
+#include <benchd/asio_common/connection_tracking.hpp>
+#include <benchd/asio_common/limits.hpp>
+#include <benchd/fiber_asio/use_fiber.hpp>
+
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/write.hpp>
+
+#include <array>
+
+namespace benchd::fibers_asio {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = boost::beast::http;
+using asio_common::ConnectionRegistration;
+using asio_common::InFlightRequest;
+using fiber_asio::use_fiber;
+
+namespace {
+
+/// After a reply that ends the connection: reads and drops what the peer still sends, until
+/// it closes or a short timeout, so unread request bytes cannot turn the close into a reset
+/// that destroys the reply before the client reads it.
+void discardInput(beast::tcp_stream& stream) {
+  boost::system::error_code ignored;
+  stream.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+  stream.expires_after(asio_common::kDiscardTimeout);
+  std::array<char, 4096> scratch{};
+  for (;;) {
+    auto [error, bytes] = stream.async_read_some(asio::buffer(scratch), use_fiber);
+    if (error) return;
+  }
+}
+
+}  // namespace
+
+void serveConnection(asio_common::EventLoop* loop, FiberLoop* fiber_loop, const sdk::Host* host,
+                     asio::ip::tcp::socket socket) {
+  const LiveFiber live(*fiber_loop, *loop);
+  beast::tcp_stream stream(std::move(socket));
+  beast::flat_buffer buffer;
+  ConnectionRegistration registration(*loop, stream);
+
+  while (!loop->group.draining()) {
+    http::request_parser<http::string_body> parser;
+    parser.body_limit(sdk::kMaxRequestBodyBytes);
+    stream.expires_after(asio_common::kIoTimeout);
+    registration.setIdle(true);
+    auto [read_error, bytes] = http::async_read(stream, buffer, parser, use_fiber);
+    registration.setIdle(false);
+    if (asio_common::endsConnection(read_error)) break;
+
+    InFlightRequest in_flight(*loop);
+    sdk::Reply reply;
+    bool close_after = true;
+    if (read_error == http::error::body_limit) {
+      reply = sdk::errorReply(413, "request body exceeds " +
+                                       std::to_string(sdk::kMaxRequestBodyBytes) + " bytes");
+    } else if (read_error) {
+      reply = sdk::errorReply(400, "malformed HTTP request: " + read_error.message());
+    } else {
+      reply = handleRequest(*loop, *host, parser.get());
+      close_after = false;
+    }
+    const bool keep_alive =
+        !close_after && parser.get().keep_alive() && loop->group.keepAliveAllowed();
+    auto response = asio_common::beastResponse(std::move(reply), keep_alive, "benchd fibers-asio");
+    stream.expires_after(asio_common::kIoTimeout);
+    auto [write_error, written] = http::async_write(stream, response, use_fiber);
+    in_flight.answered();
+    if (write_error) break;
+    if (!keep_alive) {
+      discardInput(stream);
+      break;
+    }
+  }
+  asio_common::closeStream(stream);
+}
+
+}  // namespace benchd::fibers_asio

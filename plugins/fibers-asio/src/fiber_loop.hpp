@@ -1,0 +1,53 @@
+#pragma once
+
+#include <benchd/asio_common/event_loop_group.hpp>
+
+#include <boost/fiber/condition_variable.hpp>
+#include <boost/fiber/mutex.hpp>
+
+namespace benchd::fibers_asio {
+
+/// Per-loop state of the fiber runtime. Everything is touched on the loop's thread only
+/// (requestStop posts there).
+class FiberLoop {
+ public:
+  explicit FiberLoop(asio_common::EventLoop& loop) : loop_(loop) {}
+
+  /// The body of the loop's OS thread: installs AsioScheduler, then parks the thread's main
+  /// fiber until a stop was requested and every connection fiber has ended.
+  void run();
+  /// From the host thread, after every connection was told to close.
+  void requestStop();
+
+  /// Called by every connection fiber as it ends (loop thread).
+  void fiberEnded();
+
+ private:
+  [[nodiscard]] bool finished() const;
+
+  asio_common::EventLoop& loop_;
+  bool stop_requested_ = false;
+  boost::fibers::mutex mutex_;
+  boost::fibers::condition_variable changed_;
+};
+
+/// Counts the calling fiber as live for the guard's lifetime.
+class LiveFiber {
+ public:
+  LiveFiber(FiberLoop& fiber_loop, asio_common::EventLoop& loop)
+      : fiber_loop_(fiber_loop), loop_(loop) {
+    asio_common::LoopCounters::add(loop_.counters.live_tasks, 1);
+  }
+  ~LiveFiber() {
+    asio_common::LoopCounters::add(loop_.counters.live_tasks, -1);
+    fiber_loop_.fiberEnded();
+  }
+  LiveFiber(const LiveFiber&) = delete;
+  LiveFiber& operator=(const LiveFiber&) = delete;
+
+ private:
+  FiberLoop& fiber_loop_;
+  asio_common::EventLoop& loop_;
+};
+
+}  // namespace benchd::fibers_asio

@@ -1,0 +1,23 @@
+// The entry symbol of the fibers-asio plugin.
+#include "server.hpp"
+
+#include <benchd/plugin.h>
+#include <benchd/sdk/plugin_entry.hpp>
+
+namespace {
+
+constexpr benchd::sdk::PluginFacts kFacts = {
+    .name = benchd::fibers_asio::kApproachName,
+    .version = "0.1.0",
+    .description = "Boost.Fiber green threads over Asio/Beast: one fiber per connection, handler "
+                   "code written blocking-style (sleep_for, a blocking-looking upstream call), one "
+                   "scheduler thread per event loop",
+    .concurrency_model = BENCHD_MODEL_GREEN_THREADS,
+    .io_stack = "Boost.Fiber 1.81 + Boost.Asio/Beast",
+};
+
+}  // namespace
+
+extern "C" BENCHD_PLUGIN_EXPORT const benchd_plugin_descriptor* benchd_plugin_entry(void) {
+  return benchd::sdk::PluginAdapter<benchd::fibers_asio::Server>::describe(kFacts);
+}

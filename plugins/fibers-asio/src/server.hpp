@@ -1,0 +1,38 @@
+#pragma once
+
+#include "fiber_loop.hpp"
+#include "request_handler.hpp"
+
+#include <benchd/asio_common/event_loop_group.hpp>
+#include <benchd/plugin.h>
+#include <benchd/sdk/host.hpp>
+#include <benchd/sdk/plugin_support.hpp>
+
+#include <chrono>
+#include <memory>
+#include <vector>
+
+namespace benchd::fibers_asio {
+
+/// The fibers-asio server: an EventLoopGroup whose loop threads run Boost.Fiber under
+/// AsioScheduler, with one fiber per accepted connection. Lifecycle calls come from the host
+/// thread.
+class Server {
+ public:
+  Server(const benchd_host_api* host, sdk::ServerSettings settings);
+
+  void start();
+  [[nodiscard]] std::uint16_t boundPort() const noexcept { return loops_.boundPort(); }
+  /// Returns false when requests were still in flight at the deadline.
+  bool stop(std::chrono::milliseconds timeout) { return loops_.stop(timeout); }
+  void reportCounters(benchd_counter_sink sink, void* sink_context) const {
+    loops_.reportCounters(sink, sink_context, "live_fibers");
+  }
+
+ private:
+  sdk::Host host_;
+  asio_common::EventLoopGroup loops_;
+  std::vector<std::unique_ptr<FiberLoop>> fiber_loops_;  ///< by EventLoop::index
+};
+
+}  // namespace benchd::fibers_asio

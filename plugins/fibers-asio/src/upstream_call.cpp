@@ -1,0 +1,53 @@
+#include "upstream_call.hpp"
+
+#include <benchd/asio_common/limits.hpp>
+#include <benchd/fiber_asio/use_fiber.hpp>
+
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <boost/beast/http/write.hpp>
+
+namespace benchd::fibers_asio {
+
+namespace asio = boost::asio;
+namespace http = boost::beast::http;
+using boost::system::error_code;
+using fiber_asio::use_fiber;
+
+UpstreamResult callUpstream(asio_common::EventLoop& loop, const std::string& target) {
+  const auto request = asio_common::upstreamRequest(target);
+  auto connection = loop.upstream.takeIdle();
+  bool reused = connection != nullptr;
+  for (;;) {
+    if (!connection) {
+      connection = loop.upstream.open();
+      if (!connection) return {asio::error::no_buffer_space, 0, {}};
+      reused = false;
+      connection->stream.expires_after(asio_common::kConnectTimeout);
+      const error_code connect_error =
+          connection->stream.async_connect(loop.group.selfEndpoint(), use_fiber);
+      if (connect_error) return {connect_error, 0, {}};
+      error_code ignored;
+      connection->stream.socket().set_option(asio::ip::tcp::no_delay(true), ignored);
+    }
+    connection->stream.expires_after(asio_common::kIoTimeout);
+    auto [error, written] = http::async_write(connection->stream, request, use_fiber);
+    http::response<http::string_body> response;
+    if (!error) {
+      auto [read_error, read] =
+          http::async_read(connection->stream, connection->buffer, response, use_fiber);
+      error = read_error;
+    }
+    if (!error) {
+      UpstreamResult result{{}, response.result_int(), std::move(response.body())};
+      if (response.keep_alive()) loop.upstream.giveBack(std::move(connection));
+      return result;
+    }
+    connection.reset();
+    // A reused connection may have been closed by the server while it sat in the pool; that
+    // shows as an error before any answer, so one more try on a new connection is safe.
+    if (!reused) return {error, 0, {}};
+  }
+}
+
+}  // namespace benchd::fibers_asio

@@ -1,0 +1,24 @@
+#pragma once
+
+#include <benchd/asio_common/event_loop_group.hpp>
+
+#include <boost/system/error_code.hpp>
+
+#include <string>
+
+namespace benchd::fibers_asio {
+
+/// Result of a nested call: an error, or the HTTP status and body of the answer.
+struct UpstreamResult {
+  boost::system::error_code error;
+  unsigned status = 0;
+  std::string body;
+};
+
+/// GET `target` on the server's own endpoint over a pooled keep-alive connection of `loop`
+/// (a new one if none is idle). Reads as a blocking call; suspends only the calling fiber.
+/// A pooled connection the server has meanwhile closed is replaced once. Call from a fiber on
+/// `loop`'s thread.
+UpstreamResult callUpstream(asio_common::EventLoop& loop, const std::string& target);
+
+}  // namespace benchd::fibers_asio
