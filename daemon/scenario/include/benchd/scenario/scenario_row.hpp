@@ -1,0 +1,26 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace benchd::scenario {
+
+/// One data row of a scenario CSV file: the original's nine positional columns, checked and
+/// converted. Column names in comments are the original's header names.
+struct ScenarioRow {
+  std::string name;                          ///< scenario: names the results folder
+  std::string workload;                      ///< k6Config without a trailing ".js"
+  std::vector<std::string> server_profiles;  ///< serverProfiles split at '|'; may be empty
+  std::uint32_t delay_call_depth = 0;        ///< delayCallDepth: nested self-calls before the wait
+  std::uint32_t delay_millis = 0;            ///< delayInMillis: the wait at the innermost call
+  std::uint32_t connections = 0;             ///< connections (k6 VUs); always > 0
+  std::optional<std::uint32_t> requests_per_second;  ///< empty column: no rate given
+  std::uint32_t warmup_seconds = 0;  ///< warmupDurationInSeconds; 0 skips the warm-up
+  std::uint32_t test_seconds = 0;    ///< testDurationInSeconds; always > 0
+  std::size_t source_line = 0;       ///< 1-based line in the file the row came from
+};
+
+}  // namespace benchd::scenario

@@ -1,0 +1,230 @@
+#include "scenario_columns.hpp"
+#include "text_fields.hpp"
+
+#include <benchd/scenario/scenario_file.hpp>
+#include <benchd/scenario/scenario_file_error.hpp>
+#include <benchd/scenario/stage_plan.hpp>
+#include <benchd/scenario/workload_catalog.hpp>
+
+#include <charconv>
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+#include <utility>
+
+namespace benchd::scenario {
+namespace {
+
+// 1-based column numbers, as error messages count them.
+constexpr std::size_t kNameColumn = 1;
+constexpr std::size_t kWorkloadColumn = 2;
+constexpr std::size_t kProfilesColumn = 3;
+constexpr std::size_t kDelayCallDepthColumn = 4;
+constexpr std::size_t kDelayMillisColumn = 5;
+constexpr std::size_t kConnectionsColumn = 6;
+constexpr std::size_t kRequestsPerSecondColumn = 7;
+constexpr std::size_t kWarmupColumn = 8;
+constexpr std::size_t kTestColumn = 9;
+
+/// Where in the file a row is, for error messages.
+struct RowLocation {
+  const std::string& file;
+  std::size_t line;
+
+  [[noreturn]] void fail(std::size_t column, std::string reason) const {
+    throw ScenarioFileError(file, line, column, std::move(reason));
+  }
+};
+
+/// What a numeric column accepts; the text is what error messages say was expected.
+struct IntegerRule {
+  std::uint32_t minimum;
+  std::string_view expected;
+};
+
+constexpr IntegerRule kZeroOrMore{0, "a non-negative integer"};
+constexpr IntegerRule kOneOrMore{1, "a positive integer"};
+constexpr IntegerRule kRateOrNothing{1, "a positive integer, or nothing for no rate"};
+
+std::string singleQuoted(std::string_view text) {
+  std::string result = "'";
+  result += text;
+  result += '\'';
+  return result;
+}
+
+std::uint32_t readInteger(const RowLocation& where, std::size_t column, std::string_view text,
+                          const IntegerRule& rule) {
+  const std::string expected = "expected " + std::string(rule.expected) + ", got ";
+  if (text.empty()) {
+    where.fail(column, expected + "nothing");
+  }
+  if (text.find_first_not_of("0123456789") != std::string_view::npos) {
+    where.fail(column, expected + singleQuoted(text));
+  }
+  std::uint32_t value = 0;
+  const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (result.ec == std::errc::result_out_of_range) {
+    where.fail(column, expected + singleQuoted(text) + " (larger than 4294967295)");
+  }
+  if (value < rule.minimum) {
+    where.fail(column, expected + singleQuoted(text));
+  }
+  return value;
+}
+
+/// A scenario name becomes a folder name, so it is kept to a portable alphabet.
+bool isValidScenarioName(std::string_view name) {
+  if (name.empty() || name.front() == '.') {
+    return false;
+  }
+  for (const char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '-' || c == '_' || c == '.';
+    if (!ok) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::vector<std::string> readProfiles(const RowLocation& where, std::string_view text) {
+  std::vector<std::string> profiles;
+  if (text.empty()) {
+    return profiles;
+  }
+  for (const std::string_view part : splitAt(text, '|')) {
+    const std::string_view profile = trimBlanks(part);
+    if (profile.empty()) {
+      where.fail(kProfilesColumn,
+                 "expected profile names separated by '|', got " + singleQuoted(text));
+    }
+    profiles.emplace_back(profile);
+  }
+  return profiles;
+}
+
+/// The row's numbers must suit its workload: arrival rates need requestsPerSecond, and every
+/// sub-scenario needs at least one connection.
+void checkRowFitsWorkload(const RowLocation& where, const ScenarioRow& row,
+                          const Workload& workload) {
+  if (workload.needsRequestRate() && !row.requests_per_second) {
+    where.fail(kRequestsPerSecondColumn,
+               "workload '" + workload.name +
+                   "' has an arrival-rate executor and needs a request rate, got nothing");
+  }
+  for (const SubScenario& sub_scenario : workload.sub_scenarios) {
+    if (connectionsOf(sub_scenario, row.connections) == 0) {
+      where.fail(kConnectionsColumn, std::to_string(row.connections) +
+                                         " connections leave sub-scenario '" + sub_scenario.name +
+                                         "' of workload '" + workload.name + "' none (it gets " +
+                                         formatNumber(sub_scenario.connection_share) + " of them)");
+    }
+  }
+}
+
+ScenarioRow readRow(const RowLocation& where, const std::vector<std::string_view>& raw_fields,
+                    const WorkloadCatalog& workloads) {
+  if (raw_fields.size() != kScenarioColumns.size()) {
+    // The original's older files have no serverProfiles column.
+    const std::string hint = raw_fields.size() == kScenarioColumns.size() - 1
+                                 ? " (an older 8-column file? add an empty serverProfiles column "
+                                   "after k6Config)"
+                                 : "";
+    where.fail(0, "expected " + std::to_string(kScenarioColumns.size()) +
+                      " comma-separated columns, got " + std::to_string(raw_fields.size()) + hint);
+  }
+  std::vector<std::string_view> fields;
+  fields.reserve(raw_fields.size());
+  for (const std::string_view field : raw_fields) {
+    fields.push_back(trimBlanks(field));
+  }
+  const auto field = [&fields](std::size_t column) { return fields[column - 1]; };
+
+  ScenarioRow row;
+  row.source_line = where.line;
+
+  if (!isValidScenarioName(field(kNameColumn))) {
+    where.fail(kNameColumn,
+               "expected a name of letters, digits, '-', '_' and '.' (not starting with '.'), "
+               "got " +
+                   (field(kNameColumn).empty() ? std::string("nothing")
+                                               : singleQuoted(field(kNameColumn))));
+  }
+  row.name = field(kNameColumn);
+
+  const std::string_view workload_name = workloadNameOf(field(kWorkloadColumn));
+  if (workload_name.empty()) {
+    where.fail(kWorkloadColumn, "expected a workload name, got nothing");
+  }
+  const Workload* workload = workloads.find(workload_name);
+  if (workload == nullptr) {
+    where.fail(kWorkloadColumn, "unknown workload " + singleQuoted(field(kWorkloadColumn)) +
+                                    " (known: " + workloads.describeNames() + ")");
+  }
+  row.workload = workload->name;
+
+  row.server_profiles = readProfiles(where, field(kProfilesColumn));
+  row.delay_call_depth =
+      readInteger(where, kDelayCallDepthColumn, field(kDelayCallDepthColumn), kZeroOrMore);
+  row.delay_millis = readInteger(where, kDelayMillisColumn, field(kDelayMillisColumn), kZeroOrMore);
+  row.connections = readInteger(where, kConnectionsColumn, field(kConnectionsColumn), kOneOrMore);
+  if (!field(kRequestsPerSecondColumn).empty()) {
+    row.requests_per_second = readInteger(where, kRequestsPerSecondColumn,
+                                          field(kRequestsPerSecondColumn), kRateOrNothing);
+  }
+  row.warmup_seconds = readInteger(where, kWarmupColumn, field(kWarmupColumn), kZeroOrMore);
+  row.test_seconds = readInteger(where, kTestColumn, field(kTestColumn), kOneOrMore);
+
+  checkRowFitsWorkload(where, row, *workload);
+  return row;
+}
+
+bool isSkipped(std::string_view line) {
+  const std::string_view trimmed = trimBlanks(line);
+  return trimmed.empty() || trimmed.front() == '#';
+}
+
+}  // namespace
+
+std::vector<ScenarioRow> parseScenarioText(std::string_view text, std::string_view source_name,
+                                           const WorkloadCatalog& workloads) {
+  const std::string file(source_name);
+  const std::vector<std::string_view> lines = splitLines(text);
+  std::vector<ScenarioRow> rows;
+  std::map<std::string, std::size_t, std::less<>> line_of_name;
+  // Line 1 is the header, whatever it says (the original's files spell it several ways).
+  for (std::size_t index = 1; index < lines.size(); ++index) {
+    if (isSkipped(lines[index])) {
+      continue;
+    }
+    const RowLocation where{file, index + 1};
+    ScenarioRow row = readRow(where, splitAt(lines[index], ','), workloads);
+    const auto [first, inserted] = line_of_name.emplace(row.name, row.source_line);
+    if (!inserted) {
+      where.fail(kNameColumn, "duplicate scenario name " + singleQuoted(row.name) +
+                                  " (first used on line " + std::to_string(first->second) + ")");
+    }
+    rows.push_back(std::move(row));
+  }
+  if (rows.empty()) {
+    throw ScenarioFileError(file, 0, 0,
+                            "no scenario rows (the first line is a header and is always skipped)");
+  }
+  return rows;
+}
+
+std::vector<ScenarioRow> loadScenarioFile(const std::filesystem::path& path,
+                                          const WorkloadCatalog& workloads) {
+  std::string text;
+  try {
+    text = readWholeFile(path);
+  } catch (const std::runtime_error& error) {
+    throw ScenarioFileError(path.string(), 0, 0, error.what());
+  }
+  return parseScenarioText(text, path.string(), workloads);
+}
+
+}  // namespace benchd::scenario
