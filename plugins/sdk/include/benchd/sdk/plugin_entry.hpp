@@ -8,7 +8,7 @@
 //   std::uint16_t boundPort() const;
 //   bool stop(std::chrono::milliseconds timeout);  // false: requests were cut off
 //   void reportCounters(benchd_counter_sink sink, void* sink_context) const;
-//   static std::initializer_list<std::string_view> knownOptions();     // optional
+//   static std::span<const std::string_view> knownOptions();  // optional; static storage
 // Exceptions never cross the boundary: guardedCall turns them into status + message.
 
 #include <benchd/plugin.h>

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <exception>
 #include <map>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -73,7 +74,7 @@ struct ServerSettings {
   /// (BENCHD_ERR_INVALID_ARGUMENT) for a missing config, zero threads or an option key not in
   /// `known_options`.
   static ServerSettings from(const benchd_server_config* config,
-                             std::initializer_list<std::string_view> known_options = {}) {
+                             std::span<const std::string_view> known_options = {}) {
     if (config == nullptr || config->struct_size < offsetof(benchd_server_config, options)) {
       throw PluginError(BENCHD_ERR_INVALID_ARGUMENT, "server config missing or too old");
     }

@@ -1,0 +1,33 @@
+#pragma once
+
+#include "server_state.hpp"
+
+#include <Poco/Net/HTTPRequestHandler.h>
+#include <Poco/Net/HTTPRequestHandlerFactory.h>
+
+namespace benchd::threads_poco {
+
+/// Serves one request on the pool thread that owns its connection, blocking throughout: the
+/// delay is a sleep of this OS thread and the nested call a blocking client call.
+class RequestHandler final : public Poco::Net::HTTPRequestHandler {
+ public:
+  explicit RequestHandler(ServerState& state) : state_(state) {}
+  void handleRequest(Poco::Net::HTTPServerRequest& request,
+                     Poco::Net::HTTPServerResponse& response) override;
+
+ private:
+  ServerState& state_;
+};
+
+/// Makes a RequestHandler for every request (Poco calls it from pool threads).
+class RequestHandlerFactory final : public Poco::Net::HTTPRequestHandlerFactory {
+ public:
+  explicit RequestHandlerFactory(ServerState& state) : state_(state) {}
+  Poco::Net::HTTPRequestHandler* createRequestHandler(
+      const Poco::Net::HTTPServerRequest& request) override;
+
+ private:
+  ServerState& state_;
+};
+
+}  // namespace benchd::threads_poco

@@ -1,0 +1,27 @@
+#pragma once
+
+#include "upstream_session_pool.hpp"
+
+#include <benchd/sdk/host.hpp>
+
+#include <atomic>
+#include <cstdint>
+
+namespace benchd::threads_poco {
+
+inline constexpr const char* kApproachName = "threads-poco";
+
+/// What request handlers share. Counters are atomics updated by every pool thread.
+struct ServerState {
+  explicit ServerState(const benchd_host_api* host_api) : host(host_api) {}
+
+  sdk::Host host;
+  bool no_keep_alive = false;
+  std::atomic<bool> draining{false};
+  UpstreamSessionPool upstream;
+  std::atomic<std::int64_t> requests_served{0};
+  std::atomic<std::int64_t> requests_in_flight{0};
+  std::atomic<std::int64_t> upstream_calls{0};
+};
+
+}  // namespace benchd::threads_poco
