@@ -20,8 +20,9 @@ CREATE INDEX movie_director_by_last_name ON movie_director (last_name, movie_id)
 CREATE INDEX movie_director_by_movie ON movie_director (movie_id);
 )sql";
 
-SqliteConnection& openWithSchema(SqliteConnection& connection,
-                                 MovieDatabaseConnection::Schema schema) {
+/// Creates the schema if asked to and returns the connection, so that the statements of the
+/// constructor's initialiser list are prepared against existing tables.
+SqliteConnection& withSchema(SqliteConnection& connection, MovieDatabaseConnection::Schema schema) {
   if (schema == MovieDatabaseConnection::Schema::kCreate) {
     connection.execute(kCreateSchema);
   }
@@ -32,7 +33,7 @@ SqliteConnection& openWithSchema(SqliteConnection& connection,
 
 MovieDatabaseConnection::MovieDatabaseConnection(const std::string& uri, Schema schema)
     : connection_(uri),
-      find_documents_by_director_(openWithSchema(connection_, schema).prepare(R"sql(
+      find_documents_by_director_(withSchema(connection_, schema).prepare(R"sql(
         SELECT movie.document FROM movie
         WHERE movie.id IN (
           SELECT movie_director.movie_id FROM movie_director

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -38,6 +39,9 @@ struct MovieService::Impl {
       : profile(service_profile) {
     repository.insert(parseMovies(seedMoviesJson()));
     if (profile.cache_enabled) {
+      if (!clock) {
+        throw std::invalid_argument("MovieService: the clock must not be null");
+      }
       cache.emplace(std::move(clock), kCacheTimeToLive, [this](std::string_view last_name) {
         return repository.findJsonByDirectorLastName(last_name);
       });

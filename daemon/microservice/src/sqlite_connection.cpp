@@ -11,9 +11,18 @@ namespace {
 /// readers above SQLite, so this is a safety net only.
 constexpr int kBusyTimeoutMillis = 5000;
 
+/// Turns off SQLite's memory statistics, which take one process-wide mutex on every SQLite
+/// allocation and so serialise all connections. This only works before SQLite initialises,
+/// i.e. before the process opens its first database; later it is a harmless no-op.
+void disableMemoryStatisticsOnce() {
+  static const int kResult = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+  static_cast<void>(kResult);
+}
+
 }  // namespace
 
 SqliteConnection::SqliteConnection(const std::string& uri) {
+  disableMemoryStatisticsOnce();
   constexpr int kFlags =
       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX;
   if (sqlite3_open_v2(uri.c_str(), &db_, kFlags, nullptr) != SQLITE_OK) {

@@ -1,0 +1,183 @@
+// Each approach shows its concurrency model under 5,000 concurrent delayed requests: the
+// event-loop styles (callbacks, coroutines, fibers) keep a constant number of OS threads and
+// report one live coroutine or fiber per request; the thread-pool style spends a pool thread
+// per connection and queues when the pool is small.
+#include "approach_plugins.hpp"
+#include "http_client.hpp"
+#include "worker_process.hpp"
+
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+
+#include <algorithm>
+#include <atomic>
+#include <fstream>
+#include <future>
+#include <string>
+#include <thread>
+
+namespace benchd::testing {
+namespace {
+
+constexpr int kLoopThreads = 2;
+constexpr std::size_t kConcurrentRequests = 5000;
+
+std::string concurrencyModel(const WorkerProcess& worker) {
+  rapidjson::Document ready;
+  ready.Parse(worker.stdoutLines().front().c_str());
+  return ready["plugin"]["concurrency_model"].GetString();
+}
+
+int osThreadsOf(pid_t pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string key;
+  while (status >> key) {
+    if (key == "Threads:") {
+      int threads = 0;
+      status >> threads;
+      return threads;
+    }
+    status.ignore(4096, '\n');
+  }
+  return -1;
+}
+
+/// Samples the process's OS thread count every few milliseconds until destroyed.
+class ThreadCountSampler {
+ public:
+  explicit ThreadCountSampler(pid_t pid)
+      : sampler_([this, pid] {
+          while (!done_.load()) {
+            peak_.store(std::max(peak_.load(), osThreadsOf(pid)));
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+          }
+        }) {}
+  ~ThreadCountSampler() { finish(); }
+  ThreadCountSampler(const ThreadCountSampler&) = delete;
+  ThreadCountSampler& operator=(const ThreadCountSampler&) = delete;
+
+  int finish() {
+    done_.store(true);
+    if (sampler_.joinable()) sampler_.join();
+    return peak_.load();
+  }
+
+ private:
+  std::atomic<bool> done_{false};
+  std::atomic<int> peak_{0};
+  std::thread sampler_;
+};
+
+std::size_t countOk(const std::vector<BatchResult>& results, std::string& first_failure) {
+  std::size_t ok = 0;
+  for (const auto& result : results) {
+    if (result.status == 200) {
+      ++ok;
+    } else if (first_failure.empty()) {
+      first_failure = std::to_string(result.status) + " " + result.error;
+    }
+  }
+  return ok;
+}
+
+std::string delayedTarget(const std::string& plugin, int delay_millis) {
+  return "/" + plugin + "/epoch-millis?delayCallDepth=0&delayInMillis=" +
+         std::to_string(delay_millis);
+}
+
+bool isEventLoopModel(const std::string& model) {
+  return model == "callbacks" || model == "coroutines" || model == "green-threads";
+}
+
+class ConcurrencyModel : public ::testing::TestWithParam<std::string> {
+ protected:
+  static void SetUpTestSuite() { raiseOpenFileLimit(); }
+
+  std::unique_ptr<WorkerProcess> serveForModel() {
+    auto probe = WorkerProcess::serve(GetParam(), {"--threads", std::to_string(kLoopThreads)});
+    if (concurrencyModel(*probe) != "os-threads") return probe;
+    // A thread-per-connection server needs a pool as large as the burst (the original gave
+    // its platform-thread server 5,000 threads).
+    return WorkerProcess::serve(GetParam(), {"--threads", std::to_string(kLoopThreads), "--option",
+                                             "max_threads=6000", "--option", "max_queued=10000"});
+  }
+};
+
+TEST_P(ConcurrencyModel, FiveThousandConcurrentDelayedRequestsAllSucceed) {
+  auto worker = serveForModel();
+  const std::string model = concurrencyModel(*worker);
+  ThreadCountSampler threads(worker->pid());
+  const auto results = concurrentGets(worker->port(), delayedTarget(GetParam(), 100),
+                                      kConcurrentRequests, std::chrono::seconds(90));
+  const int peak_threads = threads.finish();
+  std::string first_failure;
+  EXPECT_EQ(countOk(results, first_failure), kConcurrentRequests) << first_failure;
+  if (isEventLoopModel(model)) {
+    EXPECT_LE(peak_threads, kLoopThreads + 4)
+        << model << " should not add OS threads under load";
+  }
+  RecordProperty("peak_os_threads", peak_threads);
+}
+
+TEST_P(ConcurrencyModel, PeakShowsTheModelsUnitOfConcurrency) {
+  auto worker = serveForModel();
+  const std::string model = concurrencyModel(*worker);
+  ThreadCountSampler threads(worker->pid());
+  // A longer delay than the throughput test, so that all requests are surely in flight at once
+  // however slowly a loaded machine accepts 5,000 connections.
+  auto pending = std::async(std::launch::async, [&] {
+    return concurrentGets(worker->port(), delayedTarget(GetParam(), 3000), kConcurrentRequests,
+                          std::chrono::seconds(90));
+  });
+  const auto peak = worker->waitStats(
+      [](const WorkerStats& s) {
+        return s.counter("requests_in_flight") >= static_cast<std::int64_t>(kConcurrentRequests);
+      },
+      std::chrono::seconds(60));
+  const auto results = pending.get();
+  const int peak_threads = threads.finish();
+  ASSERT_TRUE(peak) << "never saw all requests in flight at once";
+  std::string first_failure;
+  EXPECT_EQ(countOk(results, first_failure), kConcurrentRequests) << first_failure;
+
+  if (model == "green-threads") {
+    EXPECT_GE(peak->counter("live_fibers"), static_cast<std::int64_t>(kConcurrentRequests));
+  } else if (model == "coroutines") {
+    EXPECT_GE(peak->counter("live_coroutines"), static_cast<std::int64_t>(kConcurrentRequests));
+  } else if (model == "os-threads") {
+    // One busy pool thread per connection being served, and the OS threads to match.
+    EXPECT_GE(peak->counter("pool_threads_busy"), static_cast<std::int64_t>(kConcurrentRequests));
+    EXPECT_GT(peak_threads, static_cast<int>(kConcurrentRequests));
+  }
+  if (isEventLoopModel(model)) {
+    EXPECT_LE(peak_threads, kLoopThreads + 4);
+  }
+}
+
+TEST_P(ConcurrencyModel, SmallThreadPoolQueuesABurst) {
+  auto probe = WorkerProcess::serve(GetParam());
+  if (concurrencyModel(*probe) != "os-threads") GTEST_SKIP() << "no thread pool to size";
+  probe.reset();
+  constexpr int kPoolThreads = 16;
+  constexpr std::size_t kBurst = 500;
+  constexpr int kDelayMillis = 100;
+  auto worker = WorkerProcess::serve(
+      GetParam(), {"--threads", "2", "--option", "max_threads=" + std::to_string(kPoolThreads)});
+  const auto started = std::chrono::steady_clock::now();
+  const auto results = concurrentGets(worker->port(), delayedTarget(GetParam(), kDelayMillis),
+                                      kBurst, std::chrono::seconds(90));
+  const auto elapsed = std::chrono::steady_clock::now() - started;
+  std::string first_failure;
+  EXPECT_EQ(countOk(results, first_failure), kBurst) << first_failure;
+  // 500 requests, 16 at a time, 100 ms each: at least 500 / 16 * 100 ms, about 3.1 s.
+  EXPECT_GE(elapsed, std::chrono::milliseconds(kBurst * kDelayMillis / kPoolThreads));
+  const auto stats = worker->waitQuiet();
+  ASSERT_TRUE(stats);
+  EXPECT_LE(stats->counter("pool_threads_allocated"), kPoolThreads);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllApproaches, ConcurrencyModel, ::testing::ValuesIn(approachPlugins()),
+                         [](const auto& param_info) { return testNameOf(param_info.param); });
+
+}  // namespace
+}  // namespace benchd::testing
