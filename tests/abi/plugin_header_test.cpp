@@ -1,8 +1,8 @@
 // The plugin ABI header compiles alone as C++ (first include) and gives C++ the same layout
 // as C, every struct starts with its size, and versions follow the documented rules.
-#include <benchd/plugin.h>
-
 #include "abi_layout.h"
+
+#include <benchd/plugin.h>
 
 #include <gtest/gtest.h>
 
@@ -52,12 +52,12 @@ TEST(PluginHeader, VersionFieldsComeRightAfterTheSize) {
 }
 
 TEST(PluginHeader, NoEnumHasAZeroValue) {
-  for (const int value : std::initializer_list<int>{BENCHD_OK, BENCHD_ERR_INVALID_ARGUMENT, BENCHD_ERR_ADDRESS_IN_USE,
-                          BENCHD_ERR_IO, BENCHD_ERR_STATE, BENCHD_ERR_INTERNAL, BENCHD_ERR_TIMEOUT,
-                          BENCHD_MODEL_OS_THREADS, BENCHD_MODEL_GREEN_THREADS,
-                          BENCHD_MODEL_CALLBACKS, BENCHD_MODEL_COROUTINES, BENCHD_MODEL_OTHER,
-                          BENCHD_LOG_DEBUG, BENCHD_LOG_INFO, BENCHD_LOG_WARNING,
-                          BENCHD_LOG_ERROR}) {
+  for (const int value : std::initializer_list<int>{
+           BENCHD_OK, BENCHD_ERR_INVALID_ARGUMENT, BENCHD_ERR_ADDRESS_IN_USE, BENCHD_ERR_IO,
+           BENCHD_ERR_STATE, BENCHD_ERR_INTERNAL, BENCHD_ERR_TIMEOUT, BENCHD_MODEL_OS_THREADS,
+           BENCHD_MODEL_GREEN_THREADS, BENCHD_MODEL_CALLBACKS, BENCHD_MODEL_COROUTINES,
+           BENCHD_MODEL_OTHER, BENCHD_LOG_DEBUG, BENCHD_LOG_INFO, BENCHD_LOG_WARNING,
+           BENCHD_LOG_ERROR}) {
     EXPECT_NE(value, 0);
   }
 }

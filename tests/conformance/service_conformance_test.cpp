@@ -40,10 +40,13 @@ std::string withoutIds(const std::string& json) {
   document.Parse(json.c_str());
   std::function<void(rapidjson::Value&)> strip = [&](rapidjson::Value& value) {
     if (value.IsObject()) {
-      if (value.HasMember("id")) value.EraseMember("id");  // keeps the member order
-      for (auto& member : value.GetObject()) strip(member.value);
+      if (value.HasMember("id"))
+        value.EraseMember("id");  // keeps the member order
+      for (auto& member : value.GetObject())
+        strip(member.value);
     } else if (value.IsArray()) {
-      for (auto& element : value.GetArray()) strip(element);
+      for (auto& element : value.GetArray())
+        strip(element);
     }
   };
   strip(document);
@@ -75,7 +78,8 @@ class ServiceConformance : public ::testing::TestWithParam<std::tuple<std::strin
     auto stats = worker.waitStats([&](const WorkerStats& s) {
       return s.counter("requests_in_flight") == 0 && s.counter("requests_served") >= min_served;
     });
-    if (!stats) throw std::runtime_error("worker never settled: " + worker.stderrText());
+    if (!stats)
+      throw std::runtime_error("worker never settled: " + worker.stderrText());
     return *stats;
   }
 };
@@ -124,7 +128,8 @@ TEST_P(ServiceConformance, PostEchoesItsInputWhenReadOnly) {
   microservice::MovieService reference(microservice::ServiceProfile{});
   auto worker = WorkerProcess::serve(plugin());
 
-  const HttpResponse saved = httpRequest(worker->port(), "POST", path("/movies?" + query()), movies);
+  const HttpResponse saved =
+      httpRequest(worker->port(), "POST", path("/movies?" + query()), movies);
   ASSERT_EQ(saved.status, 200u) << saved.body;
   EXPECT_EQ(saved.body, reference.saveMovies(movies));
   EXPECT_EQ(saved.body.find("\"id\""), std::string::npos) << "read-only saves assign no ids";
@@ -189,21 +194,20 @@ TEST_P(ServiceConformance, ReadWriteSaveCachedReadDeleteCycle) {
   }
   auto [final_read, after_final_read] = step("GET", moviesOf("Lynch"));
   EXPECT_EQ(final_read.body, "[]");
-  EXPECT_EQ(after_final_read.counter("database_queries") -
-                after_second_read.counter("database_queries"),
-            1)
+  EXPECT_EQ(
+      after_final_read.counter("database_queries") - after_second_read.counter("database_queries"),
+      1)
       << "the delete evicted the cache";
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllApproaches, ServiceConformance,
-    ::testing::Combine(::testing::ValuesIn(approachPlugins()), ::testing::Values(0, 1, 2),
-                       ::testing::Values(0, 50)),
-    [](const auto& param_info) {
-      return testNameOf(std::get<0>(param_info.param)) + "_depth" +
-             std::to_string(std::get<1>(param_info.param)) + "_delay" +
-             std::to_string(std::get<2>(param_info.param));
-    });
+INSTANTIATE_TEST_SUITE_P(AllApproaches, ServiceConformance,
+                         ::testing::Combine(::testing::ValuesIn(approachPlugins()),
+                                            ::testing::Values(0, 1, 2), ::testing::Values(0, 50)),
+                         [](const auto& param_info) {
+                           return testNameOf(std::get<0>(param_info.param)) + "_depth" +
+                                  std::to_string(std::get<1>(param_info.param)) + "_delay" +
+                                  std::to_string(std::get<2>(param_info.param));
+                         });
 
 }  // namespace
 }  // namespace benchd::testing

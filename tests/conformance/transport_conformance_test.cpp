@@ -63,8 +63,7 @@ TEST_P(TransportConformance, BadInputGetsAClearError) {
        "directorLastName"},
       {"DELETE", path("/movies/abc?delayCallDepth=0&delayInMillis=0"), 400, "movie id"},
       {"GET", path("/nothing-here?delayCallDepth=0&delayInMillis=0"), 404, "no such path"},
-      {"GET", "/other-approach/epoch-millis?delayCallDepth=0&delayInMillis=0", 404,
-       "no such path"},
+      {"GET", "/other-approach/epoch-millis?delayCallDepth=0&delayInMillis=0", 404, "no such path"},
       {"POST", path("/epoch-millis?delayCallDepth=0&delayInMillis=0"), 405, "GET"},
       {"PUT", path("/movies?delayCallDepth=0&delayInMillis=0"), 405, "GET or POST"},
       {"GET", path("/movies/1?delayCallDepth=0&delayInMillis=0"), 405, "DELETE"},
@@ -79,9 +78,9 @@ TEST_P(TransportConformance, BadInputGetsAClearError) {
   expectJsonError(client.request("POST", path("/movies?delayCallDepth=0&delayInMillis=0"),
                                  R"({"not":"an array"})"),
                   400, "array");
-  expectJsonError(client.request("POST", path("/movies?delayCallDepth=0&delayInMillis=0"),
-                                 "[{\"title\": "),
-                  400, "JSON");
+  expectJsonError(
+      client.request("POST", path("/movies?delayCallDepth=0&delayInMillis=0"), "[{\"title\": "),
+      400, "JSON");
   EXPECT_TRUE(client.request("GET", "/health").status == 200u)
       << "the connection survives client errors";
 }
@@ -158,9 +157,9 @@ TEST_P(TransportConformance, GracefulStopFinishesRequestsInFlight) {
   auto pending = std::async(std::launch::async, [port = worker->port(), this] {
     return concurrentGets(port, path("/epoch-millis?delayCallDepth=1&delayInMillis=600"), 50);
   });
-  ASSERT_TRUE(worker->waitStats(
-      [](const WorkerStats& s) { return s.counter("requests_in_flight") >= 100; }))
-      << "50 requests with one nested call each should be in flight";
+  ASSERT_TRUE(worker->waitStats([](const WorkerStats& s) {
+    return s.counter("requests_in_flight") >= 100;
+  })) << "50 requests with one nested call each should be in flight";
   worker->signal(SIGTERM);
   const auto results = pending.get();
   for (const auto& result : results) {

@@ -58,7 +58,8 @@ class ThreadCountSampler {
 
   int finish() {
     done_.store(true);
-    if (sampler_.joinable()) sampler_.join();
+    if (sampler_.joinable())
+      sampler_.join();
     return peak_.load();
   }
 
@@ -81,8 +82,8 @@ std::size_t countOk(const std::vector<BatchResult>& results, std::string& first_
 }
 
 std::string delayedTarget(const std::string& plugin, int delay_millis) {
-  return "/" + plugin + "/epoch-millis?delayCallDepth=0&delayInMillis=" +
-         std::to_string(delay_millis);
+  return "/" + plugin +
+         "/epoch-millis?delayCallDepth=0&delayInMillis=" + std::to_string(delay_millis);
 }
 
 bool isEventLoopModel(const std::string& model) {
@@ -95,7 +96,8 @@ class ConcurrencyModel : public ::testing::TestWithParam<std::string> {
 
   std::unique_ptr<WorkerProcess> serveForModel() {
     auto probe = WorkerProcess::serve(GetParam(), {"--threads", std::to_string(kLoopThreads)});
-    if (concurrencyModel(*probe) != "os-threads") return probe;
+    if (concurrencyModel(*probe) != "os-threads")
+      return probe;
     // A thread-per-connection server needs a pool as large as the burst (the original gave
     // its platform-thread server 5,000 threads).
     return WorkerProcess::serve(GetParam(), {"--threads", std::to_string(kLoopThreads), "--option",
@@ -113,8 +115,7 @@ TEST_P(ConcurrencyModel, FiveThousandConcurrentDelayedRequestsAllSucceed) {
   std::string first_failure;
   EXPECT_EQ(countOk(results, first_failure), kConcurrentRequests) << first_failure;
   if (isEventLoopModel(model)) {
-    EXPECT_LE(peak_threads, kLoopThreads + 4)
-        << model << " should not add OS threads under load";
+    EXPECT_LE(peak_threads, kLoopThreads + 4) << model << " should not add OS threads under load";
   }
   RecordProperty("peak_os_threads", peak_threads);
 }
@@ -156,7 +157,8 @@ TEST_P(ConcurrencyModel, PeakShowsTheModelsUnitOfConcurrency) {
 
 TEST_P(ConcurrencyModel, SmallThreadPoolQueuesABurst) {
   auto probe = WorkerProcess::serve(GetParam());
-  if (concurrencyModel(*probe) != "os-threads") GTEST_SKIP() << "no thread pool to size";
+  if (concurrencyModel(*probe) != "os-threads")
+    GTEST_SKIP() << "no thread pool to size";
   probe.reset();
   constexpr int kPoolThreads = 16;
   constexpr std::size_t kBurst = 500;

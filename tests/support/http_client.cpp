@@ -5,12 +5,12 @@
 #include <boost/asio/read.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/http.hpp>
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <cctype>
 #include <memory>
 #include <stdexcept>
+#include <sys/resource.h>
 
 namespace benchd::testing {
 
@@ -27,7 +27,9 @@ std::string HttpResponse::header(const std::string& lower_case_name) const {
 
 namespace {
 
-tcp::endpoint loopback(std::uint16_t port) { return {asio::ip::address_v4::loopback(), port}; }
+tcp::endpoint loopback(std::uint16_t port) {
+  return {asio::ip::address_v4::loopback(), port};
+}
 
 std::string lowerCase(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(),
@@ -47,8 +49,8 @@ HttpConnection::HttpConnection(std::uint16_t port, std::chrono::milliseconds tim
     done = true;
   });
   runUntilDone(done);
-  if (result) throw std::runtime_error("connect to port " + std::to_string(port) + ": " +
-                                       result.message());
+  if (result)
+    throw std::runtime_error("connect to port " + std::to_string(port) + ": " + result.message());
 }
 
 void HttpConnection::runUntilDone(bool& done) {
@@ -62,9 +64,11 @@ HttpResponse HttpConnection::request(const std::string& method, const std::strin
                                      const std::map<std::string, std::string>& headers) {
   const auto started = std::chrono::steady_clock::now();
   http::request<http::string_body> request(http::string_to_verb(method), target, 11);
-  if (request.method() == http::verb::unknown) request.method_string(method);
+  if (request.method() == http::verb::unknown)
+    request.method_string(method);
   request.set(http::field::host, "127.0.0.1");
-  for (const auto& [name, value] : headers) request.set(name, value);
+  for (const auto& [name, value] : headers)
+    request.set(name, value);
   if (!body.empty()) {
     if (headers.find("Content-Type") == headers.end()) {
       request.set(http::field::content_type, "application/json");
@@ -80,7 +84,8 @@ HttpResponse HttpConnection::request(const std::string& method, const std::strin
     done = true;
   });
   runUntilDone(done);
-  if (result) throw std::runtime_error("write " + method + " " + target + ": " + result.message());
+  if (result)
+    throw std::runtime_error("write " + method + " " + target + ": " + result.message());
   return readResponse(started);
 }
 
@@ -94,7 +99,8 @@ HttpResponse HttpConnection::rawRequest(const std::string& bytes) {
     done = true;
   });
   runUntilDone(done);
-  if (result) throw std::runtime_error("raw write: " + result.message());
+  if (result)
+    throw std::runtime_error("raw write: " + result.message());
   return readResponse(started);
 }
 
@@ -109,7 +115,8 @@ HttpResponse HttpConnection::readResponse(std::chrono::steady_clock::time_point 
     done = true;
   });
   runUntilDone(done);
-  if (result) throw std::runtime_error("read response: " + result.message());
+  if (result)
+    throw std::runtime_error("read response: " + result.message());
   auto message = parser.release();
   HttpResponse response;
   response.status = message.result_int();
@@ -152,17 +159,19 @@ struct BatchRequest : std::enable_shared_from_this<BatchRequest> {
     request = {http::verb::get, target, 11};
     request.set(http::field::host, "127.0.0.1");
     stream.async_connect(loopback(port), [self = shared_from_this()](error_code error) {
-      if (error) return self->fail("connect", error);
-      http::async_write(self->stream, self->request,
-                        [self](error_code write_error, std::size_t) {
-                          if (write_error) return self->fail("write", write_error);
-                          http::async_read(self->stream, self->buffer, self->response,
-                                           [self](error_code read_error, std::size_t) {
-                                             if (read_error) return self->fail("read", read_error);
-                                             self->result.status = self->response.result_int();
-                                             self->finish();
-                                           });
-                        });
+      if (error)
+        return self->fail("connect", error);
+      http::async_write(self->stream, self->request, [self](error_code write_error, std::size_t) {
+        if (write_error)
+          return self->fail("write", write_error);
+        http::async_read(self->stream, self->buffer, self->response,
+                         [self](error_code read_error, std::size_t) {
+                           if (read_error)
+                             return self->fail("read", read_error);
+                           self->result.status = self->response.result_int();
+                           self->finish();
+                         });
+      });
     });
   }
 
@@ -196,7 +205,8 @@ std::vector<BatchResult> concurrentGets(std::uint16_t port, const std::string& t
   }
   io.run_for(timeout);
   for (auto& result : results) {
-    if (result.status == 0 && result.error.empty()) result.error = "no answer before the timeout";
+    if (result.status == 0 && result.error.empty())
+      result.error = "no answer before the timeout";
   }
   return results;
 }

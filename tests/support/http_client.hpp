@@ -56,16 +56,16 @@ HttpResponse httpRequest(std::uint16_t port, const std::string& method, const st
 
 /// Outcome of one request of a concurrent batch.
 struct BatchResult {
-  unsigned status = 0;          ///< 0 when no response arrived
-  std::string error;            ///< transport error, empty on success
+  unsigned status = 0;  ///< 0 when no response arrived
+  std::string error;    ///< transport error, empty on success
   std::chrono::steady_clock::duration elapsed{};
 };
 
 /// Sends `count` GET `target` requests at once, each on its own new connection, from one
 /// thread, and waits for all of them (bounded by `timeout` overall).
-std::vector<BatchResult> concurrentGets(std::uint16_t port, const std::string& target,
-                                        std::size_t count,
-                                        std::chrono::milliseconds timeout = std::chrono::seconds(60));
+std::vector<BatchResult> concurrentGets(
+    std::uint16_t port, const std::string& target, std::size_t count,
+    std::chrono::milliseconds timeout = std::chrono::seconds(60));
 
 /// Raises this process's open-file limit to its hard limit (many concurrent connections).
 void raiseOpenFileLimit();

@@ -2,13 +2,13 @@
 
 #include <signal.h>
 #include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
+#include <sys/wait.h>
 
 extern char** environ;
 
@@ -16,12 +16,17 @@ namespace benchd::testing {
 
 std::int64_t WorkerStats::counter(const std::string& name) const {
   const auto it = counters.find(name);
-  if (it == counters.end()) throw std::out_of_range("no counter named " + name);
+  if (it == counters.end())
+    throw std::out_of_range("no counter named " + name);
   return it->second;
 }
 
 std::string pluginPath(const std::string& name) {
-  return std::string(BENCHD_PLUGIN_DIR) + "/" + name + ".so";
+  std::string path = BENCHD_PLUGIN_DIR;
+  path += '/';
+  path += name;
+  path += ".so";
+  return path;
 }
 
 WorkerProcess::WorkerProcess(std::vector<std::string> args) {
@@ -35,12 +40,18 @@ WorkerProcess::WorkerProcess(std::vector<std::string> args) {
   posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
   posix_spawn_file_actions_adddup2(&actions, err_pipe[1], STDERR_FILENO);
 
-  args.insert(args.begin(), BENCHD_WORKER_PATH);
+  // Built by appending: g++ 12 reports a false -Warray-bounds for inserting at the front.
+  std::vector<std::string> command;
+  command.reserve(args.size() + 1);
+  command.emplace_back(BENCHD_WORKER_PATH);
+  for (auto& arg : args)
+    command.push_back(std::move(arg));
   std::vector<char*> argv;
-  for (auto& arg : args) argv.push_back(arg.data());
+  for (auto& arg : command)
+    argv.push_back(arg.data());
   argv.push_back(nullptr);
-  const int spawned = ::posix_spawn(&pid_, BENCHD_WORKER_PATH, &actions, nullptr, argv.data(),
-                                    environ);
+  const int spawned =
+      ::posix_spawn(&pid_, BENCHD_WORKER_PATH, &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   ::close(out_pipe[1]);
   ::close(err_pipe[1]);
@@ -58,19 +69,26 @@ WorkerProcess::~WorkerProcess() {
     ::kill(pid_, SIGKILL);
     waitExit(std::chrono::seconds(10));
   }
-  if (stdout_reader_.joinable()) stdout_reader_.join();
-  if (stderr_reader_.joinable()) stderr_reader_.join();
+  if (stdout_reader_.joinable())
+    stdout_reader_.join();
+  if (stderr_reader_.joinable())
+    stderr_reader_.join();
 }
 
 std::unique_ptr<WorkerProcess> WorkerProcess::serve(const std::string& plugin,
                                                     std::vector<std::string> extra_args) {
-  std::vector<std::string> args = {"--plugin", pluginPath(plugin), "--port", "0",
-                                   "--stats-interval-ms", "50"};
-  args.insert(args.end(), extra_args.begin(), extra_args.end());
+  std::vector<std::string> args;
+  args.reserve(6 + extra_args.size());
+  args.emplace_back("--plugin");
+  args.push_back(pluginPath(plugin));
+  for (const char* fixed : {"--port", "0", "--stats-interval-ms", "50"})
+    args.emplace_back(fixed);
+  for (auto& arg : extra_args)
+    args.push_back(std::move(arg));
   auto worker = std::make_unique<WorkerProcess>(std::move(args));
   if (!worker->waitReady()) {
-    throw std::runtime_error("worker for " + plugin + " did not get ready: " +
-                             worker->stderrText());
+    throw std::runtime_error("worker for " + plugin +
+                             " did not get ready: " + worker->stderrText());
   }
   return worker;
 }
@@ -80,8 +98,10 @@ void WorkerProcess::readStdout(int fd) {
   std::array<char, 4096> chunk{};
   for (;;) {
     const ssize_t n = ::read(fd, chunk.data(), chunk.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
     pending.append(chunk.data(), static_cast<std::size_t>(n));
     std::size_t newline = 0;
     while ((newline = pending.find('\n')) != std::string::npos) {
@@ -105,8 +125,10 @@ void WorkerProcess::readStderr(int fd) {
   std::array<char, 4096> chunk{};
   for (;;) {
     const ssize_t n = ::read(fd, chunk.data(), chunk.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
     const std::lock_guard lock(mutex_);
     stderr_text_.append(chunk.data(), static_cast<std::size_t>(n));
   }
@@ -128,7 +150,8 @@ std::optional<std::uint16_t> WorkerProcess::waitReady(std::chrono::milliseconds 
     }
     return stdout_closed_;
   });
-  if (port) port_ = *port;
+  if (port)
+    port_ = *port;
   return port;
 }
 
@@ -166,21 +189,27 @@ std::optional<WorkerStats> WorkerProcess::waitQuiet(std::chrono::milliseconds ti
       [](const WorkerStats& stats) { return stats.counter("requests_in_flight") == 0; }, timeout);
 }
 
-void WorkerProcess::signal(int signal_number) const { ::kill(pid_, signal_number); }
+void WorkerProcess::signal(int signal_number) const {
+  ::kill(pid_, signal_number);
+}
 
 std::optional<int> WorkerProcess::waitExit(std::chrono::milliseconds timeout) {
-  if (exit_code_) return exit_code_;
+  if (exit_code_)
+    return exit_code_;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (;;) {
     int status = 0;
     const pid_t done = ::waitpid(pid_, &status, WNOHANG);
     if (done == pid_) {
       exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-      if (stdout_reader_.joinable()) stdout_reader_.join();
-      if (stderr_reader_.joinable()) stderr_reader_.join();
+      if (stdout_reader_.joinable())
+        stdout_reader_.join();
+      if (stderr_reader_.joinable())
+        stderr_reader_.join();
       return exit_code_;
     }
-    if (std::chrono::steady_clock::now() >= deadline) return std::nullopt;
+    if (std::chrono::steady_clock::now() >= deadline)
+      return std::nullopt;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
 }

@@ -1,7 +1,6 @@
 #pragma once
 
 #include <rapidjson/document.h>
-#include <sys/types.h>
 
 #include <chrono>
 #include <condition_variable>
@@ -11,6 +10,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <sys/types.h>
 #include <thread>
 #include <vector>
 
@@ -42,13 +42,15 @@ class WorkerProcess {
 
   /// Waits for the ready line; returns the bound port, or nullopt if the worker exited or
   /// the timeout passed first.
-  std::optional<std::uint16_t> waitReady(std::chrono::milliseconds timeout =
-                                             std::chrono::seconds(10));
+  std::optional<std::uint16_t> waitReady(
+      std::chrono::milliseconds timeout = std::chrono::seconds(10));
   /// Waits for a stats line whose counters satisfy `accept`, emitted after this call.
-  std::optional<WorkerStats> waitStats(const std::function<bool(const WorkerStats&)>& accept,
-                                       std::chrono::milliseconds timeout = std::chrono::seconds(10));
+  std::optional<WorkerStats> waitStats(
+      const std::function<bool(const WorkerStats&)>& accept,
+      std::chrono::milliseconds timeout = std::chrono::seconds(10));
   /// Waits until the server reports no request in flight, and returns that stats line.
-  std::optional<WorkerStats> waitQuiet(std::chrono::milliseconds timeout = std::chrono::seconds(10));
+  std::optional<WorkerStats> waitQuiet(
+      std::chrono::milliseconds timeout = std::chrono::seconds(10));
 
   void signal(int signal_number) const;
   /// Waits for the process to exit; returns its exit code (128 + signal when killed), or

@@ -7,14 +7,15 @@
 
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
+
 #include <spawn.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <thread>
 
 extern char** environ;
@@ -33,7 +34,8 @@ class TempDir {
  public:
   TempDir() {
     std::string pattern = (fs::temp_directory_path() / "benchd-worker-test-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    if (::mkdtemp(pattern.data()) == nullptr)
+      throw std::runtime_error("mkdtemp failed");
     path_ = pattern;
   }
   ~TempDir() {
@@ -57,7 +59,8 @@ struct Outcome {
 Outcome runToExit(std::vector<std::string> args) {
   WorkerProcess worker(std::move(args));
   const auto code = worker.waitExit(std::chrono::seconds(20));
-  if (!code) return {-1, "worker did not exit: " + worker.stderrText()};
+  if (!code)
+    return {-1, "worker did not exit: " + worker.stderrText()};
   return {*code, worker.stderrText()};
 }
 
@@ -80,9 +83,9 @@ TEST(WorkerArguments, MissingPortIsAUsageError) {
 }
 
 TEST(WorkerArguments, UnknownFlagIsAUsageError) {
-  expectRefusal(runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", "0", "--frobnicate",
-                           "1"}),
-                2, "unknown option '--frobnicate'");
+  expectRefusal(
+      runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", "0", "--frobnicate", "1"}), 2,
+      "unknown option '--frobnicate'");
 }
 
 TEST(WorkerArguments, OutOfRangePortIsAUsageError) {
@@ -96,9 +99,9 @@ TEST(WorkerArguments, FlagWithoutValueIsAUsageError) {
 }
 
 TEST(WorkerArguments, UnknownPluginOptionIsRefusedByThePlugin) {
-  expectRefusal(runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", "0", "--option",
-                           "max_threads=5"}),
-                2, "unknown option 'max_threads'");
+  expectRefusal(
+      runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", "0", "--option", "max_threads=5"}),
+      2, "unknown option 'max_threads'");
 }
 
 TEST(WorkerArguments, HelpPrintsUsage) {
@@ -126,9 +129,10 @@ TEST(WorkerPluginRefusal, NotASharedLibrary) {
 TEST(WorkerPluginRefusal, WrongAbiMajor) {
   const Outcome outcome = runToExit({"--plugin", brokenPlugin("wrong_abi_major"), "--port", "0"});
   expectRefusal(outcome, 3,
-                "built for plugin ABI " + std::to_string(BENCHD_ABI_MAJOR + 1) + ".0, but this host "
-                "speaks ABI " + std::to_string(BENCHD_ABI_MAJOR) + "." +
-                    std::to_string(BENCHD_ABI_MINOR));
+                "built for plugin ABI " + std::to_string(BENCHD_ABI_MAJOR + 1) +
+                    ".0, but this host "
+                    "speaks ABI " +
+                    std::to_string(BENCHD_ABI_MAJOR) + "." + std::to_string(BENCHD_ABI_MINOR));
   EXPECT_NE(outcome.error_output.find("major versions must match"), std::string::npos);
 }
 
@@ -158,9 +162,9 @@ TEST(WorkerPluginRefusal, GroupWritableFile) {
 
 TEST(WorkerLifecycle, PortInUseIsReportedAndTheFirstWorkerKeepsServing) {
   auto first = WorkerProcess::serve(kGoodPlugin);
-  expectRefusal(runToExit({"--plugin", pluginPath(kGoodPlugin), "--port",
-                           std::to_string(first->port())}),
-                4, "port " + std::to_string(first->port()) + " on 127.0.0.1 is already in use");
+  expectRefusal(
+      runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", std::to_string(first->port())}), 4,
+      "port " + std::to_string(first->port()) + " on 127.0.0.1 is already in use");
   EXPECT_EQ(httpRequest(first->port(), "GET", "/health").status, 200u);
 }
 
@@ -189,8 +193,8 @@ TEST(WorkerLifecycle, StatsReportHeapAndPluginCounters) {
                   .status,
               200u);
   }
-  const auto stats = worker->waitStats(
-      [](const WorkerStats& s) { return s.counter("requests_served") >= 5; });
+  const auto stats =
+      worker->waitStats([](const WorkerStats& s) { return s.counter("requests_served") >= 5; });
   ASSERT_TRUE(stats);
   EXPECT_GT(stats->heap_bytes, 0);
   EXPECT_EQ(stats->counter("requests_in_flight"), 0);
@@ -212,7 +216,8 @@ TEST(WorkerLifecycle, SigtermAndSigintStopGracefully) {
 
 bool processGone(pid_t pid) {
   std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  if (!stat) return true;
+  if (!stat)
+    return true;
   std::string pid_field;
   std::string command;
   std::string state;
@@ -229,12 +234,14 @@ TEST(WorkerLifecycle, DiesWithItsParent) {
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
   posix_spawn_file_actions_addclose(&actions, out_pipe[0]);
-  const std::string script = "\"$0\" --plugin \"$1\" --port 0 >/dev/null 2>&1 & echo $!; "
-                             "exec sleep 60";
+  const std::string script =
+      "\"$0\" --plugin \"$1\" --port 0 >/dev/null 2>&1 & echo $!; "
+      "exec sleep 60";
   std::vector<std::string> args = {"/bin/sh", "-c", script, BENCHD_WORKER_PATH,
                                    pluginPath(kGoodPlugin)};
   std::vector<char*> argv;
-  for (auto& arg : args) argv.push_back(arg.data());
+  for (auto& arg : args)
+    argv.push_back(arg.data());
   argv.push_back(nullptr);
   pid_t parent = -1;
   ASSERT_EQ(::posix_spawn(&parent, "/bin/sh", &actions, nullptr, argv.data(), environ), 0);
@@ -242,7 +249,8 @@ TEST(WorkerLifecycle, DiesWithItsParent) {
   ::close(out_pipe[1]);
   std::string pid_text;
   char c = 0;
-  while (::read(out_pipe[0], &c, 1) == 1 && c != '\n') pid_text += c;
+  while (::read(out_pipe[0], &c, 1) == 1 && c != '\n')
+    pid_text += c;
   ::close(out_pipe[0]);
   const pid_t worker = std::stoi(pid_text);
   // Give it time to get past start-up; then take the parent away.
@@ -255,7 +263,8 @@ TEST(WorkerLifecycle, DiesWithItsParent) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   EXPECT_TRUE(processGone(worker)) << "worker " << worker << " outlived its parent";
-  if (!processGone(worker)) ::kill(worker, SIGKILL);
+  if (!processGone(worker))
+    ::kill(worker, SIGKILL);
 }
 
 }  // namespace

@@ -1,11 +1,10 @@
 #include <benchd/plugin_host/plugin_file_check.hpp>
 #include <benchd/plugin_host/plugin_load_error.hpp>
 
-#include <sys/stat.h>
-
 #include <cerrno>
 #include <cstring>
 #include <string>
+#include <sys/stat.h>
 
 namespace benchd::plugin_host {
 
@@ -35,8 +34,8 @@ fs::path checkPluginFile(const fs::path& path) {
   const fs::path directory = canonical.parent_path();
   struct stat directory_status {};
   if (::stat(directory.c_str(), &directory_status) != 0) {
-    throw PluginLoadError("plugin " + path.string() + ": cannot stat its directory: " +
-                          std::strerror(errno));
+    throw PluginLoadError("plugin " + path.string() +
+                          ": cannot stat its directory: " + std::strerror(errno));
   }
   if ((directory_status.st_mode & S_IWOTH) != 0 && (directory_status.st_mode & S_ISVTX) == 0) {
     throw PluginLoadError("plugin " + path.string() + ": its directory " + directory.string() +

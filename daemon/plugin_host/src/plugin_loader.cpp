@@ -11,20 +11,24 @@ namespace benchd::plugin_host {
 
 namespace {
 
-std::string orEmpty(const char* text) { return text == nullptr ? std::string() : text; }
+std::string orEmpty(const char* text) {
+  return text == nullptr ? std::string() : text;
+}
 
 bool isValidName(const std::string& name) {
-  if (name.empty() || name.size() > 64) return false;
+  if (name.empty() || name.size() > 64)
+    return false;
   for (const char c : name) {
     const bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
-    if (!ok) return false;
+    if (!ok)
+      return false;
   }
   return true;
 }
 
 /// The part of the descriptor this host needs; a plugin built for ABI 1.0 has at least this.
-constexpr std::size_t kMinimumDescriptorSize = offsetof(benchd_plugin_descriptor, destroy) +
-                                               sizeof(benchd_plugin_descriptor::destroy);
+constexpr std::size_t kMinimumDescriptorSize =
+    offsetof(benchd_plugin_descriptor, destroy) + sizeof(benchd_plugin_descriptor::destroy);
 
 void validateDescriptor(const std::string& where, const benchd_plugin_descriptor* descriptor) {
   if (descriptor == nullptr) {
@@ -33,19 +37,18 @@ void validateDescriptor(const std::string& where, const benchd_plugin_descriptor
   // The version fields come first in every ABI version, so they are checked before the size:
   // a plugin from another major version gets the more useful message.
   if (descriptor->abi_major != BENCHD_ABI_MAJOR) {
-    throw PluginLoadError(where + ": built for plugin ABI " +
-                          std::to_string(descriptor->abi_major) + "." +
-                          std::to_string(descriptor->abi_minor) + ", but this host speaks ABI " +
-                          std::to_string(BENCHD_ABI_MAJOR) + "." +
-                          std::to_string(BENCHD_ABI_MINOR) +
-                          " (major versions must match; rebuild the plugin against this SDK)");
+    throw PluginLoadError(
+        where + ": built for plugin ABI " + std::to_string(descriptor->abi_major) + "." +
+        std::to_string(descriptor->abi_minor) + ", but this host speaks ABI " +
+        std::to_string(BENCHD_ABI_MAJOR) + "." + std::to_string(BENCHD_ABI_MINOR) +
+        " (major versions must match; rebuild the plugin against this SDK)");
   }
   if (descriptor->abi_minor > BENCHD_ABI_MINOR) {
     throw PluginLoadError(where + ": built for plugin ABI " +
                           std::to_string(descriptor->abi_major) + "." +
-                          std::to_string(descriptor->abi_minor) +
-                          ", newer than this host's ABI " + std::to_string(BENCHD_ABI_MAJOR) +
-                          "." + std::to_string(BENCHD_ABI_MINOR) + " (upgrade benchd)");
+                          std::to_string(descriptor->abi_minor) + ", newer than this host's ABI " +
+                          std::to_string(BENCHD_ABI_MAJOR) + "." +
+                          std::to_string(BENCHD_ABI_MINOR) + " (upgrade benchd)");
   }
   if (descriptor->struct_size < kMinimumDescriptorSize) {
     throw PluginLoadError(where + ": descriptor is " + std::to_string(descriptor->struct_size) +

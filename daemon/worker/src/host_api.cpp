@@ -11,7 +11,9 @@ namespace benchd::worker {
 
 namespace {
 
-HostApi& self(void* host_context) { return *static_cast<HostApi*>(host_context); }
+HostApi& self(void* host_context) {
+  return *static_cast<HostApi*>(host_context);
+}
 
 std::int64_t epochMillis(void* /*host_context*/) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(

@@ -10,8 +10,6 @@
 #include <benchd/plugin_host/plugin_loader.hpp>
 
 #include <malloc.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -22,6 +20,8 @@
 #include <ctime>
 #include <exception>
 #include <string>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <vector>
 
 namespace {
@@ -47,7 +47,8 @@ int fail(int code, const std::string& message) {
 /// which stops the server like any other SIGTERM. Returns false if the parent is already gone.
 bool dieWithParent() {
   const pid_t parent = ::getppid();
-  if (::prctl(PR_SET_PDEATHSIG, SIGTERM) != 0) return true;  // best effort
+  if (::prctl(PR_SET_PDEATHSIG, SIGTERM) != 0)
+    return true;  // best effort
   return ::getppid() == parent;
 }
 
@@ -121,12 +122,14 @@ void serveUntilSignalled(const sigset_t& stop_signals, const worker::WorkerOptio
     timeout.tv_sec = static_cast<time_t>(wait.count() / 1'000'000'000);
     timeout.tv_nsec = static_cast<long>(wait.count() % 1'000'000'000);
     const int signal = ::sigtimedwait(&stop_signals, nullptr, &timeout);
-    if (signal == SIGTERM || signal == SIGINT) return;
+    if (signal == SIGTERM || signal == SIGINT)
+      return;
   }
 }
 
 int runWorker(int argc, char** argv) {
-  if (!dieWithParent()) return fail(kExitFailure, "parent process already exited");
+  if (!dieWithParent())
+    return fail(kExitFailure, "parent process already exited");
   const sigset_t stop_signals = blockStopSignals();
   raiseOpenFileLimit();
 
@@ -154,7 +157,8 @@ int runWorker(int argc, char** argv) {
   benchd::worker::HostApi host(service, plugin.info.name);
 
   std::vector<const char*> profile_names;
-  for (const auto& profile : options.profiles) profile_names.push_back(profile.c_str());
+  for (const auto& profile : options.profiles)
+    profile_names.push_back(profile.c_str());
   std::vector<benchd_option> plugin_options;
   for (const auto& [key, value] : options.plugin_options) {
     plugin_options.push_back({key.c_str(), value.c_str()});

@@ -2,6 +2,7 @@
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
+
 #include <unistd.h>
 
 #include <cstdio>
@@ -12,7 +13,9 @@ namespace {
 
 using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
 
-void key(Writer& writer, const char* name) { writer.Key(name); }
+void key(Writer& writer, const char* name) {
+  writer.Key(name);
+}
 
 }  // namespace
 

@@ -55,7 +55,8 @@ WorkerOptions parseWorkerOptions(int argc, const char* const* argv) {
       return options;
     }
     if (i + 1 >= argc) {
-      if (flag.starts_with("--")) throw UsageError(std::string(flag) + ": missing value");
+      if (flag.starts_with("--"))
+        throw UsageError(std::string(flag) + ": missing value");
       throw UsageError("unexpected argument '" + std::string(flag) + "'");
     }
     const std::string_view value = argv[++i];
@@ -69,7 +70,8 @@ WorkerOptions parseWorkerOptions(int argc, const char* const* argv) {
     } else if (flag == "--threads") {
       options.threads = parseNumber<unsigned>(flag, value, 1, 1024);
     } else if (flag == "--profile") {
-      if (value.empty()) throw UsageError("--profile: empty profile name");
+      if (value.empty())
+        throw UsageError("--profile: empty profile name");
       options.profiles.emplace_back(value);
     } else if (flag == "--option") {
       const std::size_t eq = value.find('=');
@@ -86,9 +88,12 @@ WorkerOptions parseWorkerOptions(int argc, const char* const* argv) {
       throw UsageError("unknown option '" + std::string(flag) + "' (see --help)");
     }
   }
-  if (options.plugin_path.empty()) throw UsageError("--plugin is required");
-  if (!have_port) throw UsageError("--port is required (0 picks a free port)");
-  if (options.threads == 0) options.threads = std::max(1U, std::thread::hardware_concurrency());
+  if (options.plugin_path.empty())
+    throw UsageError("--plugin is required");
+  if (!have_port)
+    throw UsageError("--port is required (0 picks a free port)");
+  if (options.threads == 0)
+    options.threads = std::max(1U, std::thread::hardware_concurrency());
   return options;
 }
 

@@ -32,17 +32,21 @@ ConnectionRegistration::~ConnectionRegistration() {
 }
 
 void ConnectionRegistration::closeIfIdle() {
-  if (idle_) closeStream(stream_);
+  if (idle_)
+    closeStream(stream_);
 }
 
-void ConnectionRegistration::closeNow() { closeStream(stream_); }
+void ConnectionRegistration::closeNow() {
+  closeStream(stream_);
+}
 
 InFlightRequest::InFlightRequest(EventLoop& loop) : loop_(loop) {
   LoopCounters::add(loop_.counters.requests_in_flight, 1);
 }
 
 InFlightRequest::~InFlightRequest() {
-  if (!answered_) LoopCounters::add(loop_.counters.requests_in_flight, -1);
+  if (!answered_)
+    LoopCounters::add(loop_.counters.requests_in_flight, -1);
 }
 
 void InFlightRequest::answered() {

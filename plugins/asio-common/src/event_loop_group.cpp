@@ -21,11 +21,13 @@ EventLoopGroup::EventLoopGroup(sdk::ServerSettings settings)
 }
 
 EventLoopGroup::~EventLoopGroup() {
-  if (started_ && !stopped_) stop(std::chrono::milliseconds(0));
+  if (started_ && !stopped_)
+    stop(std::chrono::milliseconds(0));
 }
 
 void EventLoopGroup::listen() {
-  if (acceptor_) throw sdk::PluginError(BENCHD_ERR_STATE, "server already listening");
+  if (acceptor_)
+    throw sdk::PluginError(BENCHD_ERR_STATE, "server already listening");
   boost::system::error_code error;
   const auto address = asio::ip::make_address(settings_.bind_address, error);
   if (error) {
@@ -36,15 +38,19 @@ void EventLoopGroup::listen() {
   acceptor_ = std::make_unique<tcp::acceptor>(loops_.front()->io);
   const tcp::endpoint endpoint(address, settings_.port);
   acceptor_->open(endpoint.protocol(), error);
-  if (!error) acceptor_->set_option(asio::socket_base::reuse_address(true), error);
-  if (!error) acceptor_->bind(endpoint, error);
+  if (!error)
+    acceptor_->set_option(asio::socket_base::reuse_address(true), error);
+  if (!error)
+    acceptor_->bind(endpoint, error);
   if (error == asio::error::address_in_use) {
-    throw sdk::PluginError(BENCHD_ERR_ADDRESS_IN_USE,
-                           "port " + std::to_string(settings_.port) + " on " +
-                               settings_.bind_address + " is already in use");
+    throw sdk::PluginError(BENCHD_ERR_ADDRESS_IN_USE, "port " + std::to_string(settings_.port) +
+                                                          " on " + settings_.bind_address +
+                                                          " is already in use");
   }
-  if (!error) acceptor_->listen(asio::socket_base::max_listen_connections, error);
-  if (error) throw sdk::PluginError(BENCHD_ERR_IO, "cannot listen on " + where + ": " + error.message());
+  if (!error)
+    acceptor_->listen(asio::socket_base::max_listen_connections, error);
+  if (error)
+    throw sdk::PluginError(BENCHD_ERR_IO, "cannot listen on " + where + ": " + error.message());
   bound_port_ = acceptor_->local_endpoint().port();
   // Nested calls go to loopback when the server listens on every interface.
   auto self_address = address;
@@ -56,9 +62,12 @@ void EventLoopGroup::listen() {
 }
 
 void EventLoopGroup::start(AcceptHandler on_accept, LoopRunner run_loop, LoopStopper stop_loop) {
-  if (!acceptor_ || started_) throw sdk::PluginError(BENCHD_ERR_STATE, "listen() first, once");
-  if (!run_loop) run_loop = [](EventLoop& loop) { loop.io.run(); };
-  if (!stop_loop) stop_loop = [](EventLoop& loop) { loop.io.stop(); };
+  if (!acceptor_ || started_)
+    throw sdk::PluginError(BENCHD_ERR_STATE, "listen() first, once");
+  if (!run_loop)
+    run_loop = [](EventLoop& loop) { loop.io.run(); };
+  if (!stop_loop)
+    stop_loop = [](EventLoop& loop) { loop.io.stop(); };
   on_accept_ = std::move(on_accept);
   stop_loop_ = std::move(stop_loop);
   started_ = true;
@@ -72,24 +81,26 @@ void EventLoopGroup::start(AcceptHandler on_accept, LoopRunner run_loop, LoopSto
 void EventLoopGroup::acceptNext() {
   EventLoop& target = *loops_[next_loop_];
   next_loop_ = (next_loop_ + 1) % loops_.size();
-  acceptor_->async_accept(target.io, [this, &target](boost::system::error_code error,
-                                                     tcp::socket socket) {
-    if (error == asio::error::operation_aborted || !acceptor_->is_open()) return;
-    if (!error) {
-      boost::system::error_code ignored;
-      socket.set_option(tcp::no_delay(true), ignored);
-      asio::post(target.io, [this, &target, s = std::move(socket)]() mutable {
-        on_accept_(target, std::move(s));
+  acceptor_->async_accept(
+      target.io, [this, &target](boost::system::error_code error, tcp::socket socket) {
+        if (error == asio::error::operation_aborted || !acceptor_->is_open())
+          return;
+        if (!error) {
+          boost::system::error_code ignored;
+          socket.set_option(tcp::no_delay(true), ignored);
+          asio::post(target.io, [this, &target, s = std::move(socket)]() mutable {
+            on_accept_(target, std::move(s));
+          });
+        }
+        // Errors such as EMFILE must not stop the server: keep accepting.
+        acceptNext();
       });
-    }
-    // Errors such as EMFILE must not stop the server: keep accepting.
-    acceptNext();
-  });
 }
 
 std::int64_t EventLoopGroup::sum(std::atomic<std::int64_t> LoopCounters::*counter) const {
   std::int64_t total = 0;
-  for (const auto& loop : loops_) total += (loop->counters.*counter).load(std::memory_order_relaxed);
+  for (const auto& loop : loops_)
+    total += (loop->counters.*counter).load(std::memory_order_relaxed);
   return total;
 }
 
@@ -112,7 +123,8 @@ void EventLoopGroup::closeConnections(bool all) {
 }
 
 bool EventLoopGroup::stop(std::chrono::milliseconds timeout) {
-  if (!started_ || stopped_) return true;
+  if (!started_ || stopped_)
+    return true;
   stopped_ = true;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   draining_.store(true, std::memory_order_relaxed);
@@ -133,16 +145,19 @@ bool EventLoopGroup::stop(std::chrono::milliseconds timeout) {
     acceptor_->close(ignored);
   });
   closeConnections(true);
-  for (auto& loop : loops_) loop->work.reset();
+  for (auto& loop : loops_)
+    loop->work.reset();
   // Give the closes a moment to complete, then stop whatever is left.
   const auto close_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
   while (sum(&LoopCounters::connections_open) > 0 &&
          std::chrono::steady_clock::now() < close_deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
-  for (auto& loop : loops_) stop_loop_(*loop);
+  for (auto& loop : loops_)
+    stop_loop_(*loop);
   for (auto& loop : loops_) {
-    if (loop->thread.joinable()) loop->thread.join();
+    if (loop->thread.joinable())
+      loop->thread.join();
   }
   return drained;
 }
@@ -155,7 +170,8 @@ void EventLoopGroup::reportCounters(benchd_counter_sink sink, void* sink_context
   sink(sink_context, "connections_open", sum(&LoopCounters::connections_open));
   sink(sink_context, "upstream_connections_open", sum(&LoopCounters::upstream_connections_open));
   sink(sink_context, "event_loops", static_cast<std::int64_t>(loops_.size()));
-  if (live_tasks_name != nullptr) sink(sink_context, live_tasks_name, sum(&LoopCounters::live_tasks));
+  if (live_tasks_name != nullptr)
+    sink(sink_context, live_tasks_name, sum(&LoopCounters::live_tasks));
 }
 
 bool EventLoopGroup::reserveUpstreamConnection() noexcept {

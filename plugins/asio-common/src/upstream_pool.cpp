@@ -18,19 +18,22 @@ UpstreamConnection::~UpstreamConnection() {
 }
 
 std::unique_ptr<UpstreamConnection> UpstreamPool::takeIdle() {
-  if (idle_.empty()) return nullptr;
+  if (idle_.empty())
+    return nullptr;
   auto connection = std::move(idle_.back());
   idle_.pop_back();
   return connection;
 }
 
 std::unique_ptr<UpstreamConnection> UpstreamPool::open() {
-  if (!loop_.group.reserveUpstreamConnection()) return nullptr;
+  if (!loop_.group.reserveUpstreamConnection())
+    return nullptr;
   return std::make_unique<UpstreamConnection>(loop_);
 }
 
 void UpstreamPool::giveBack(std::unique_ptr<UpstreamConnection> connection) {
-  if (loop_.group.draining()) return;  // closes it
+  if (loop_.group.draining())
+    return;  // closes it
   connection->stream.expires_never();
   idle_.push_back(std::move(connection));
 }

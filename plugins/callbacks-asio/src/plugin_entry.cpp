@@ -9,8 +9,9 @@ namespace {
 constexpr benchd::sdk::PluginFacts kFacts = {
     .name = benchd::callbacks_asio::kApproachName,
     .version = "0.1.0",
-    .description = "Boost.Asio/Beast with completion handlers: non-blocking timers and a pooled "
-                   "asynchronous keep-alive client, one event loop per thread",
+    .description =
+        "Boost.Asio/Beast with completion handlers: non-blocking timers and a pooled "
+        "asynchronous keep-alive client, one event loop per thread",
     .concurrency_model = BENCHD_MODEL_CALLBACKS,
     .io_stack = "Boost.Asio 1.81 + Beast",
 };

@@ -3,11 +3,11 @@
 #include "server.hpp"
 #include "upstream_call.hpp"
 
-#include <benchd/asio_common/beast_reply.hpp>
 #include <benchd/asio_common/limits.hpp>
+#include <benchd/asio_common/response_bytes.hpp>
 
+#include <boost/asio/write.hpp>
 #include <boost/beast/http/read.hpp>
-#include <boost/beast/http/write.hpp>
 
 #include <array>
 #include <variant>
@@ -28,17 +28,23 @@ Session::Session(asio_common::EventLoop& loop, const sdk::Host& host,
 
 Session::~Session() {
   loop_.connections.erase(this);
-  if (request_in_flight_) LoopCounters::add(loop_.counters.requests_in_flight, -1);
+  if (request_in_flight_)
+    LoopCounters::add(loop_.counters.requests_in_flight, -1);
   LoopCounters::add(loop_.counters.connections_open, -1);
 }
 
-void Session::start() { readRequest(); }
-
-void Session::closeIfIdle() {
-  if (idle_) close();
+void Session::start() {
+  readRequest();
 }
 
-void Session::closeNow() { close(); }
+void Session::closeIfIdle() {
+  if (idle_)
+    close();
+}
+
+void Session::closeNow() {
+  close();
+}
 
 void Session::readRequest() {
   if (loop_.group.draining()) {
@@ -68,8 +74,8 @@ void Session::onRead(error_code error) {
   request_in_flight_ = true;
   LoopCounters::add(loop_.counters.requests_in_flight, 1);
   if (error == http::error::body_limit) {
-    send(sdk::errorReply(413, "request body exceeds " +
-                                  std::to_string(sdk::kMaxRequestBodyBytes) + " bytes"),
+    send(sdk::errorReply(
+             413, "request body exceeds " + std::to_string(sdk::kMaxRequestBodyBytes) + " bytes"),
          true);
     return;
   }
@@ -121,12 +127,12 @@ void Session::onUpstreamDone(UpstreamResult result) {
 void Session::send(sdk::Reply reply, bool close_after) {
   const bool keep_alive = !close_after && parser_->is_header_done() &&
                           parser_->get().keep_alive() && loop_.group.keepAliveAllowed();
-  response_ = asio_common::beastResponse(std::move(reply), keep_alive, "benchd callbacks-asio");
+  response_ = asio_common::responseBytes(reply, keep_alive, "benchd callbacks-asio");
   stream_.expires_after(asio_common::kIoTimeout);
-  http::async_write(stream_, response_,
-                    [self = shared_from_this(), keep_alive](error_code error, std::size_t) {
-                      self->onWritten(error, !keep_alive);
-                    });
+  boost::asio::async_write(stream_, boost::asio::buffer(response_),
+                           [self = shared_from_this(), keep_alive](error_code error, std::size_t) {
+                             self->onWritten(error, !keep_alive);
+                           });
 }
 
 void Session::onWritten(error_code error, bool close_after) {

@@ -24,8 +24,7 @@ struct UpstreamResult;
 class Session final : public std::enable_shared_from_this<Session>,
                       public asio_common::DrainableConnection {
  public:
-  Session(asio_common::EventLoop& loop, const sdk::Host& host,
-          boost::asio::ip::tcp::socket socket);
+  Session(asio_common::EventLoop& loop, const sdk::Host& host, boost::asio::ip::tcp::socket socket);
   ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
@@ -49,7 +48,7 @@ class Session final : public std::enable_shared_from_this<Session>,
   boost::beast::tcp_stream stream_;
   boost::beast::flat_buffer buffer_;
   std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
-  boost::beast::http::response<boost::beast::http::string_body> response_;
+  std::string response_;  ///< bytes of the response being written
   boost::asio::steady_timer delay_timer_;
   sdk::ServiceRequest request_;
   bool idle_ = false;  ///< waiting for the next request

@@ -44,10 +44,9 @@ class UpstreamCall : public std::enable_shared_from_this<UpstreamCall> {
       return;
     }
     connection_->stream.expires_after(asio_common::kConnectTimeout);
-    connection_->stream.async_connect(loop_.group.selfEndpoint(),
-                                      [self = shared_from_this()](error_code error) {
-                                        self->onConnected(error);
-                                      });
+    connection_->stream.async_connect(
+        loop_.group.selfEndpoint(),
+        [self = shared_from_this()](error_code error) { self->onConnected(error); });
   }
 
   void onConnected(error_code error) {
@@ -62,10 +61,9 @@ class UpstreamCall : public std::enable_shared_from_this<UpstreamCall> {
 
   void sendRequest() {
     connection_->stream.expires_after(asio_common::kIoTimeout);
-    http::async_write(connection_->stream, request_,
-                      [self = shared_from_this()](error_code error, std::size_t) {
-                        self->onWritten(error);
-                      });
+    http::async_write(
+        connection_->stream, request_,
+        [self = shared_from_this()](error_code error, std::size_t) { self->onWritten(error); });
   }
 
   void onWritten(error_code error) {
@@ -86,7 +84,8 @@ class UpstreamCall : public std::enable_shared_from_this<UpstreamCall> {
       return;
     }
     UpstreamResult result{{}, response_.result_int(), std::move(response_.body())};
-    if (response_.keep_alive()) loop_.upstream.giveBack(std::move(connection_));
+    if (response_.keep_alive())
+      loop_.upstream.giveBack(std::move(connection_));
     connection_.reset();
     done_(std::move(result));
   }

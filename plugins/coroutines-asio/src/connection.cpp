@@ -3,17 +3,17 @@
 #include "live_task.hpp"
 #include "request_handler.hpp"
 
-#include <benchd/asio_common/beast_reply.hpp>
 #include <benchd/asio_common/connection_tracking.hpp>
 #include <benchd/asio_common/limits.hpp>
+#include <benchd/asio_common/response_bytes.hpp>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
-#include <boost/beast/http/write.hpp>
 
 #include <array>
 
@@ -40,7 +40,8 @@ asio::awaitable<void> discardInput(beast::tcp_stream* stream) {
   std::array<char, 4096> scratch{};
   for (;;) {
     auto [error, bytes] = co_await stream->async_read_some(asio::buffer(scratch), kNoThrow);
-    if (error) co_return;
+    if (error)
+      co_return;
   }
 }
 
@@ -60,14 +61,15 @@ asio::awaitable<void> serveConnection(asio_common::EventLoop* loop, const sdk::H
     registration.setIdle(true);
     auto [read_error, bytes] = co_await http::async_read(stream, buffer, parser, kNoThrow);
     registration.setIdle(false);
-    if (asio_common::endsConnection(read_error)) break;
+    if (asio_common::endsConnection(read_error))
+      break;
 
     InFlightRequest in_flight(*loop);
     sdk::Reply reply;
     bool close_after = true;
     if (read_error == http::error::body_limit) {
-      reply = sdk::errorReply(413, "request body exceeds " +
-                                       std::to_string(sdk::kMaxRequestBodyBytes) + " bytes");
+      reply = sdk::errorReply(
+          413, "request body exceeds " + std::to_string(sdk::kMaxRequestBodyBytes) + " bytes");
     } else if (read_error) {
       reply = sdk::errorReply(400, "malformed HTTP request: " + read_error.message());
     } else {
@@ -76,12 +78,14 @@ asio::awaitable<void> serveConnection(asio_common::EventLoop* loop, const sdk::H
     }
     const bool keep_alive =
         !close_after && parser.get().keep_alive() && loop->group.keepAliveAllowed();
-    auto response =
-        asio_common::beastResponse(std::move(reply), keep_alive, "benchd coroutines-asio");
+    const std::string response =
+        asio_common::responseBytes(reply, keep_alive, "benchd coroutines-asio");
     stream.expires_after(asio_common::kIoTimeout);
-    auto [write_error, written] = co_await http::async_write(stream, response, kNoThrow);
+    auto [write_error, written] =
+        co_await asio::async_write(stream, asio::buffer(response), kNoThrow);
     in_flight.answered();
-    if (write_error) break;
+    if (write_error)
+      break;
     if (!keep_alive) {
       co_await discardInput(&stream);
       break;

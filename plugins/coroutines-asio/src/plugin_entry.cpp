@@ -9,8 +9,9 @@ namespace {
 constexpr benchd::sdk::PluginFacts kFacts = {
     .name = benchd::coroutines_asio::kApproachName,
     .version = "0.1.0",
-    .description = "C++20 coroutines (co_await, asio::awaitable) on Boost.Asio/Beast: awaitable "
-                   "timers and a pooled keep-alive client, one event loop per thread",
+    .description =
+        "C++20 coroutines (co_await, asio::awaitable) on Boost.Asio/Beast: awaitable "
+        "timers and a pooled keep-alive client, one event loop per thread",
     .concurrency_model = BENCHD_MODEL_COROUTINES,
     .io_stack = "Boost.Asio 1.81 + Beast, C++20 coroutines",
 };

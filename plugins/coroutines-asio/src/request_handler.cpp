@@ -15,8 +15,10 @@ namespace asio = boost::asio;
 asio::awaitable<sdk::Reply> handleRequest(
     asio_common::EventLoop* loop, const sdk::Host* host,
     const boost::beast::http::request<boost::beast::http::string_body>* message) {
-  auto classified = sdk::classifyRequest(message->method_string(), message->target(), kApproachName);
-  if (auto* reply = std::get_if<sdk::Reply>(&classified)) co_return std::move(*reply);
+  auto classified =
+      sdk::classifyRequest(message->method_string(), message->target(), kApproachName);
+  if (auto* reply = std::get_if<sdk::Reply>(&classified))
+    co_return std::move(*reply);
   const sdk::ServiceRequest request = std::move(std::get<sdk::ServiceRequest>(classified));
 
   if (request.delay_call_depth > 0) {
@@ -32,7 +34,8 @@ asio::awaitable<sdk::Reply> handleRequest(
   } else if (request.delay_millis > 0) {
     asio::steady_timer timer(loop->io, std::chrono::milliseconds(request.delay_millis));
     auto [error] = co_await timer.async_wait(asio::as_tuple(asio::use_awaitable));
-    if (error) co_return sdk::errorReply(503, "delay interrupted: " + error.message());
+    if (error)
+      co_return sdk::errorReply(503, "delay interrupted: " + error.message());
   }
   co_return host->answer(request, message->body());
 }

@@ -16,7 +16,8 @@ void Server::start() {
   loops_.start([this](asio_common::EventLoop& loop, boost::asio::ip::tcp::socket socket) {
     boost::asio::co_spawn(loop.io, serveConnection(&loop, &host_, std::move(socket)),
                           [this](const std::exception_ptr& failure) {
-                            if (!failure) return;
+                            if (!failure)
+                              return;
                             try {
                               std::rethrow_exception(failure);
                             } catch (const std::exception& e) {

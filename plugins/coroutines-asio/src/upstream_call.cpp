@@ -30,12 +30,14 @@ asio::awaitable<UpstreamResult> callUpstream(asio_common::EventLoop* loop, std::
   for (;;) {
     if (!connection) {
       connection = loop->upstream.open();
-      if (!connection) co_return UpstreamResult{asio::error::no_buffer_space, 0, {}};
+      if (!connection)
+        co_return UpstreamResult{asio::error::no_buffer_space, 0, {}};
       reused = false;
       connection->stream.expires_after(asio_common::kConnectTimeout);
       auto [connect_error] =
           co_await connection->stream.async_connect(loop->group.selfEndpoint(), kNoThrow);
-      if (connect_error) co_return UpstreamResult{connect_error, 0, {}};
+      if (connect_error)
+        co_return UpstreamResult{connect_error, 0, {}};
       error_code ignored;
       connection->stream.socket().set_option(asio::ip::tcp::no_delay(true), ignored);
     }
@@ -50,13 +52,15 @@ asio::awaitable<UpstreamResult> callUpstream(asio_common::EventLoop* loop, std::
     }
     if (!error) {
       UpstreamResult result{{}, response.result_int(), std::move(response.body())};
-      if (response.keep_alive()) loop->upstream.giveBack(std::move(connection));
+      if (response.keep_alive())
+        loop->upstream.giveBack(std::move(connection));
       co_return result;
     }
     connection.reset();
     // A reused connection may have been closed by the server while it sat in the pool; that
     // shows as an error before any answer, so one more try on a new connection is safe.
-    if (!reused) co_return UpstreamResult{error, 0, {}};
+    if (!reused)
+      co_return UpstreamResult{error, 0, {}};
   }
 }
 

@@ -2,16 +2,16 @@
 
 #include "request_handler.hpp"
 
-#include <benchd/asio_common/beast_reply.hpp>
 #include <benchd/asio_common/connection_tracking.hpp>
 #include <benchd/asio_common/limits.hpp>
+#include <benchd/asio_common/response_bytes.hpp>
 #include <benchd/fiber_asio/use_fiber.hpp>
 
+#include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
-#include <boost/beast/http/write.hpp>
 
 #include <array>
 
@@ -36,7 +36,8 @@ void discardInput(beast::tcp_stream& stream) {
   std::array<char, 4096> scratch{};
   for (;;) {
     auto [error, bytes] = stream.async_read_some(asio::buffer(scratch), use_fiber);
-    if (error) return;
+    if (error)
+      return;
   }
 }
 
@@ -56,14 +57,15 @@ void serveConnection(asio_common::EventLoop* loop, FiberLoop* fiber_loop, const 
     registration.setIdle(true);
     auto [read_error, bytes] = http::async_read(stream, buffer, parser, use_fiber);
     registration.setIdle(false);
-    if (asio_common::endsConnection(read_error)) break;
+    if (asio_common::endsConnection(read_error))
+      break;
 
     InFlightRequest in_flight(*loop);
     sdk::Reply reply;
     bool close_after = true;
     if (read_error == http::error::body_limit) {
-      reply = sdk::errorReply(413, "request body exceeds " +
-                                       std::to_string(sdk::kMaxRequestBodyBytes) + " bytes");
+      reply = sdk::errorReply(
+          413, "request body exceeds " + std::to_string(sdk::kMaxRequestBodyBytes) + " bytes");
     } else if (read_error) {
       reply = sdk::errorReply(400, "malformed HTTP request: " + read_error.message());
     } else {
@@ -72,11 +74,13 @@ void serveConnection(asio_common::EventLoop* loop, FiberLoop* fiber_loop, const 
     }
     const bool keep_alive =
         !close_after && parser.get().keep_alive() && loop->group.keepAliveAllowed();
-    auto response = asio_common::beastResponse(std::move(reply), keep_alive, "benchd fibers-asio");
+    const std::string response =
+        asio_common::responseBytes(reply, keep_alive, "benchd fibers-asio");
     stream.expires_after(asio_common::kIoTimeout);
-    auto [write_error, written] = http::async_write(stream, response, use_fiber);
+    auto [write_error, written] = asio::async_write(stream, asio::buffer(response), use_fiber);
     in_flight.answered();
-    if (write_error) break;
+    if (write_error)
+      break;
     if (!keep_alive) {
       discardInput(stream);
       break;

@@ -31,7 +31,8 @@ void FiberLoop::requestStop() {
 }
 
 void FiberLoop::fiberEnded() {
-  if (finished()) changed_.notify_all();
+  if (finished())
+    changed_.notify_all();
 }
 
 }  // namespace benchd::fibers_asio

@@ -9,9 +9,10 @@ namespace {
 constexpr benchd::sdk::PluginFacts kFacts = {
     .name = benchd::fibers_asio::kApproachName,
     .version = "0.1.0",
-    .description = "Boost.Fiber green threads over Asio/Beast: one fiber per connection, handler "
-                   "code written blocking-style (sleep_for, a blocking-looking upstream call), one "
-                   "scheduler thread per event loop",
+    .description =
+        "Boost.Fiber green threads over Asio/Beast: one fiber per connection, handler "
+        "code written blocking-style (sleep_for, a blocking-looking upstream call), one "
+        "scheduler thread per event loop",
     .concurrency_model = BENCHD_MODEL_GREEN_THREADS,
     .io_stack = "Boost.Fiber 1.81 + Boost.Asio/Beast",
 };

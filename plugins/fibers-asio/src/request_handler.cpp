@@ -8,16 +8,19 @@
 
 namespace benchd::fibers_asio {
 
-sdk::Reply handleRequest(asio_common::EventLoop& loop, const sdk::Host& host,
-                         const boost::beast::http::request<boost::beast::http::string_body>& message) {
+sdk::Reply handleRequest(
+    asio_common::EventLoop& loop, const sdk::Host& host,
+    const boost::beast::http::request<boost::beast::http::string_body>& message) {
   auto classified = sdk::classifyRequest(message.method_string(), message.target(), kApproachName);
-  if (auto* reply = std::get_if<sdk::Reply>(&classified)) return std::move(*reply);
+  if (auto* reply = std::get_if<sdk::Reply>(&classified))
+    return std::move(*reply);
   const sdk::ServiceRequest request = std::move(std::get<sdk::ServiceRequest>(classified));
 
   if (request.delay_call_depth > 0) {
     asio_common::LoopCounters::add(loop.counters.upstream_calls, 1);
     const UpstreamResult upstream = callUpstream(loop, sdk::upstreamTarget(kApproachName, request));
-    if (upstream.error) return sdk::errorReply(502, "nested call failed: " + upstream.error.message());
+    if (upstream.error)
+      return sdk::errorReply(502, "nested call failed: " + upstream.error.message());
     if (upstream.status != 200) {
       return sdk::errorReply(502, "nested call answered " + std::to_string(upstream.status));
     }

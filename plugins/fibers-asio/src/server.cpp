@@ -17,7 +17,8 @@ constexpr std::size_t kFiberStackBytes = 128 * 1024;
 
 Server::Server(const benchd_host_api* host, sdk::ServerSettings settings)
     : host_(host), loops_(std::move(settings)) {
-  for (auto& loop : loops_.loops()) fiber_loops_.push_back(std::make_unique<FiberLoop>(*loop));
+  for (auto& loop : loops_.loops())
+    fiber_loops_.push_back(std::make_unique<FiberLoop>(*loop));
 }
 
 void Server::start() {

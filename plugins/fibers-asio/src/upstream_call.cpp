@@ -21,12 +21,14 @@ UpstreamResult callUpstream(asio_common::EventLoop& loop, const std::string& tar
   for (;;) {
     if (!connection) {
       connection = loop.upstream.open();
-      if (!connection) return {asio::error::no_buffer_space, 0, {}};
+      if (!connection)
+        return {asio::error::no_buffer_space, 0, {}};
       reused = false;
       connection->stream.expires_after(asio_common::kConnectTimeout);
       const error_code connect_error =
           connection->stream.async_connect(loop.group.selfEndpoint(), use_fiber);
-      if (connect_error) return {connect_error, 0, {}};
+      if (connect_error)
+        return {connect_error, 0, {}};
       error_code ignored;
       connection->stream.socket().set_option(asio::ip::tcp::no_delay(true), ignored);
     }
@@ -40,13 +42,15 @@ UpstreamResult callUpstream(asio_common::EventLoop& loop, const std::string& tar
     }
     if (!error) {
       UpstreamResult result{{}, response.result_int(), std::move(response.body())};
-      if (response.keep_alive()) loop.upstream.giveBack(std::move(connection));
+      if (response.keep_alive())
+        loop.upstream.giveBack(std::move(connection));
       return result;
     }
     connection.reset();
     // A reused connection may have been closed by the server while it sat in the pool; that
     // shows as an error before any answer, so one more try on a new connection is safe.
-    if (!reused) return {error, 0, {}};
+    if (!reused)
+      return {error, 0, {}};
   }
 }
 

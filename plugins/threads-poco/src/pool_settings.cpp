@@ -11,7 +11,8 @@ namespace {
 int readOption(const sdk::ServerSettings& settings, std::string_view name, int fallback, int min,
                int max) {
   const auto it = settings.options.find(name);
-  if (it == settings.options.end()) return fallback;
+  if (it == settings.options.end())
+    return fallback;
   const std::string& text = it->second;
   int value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);

@@ -12,11 +12,11 @@ namespace benchd::threads_poco {
 /// original's platform-thread Tomcat (5,000 threads), since every open keep-alive connection,
 /// and every nested call in progress, holds a pool thread.
 struct PoolSettings {
-  int min_threads = 2;      ///< threads kept even when idle (the worker's --threads)
-  int max_threads = 5000;   ///< option max_threads
-  int max_queued = 5000;    ///< option max_queued: accepted connections waiting for a thread
-  int backlog = 2000;       ///< option backlog: listen backlog (the original's accept-count)
-  int stack_kib = 256;      ///< option stack_kib: stack per pool thread
+  int min_threads = 2;     ///< threads kept even when idle (the worker's --threads)
+  int max_threads = 5000;  ///< option max_threads
+  int max_queued = 5000;   ///< option max_queued: accepted connections waiting for a thread
+  int backlog = 2000;      ///< option backlog: listen backlog (the original's accept-count)
+  int stack_kib = 256;     ///< option stack_kib: stack per pool thread
 
   /// Reads the options; throws sdk::PluginError (BENCHD_ERR_INVALID_ARGUMENT) naming the
   /// option for a value that is not a positive integer in range.

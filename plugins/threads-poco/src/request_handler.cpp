@@ -37,8 +37,10 @@ void send(Poco::Net::HTTPServerResponse& response, const sdk::Reply& reply, bool
   response.setVersion(Poco::Net::HTTPMessage::HTTP_1_1);
   response.setStatusAndReason(static_cast<Poco::Net::HTTPResponse::HTTPStatus>(reply.status));
   response.set("Server", "benchd threads-poco");
-  if (!reply.body.empty() || reply.status != 200) response.setContentType(reply.content_type);
-  if (!reply.allow.empty()) response.set("Allow", reply.allow);
+  if (!reply.body.empty() || reply.status != 200)
+    response.setContentType(std::string(reply.content_type));
+  if (!reply.allow.empty())
+    response.set("Allow", reply.allow);
   response.setKeepAlive(keep_alive);
   response.setContentLength(static_cast<std::streamsize>(reply.body.size()));
   response.send().write(reply.body.data(), static_cast<std::streamsize>(reply.body.size()));
@@ -48,7 +50,8 @@ sdk::Reply serve(ServerState& state, const sdk::ServiceRequest& request, const s
   if (request.delay_call_depth > 0) {
     state.upstream_calls.fetch_add(1, std::memory_order_relaxed);
     const UpstreamResult upstream = state.upstream.get(sdk::upstreamTarget(kApproachName, request));
-    if (!upstream.error.empty()) return sdk::errorReply(502, "nested call failed: " + upstream.error);
+    if (!upstream.error.empty())
+      return sdk::errorReply(502, "nested call failed: " + upstream.error);
     if (upstream.status != 200) {
       return sdk::errorReply(502, "nested call answered " + std::to_string(upstream.status));
     }
@@ -72,8 +75,8 @@ void RequestHandler::handleRequest(Poco::Net::HTTPServerRequest& request,
     reply = sdk::errorReply(400, "malformed HTTP request: unsupported version '" + version + "'");
     keep_alive = false;
   } else if (!readBody(request.stream(), body)) {
-    reply = sdk::errorReply(413, "request body exceeds " +
-                                     std::to_string(sdk::kMaxRequestBodyBytes) + " bytes");
+    reply = sdk::errorReply(
+        413, "request body exceeds " + std::to_string(sdk::kMaxRequestBodyBytes) + " bytes");
     keep_alive = false;
   } else {
     auto classified = sdk::classifyRequest(request.getMethod(), request.getURI(), kApproachName);

@@ -35,9 +35,9 @@ Poco::Net::ServerSocket listenOn(const sdk::ServerSettings& settings, int backlo
     socket.listen(backlog);
   } catch (const Poco::Exception& e) {
     if (e.code() == EADDRINUSE || e.displayText().find("in use") != std::string::npos) {
-      throw sdk::PluginError(BENCHD_ERR_ADDRESS_IN_USE,
-                             "port " + std::to_string(settings.port) + " on " +
-                                 settings.bind_address + " is already in use");
+      throw sdk::PluginError(BENCHD_ERR_ADDRESS_IN_USE, "port " + std::to_string(settings.port) +
+                                                            " on " + settings.bind_address +
+                                                            " is already in use");
     }
     throw sdk::PluginError(BENCHD_ERR_IO, "cannot listen on " + where + ": " + e.displayText());
   }
@@ -47,18 +47,18 @@ Poco::Net::ServerSocket listenOn(const sdk::ServerSettings& settings, int backlo
 }  // namespace
 
 Server::Server(const benchd_host_api* host, sdk::ServerSettings settings)
-    : settings_(std::move(settings)),
-      pool_settings_(PoolSettings::from(settings_)),
-      state_(host) {
+    : settings_(std::move(settings)), pool_settings_(PoolSettings::from(settings_)), state_(host) {
   state_.no_keep_alive = settings_.hasProfile("no-keep-alive");
 }
 
 Server::~Server() {
-  if (server_ && !stopped_) stop(std::chrono::milliseconds(0));
+  if (server_ && !stopped_)
+    stop(std::chrono::milliseconds(0));
 }
 
 void Server::start() {
-  if (server_) throw sdk::PluginError(BENCHD_ERR_STATE, "server already started");
+  if (server_)
+    throw sdk::PluginError(BENCHD_ERR_STATE, "server already started");
   Poco::Net::ServerSocket socket = listenOn(settings_, pool_settings_.backlog);
   port_ = socket.address().port();
   const bool any_address = socket.address().host().isWildcard();
@@ -80,7 +80,8 @@ void Server::start() {
 }
 
 bool Server::stop(std::chrono::milliseconds timeout) {
-  if (!server_ || stopped_) return true;
+  if (!server_ || stopped_)
+    return true;
   stopped_ = true;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   state_.draining.store(true, std::memory_order_relaxed);
@@ -111,7 +112,8 @@ void Server::reportCounters(benchd_counter_sink sink, void* sink_context) const 
   sink(sink_context, "requests_in_flight", state_.requests_in_flight.load(relaxed));
   sink(sink_context, "upstream_calls", state_.upstream_calls.load(relaxed));
   sink(sink_context, "upstream_connections_open", state_.upstream.sessionsOpen());
-  if (!server_) return;
+  if (!server_)
+    return;
   sink(sink_context, "connections_open", server_->currentConnections());
   sink(sink_context, "connections_queued", server_->queuedConnections());
   sink(sink_context, "connections_refused", server_->refusedConnections());

@@ -28,7 +28,8 @@ void UpstreamSessionPool::setEndpoint(std::string host, std::uint16_t port) {
 
 UpstreamSessionPool::Session UpstreamSessionPool::takeIdle() {
   const std::lock_guard lock(mutex_);
-  if (idle_.empty()) return Session(nullptr, SessionDeleter{this});
+  if (idle_.empty())
+    return Session(nullptr, SessionDeleter{this});
   Session session = std::move(idle_.back());
   idle_.pop_back();
   return session;
@@ -64,7 +65,8 @@ UpstreamResult UpstreamSessionPool::get(const std::string& target) {
   for (;;) {
     if (!session) {
       session = open();
-      if (!session) return {"upstream pool exhausted", 0, {}};
+      if (!session)
+        return {"upstream pool exhausted", 0, {}};
       reused = false;
     }
     try {
@@ -78,13 +80,15 @@ UpstreamResult UpstreamSessionPool::get(const std::string& target) {
       UpstreamResult result;
       result.status = static_cast<int>(response.getStatus());
       Poco::StreamCopier::copyToString(body_stream, result.body);
-      if (response.getKeepAlive()) giveBack(std::move(session));
+      if (response.getKeepAlive())
+        giveBack(std::move(session));
       return result;
     } catch (const Poco::Exception& e) {
       session.reset();
       // A reused session may have lost its connection while it sat in the pool; one more try
       // on a new connection is safe because the server never saw the request.
-      if (!reused) return {e.displayText(), 0, {}};
+      if (!reused)
+        return {e.displayText(), 0, {}};
     }
   }
 }

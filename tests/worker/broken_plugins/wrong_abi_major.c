@@ -2,9 +2,20 @@
  * calling anything else. */
 #include <benchd/plugin.h>
 
-static const benchd_plugin_descriptor descriptor = {
-    sizeof(benchd_plugin_descriptor), BENCHD_ABI_MAJOR + 1, 0, "wrong-major", "1", "fixture",
-    BENCHD_MODEL_OTHER, "none", 0, 0, 0, 0, 0, 0};
+static const benchd_plugin_descriptor descriptor = {sizeof(benchd_plugin_descriptor),
+                                                    BENCHD_ABI_MAJOR + 1,
+                                                    0,
+                                                    "wrong-major",
+                                                    "1",
+                                                    "fixture",
+                                                    BENCHD_MODEL_OTHER,
+                                                    "none",
+                                                    0,
+                                                    0,
+                                                    0,
+                                                    0,
+                                                    0,
+                                                    0};
 
 BENCHD_PLUGIN_EXPORT const benchd_plugin_descriptor* benchd_plugin_entry(void) {
   return &descriptor;

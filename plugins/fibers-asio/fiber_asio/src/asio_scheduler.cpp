@@ -4,18 +4,23 @@
 
 namespace benchd::fiber_asio {
 
-void AsioScheduler::awakened(boost::fibers::context* fiber) noexcept { fiber->ready_link(ready_); }
+void AsioScheduler::awakened(boost::fibers::context* fiber) noexcept {
+  fiber->ready_link(ready_);
+}
 
 boost::fibers::context* AsioScheduler::pick_next() noexcept {
   // No I/O polling here: a completion run from inside pick_next could make ready the very
   // fiber that is suspending, before its switch is complete.
-  if (ready_.empty()) return nullptr;
+  if (ready_.empty())
+    return nullptr;
   boost::fibers::context* fiber = &ready_.front();
   ready_.pop_front();
   return fiber;
 }
 
-bool AsioScheduler::has_ready_fibers() const noexcept { return !ready_.empty(); }
+bool AsioScheduler::has_ready_fibers() const noexcept {
+  return !ready_.empty();
+}
 
 void AsioScheduler::suspend_until(const std::chrono::steady_clock::time_point& deadline) noexcept {
   // Called on the dispatcher fiber when no fiber is ready: block in the io_context until one

@@ -61,10 +61,10 @@ typedef enum benchd_status {
 /* How the plugin runs its request handlers. Reported in results; the host does not branch
  * on it. */
 typedef enum benchd_concurrency_model {
-  BENCHD_MODEL_OS_THREADS = 1,   /* one OS thread per request or connection, blocking I/O */
+  BENCHD_MODEL_OS_THREADS = 1,    /* one OS thread per request or connection, blocking I/O */
   BENCHD_MODEL_GREEN_THREADS = 2, /* user-space threads (fibers) written in blocking style */
-  BENCHD_MODEL_CALLBACKS = 3,    /* event loop with completion handlers */
-  BENCHD_MODEL_COROUTINES = 4,   /* event loop with stackless coroutines */
+  BENCHD_MODEL_CALLBACKS = 3,     /* event loop with completion handlers */
+  BENCHD_MODEL_COROUTINES = 4,    /* event loop with stackless coroutines */
   BENCHD_MODEL_OTHER = 5
 } benchd_concurrency_model;
 
@@ -126,8 +126,7 @@ typedef struct benchd_host_api {
 
   /* Writes one log line on the host's log. Cheap enough for errors, too slow for every
    * request. */
-  void (*log)(void* host_context, benchd_log_level level, const char* message,
-              size_t message_size);
+  void (*log)(void* host_context, benchd_log_level level, const char* message, size_t message_size);
 } benchd_host_api;
 
 /* A free-form key=value setting from the worker's command line (e.g. max_threads=5000). */

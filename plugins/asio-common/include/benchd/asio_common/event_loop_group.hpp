@@ -126,7 +126,7 @@ class EventLoopGroup {
   std::vector<std::unique_ptr<EventLoop>> loops_;
   AcceptHandler on_accept_;
   LoopStopper stop_loop_;
-  std::size_t next_loop_ = 0;  // acceptor's thread only
+  std::size_t next_loop_ = 0;                                 // acceptor's thread only
   std::unique_ptr<boost::asio::ip::tcp::acceptor> acceptor_;  // lives on loops_[0]
   boost::asio::ip::tcp::endpoint self_endpoint_;
   std::uint16_t bound_port_ = 0;

@@ -40,20 +40,24 @@ class Host {
         const auto& name = request.director_last_name;
         const benchd_status status = api_->movies_by_director(
             api_->host_context, name.data(), name.size(), &appendTo, &reply.body, &error);
-        if (status != BENCHD_OK) return errorReply(500, error.message);
+        if (status != BENCHD_OK)
+          return errorReply(500, error.message);
         return reply;
       }
       case Operation::kPostMovies: {
-        const benchd_status status = api_->save_movies(api_->host_context, body.data(),
-                                                       body.size(), &appendTo, &reply.body, &error);
-        if (status == BENCHD_ERR_INVALID_ARGUMENT) return errorReply(400, error.message);
-        if (status != BENCHD_OK) return errorReply(500, error.message);
+        const benchd_status status = api_->save_movies(api_->host_context, body.data(), body.size(),
+                                                       &appendTo, &reply.body, &error);
+        if (status == BENCHD_ERR_INVALID_ARGUMENT)
+          return errorReply(400, error.message);
+        if (status != BENCHD_OK)
+          return errorReply(500, error.message);
         return reply;
       }
       case Operation::kDeleteMovie: {
         const benchd_status status =
             api_->delete_movie(api_->host_context, request.movie_id, &error);
-        if (status != BENCHD_OK) return errorReply(500, error.message);
+        if (status != BENCHD_OK)
+          return errorReply(500, error.message);
         reply.body.clear();
         return reply;
       }

@@ -31,7 +31,8 @@ class PluginError : public std::runtime_error {
 /// Writes `message` into the caller's error buffer, truncated to fit. A null buffer or one
 /// whose struct_size is too small for the message field is left alone.
 inline void setError(benchd_error* error, std::string_view message) {
-  if (error == nullptr || error->struct_size < offsetof(benchd_error, message) + 1) return;
+  if (error == nullptr || error->struct_size < offsetof(benchd_error, message) + 1)
+    return;
   const std::size_t capacity =
       std::min(sizeof(error->message), error->struct_size - offsetof(benchd_error, message));
   const std::size_t length = std::min(message.size(), capacity - 1);
@@ -79,7 +80,8 @@ struct ServerSettings {
       throw PluginError(BENCHD_ERR_INVALID_ARGUMENT, "server config missing or too old");
     }
     ServerSettings settings;
-    if (config->bind_address != nullptr) settings.bind_address = config->bind_address;
+    if (config->bind_address != nullptr)
+      settings.bind_address = config->bind_address;
     settings.port = config->port;
     settings.threads = config->threads;
     if (settings.threads == 0) {
@@ -92,11 +94,12 @@ struct ServerSettings {
       const std::string key = config->options[i].key;
       if (std::find(known_options.begin(), known_options.end(), key) == known_options.end()) {
         std::string known;
-        for (const auto option : known_options) known += (known.empty() ? "" : ", ") + std::string(option);
-        throw PluginError(BENCHD_ERR_INVALID_ARGUMENT,
-                          "unknown option '" + key + "'" +
-                              (known.empty() ? " (this plugin takes none)"
-                                             : " (known: " + known + ")"));
+        for (const auto option : known_options)
+          known += (known.empty() ? "" : ", ") + std::string(option);
+        throw PluginError(
+            BENCHD_ERR_INVALID_ARGUMENT,
+            "unknown option '" + key + "'" +
+                (known.empty() ? " (this plugin takes none)" : " (known: " + known + ")"));
       }
       settings.options[key] = config->options[i].value;
     }

@@ -34,7 +34,7 @@ struct ServiceRequest {
 /// A complete reply the plugin sends as is.
 struct Reply {
   int status = 200;
-  std::string content_type = "application/json";
+  std::string_view content_type = "application/json";  ///< static text
   std::string body;
   std::string allow;  ///< value of the Allow header for 405 replies, else empty
 };
@@ -83,9 +83,12 @@ inline std::string jsonEscape(std::string_view text) {
 }
 
 inline int hexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
   return -1;
 }
 
@@ -98,10 +101,12 @@ inline std::optional<std::string> percentDecode(std::string_view text) {
     if (c == '+') {
       out += ' ';
     } else if (c == '%') {
-      if (i + 2 >= text.size()) return std::nullopt;
+      if (i + 2 >= text.size())
+        return std::nullopt;
       const int high = hexValue(text[i + 1]);
       const int low = hexValue(text[i + 2]);
-      if (high < 0 || low < 0) return std::nullopt;
+      if (high < 0 || low < 0)
+        return std::nullopt;
       out += static_cast<char>(high * 16 + low);
       i += 2;
     } else {
@@ -121,7 +126,8 @@ inline std::optional<std::string_view> queryValue(std::string_view query, std::s
     if (key == name) {
       return eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1);
     }
-    if (amp == std::string_view::npos) break;
+    if (amp == std::string_view::npos)
+      break;
     query.remove_prefix(amp + 1);
   }
   return std::nullopt;
@@ -140,35 +146,34 @@ std::optional<Int> parseInteger(std::string_view text, Int min, Int max) {
 
 }  // namespace detail
 
+/// The standard reason phrase of the status codes the microservice uses ("Error" otherwise).
+inline std::string_view reasonPhrase(int status) {
+  switch (status) {
+    case 200:
+      return "OK";
+    case 400:
+      return "Bad Request";
+    case 404:
+      return "Not Found";
+    case 405:
+      return "Method Not Allowed";
+    case 413:
+      return "Payload Too Large";
+    case 500:
+      return "Internal Server Error";
+    case 502:
+      return "Bad Gateway";
+    case 503:
+      return "Service Unavailable";
+    default:
+      return "Error";
+  }
+}
+
 /// A JSON error body in the shape Spring Boot gives: {"status":400,"error":"Bad Request",
 /// "message":"..."}.
 inline Reply errorReply(int status, std::string_view message, std::string allow = {}) {
-  std::string_view reason = "Error";
-  switch (status) {
-    case 400:
-      reason = "Bad Request";
-      break;
-    case 404:
-      reason = "Not Found";
-      break;
-    case 405:
-      reason = "Method Not Allowed";
-      break;
-    case 413:
-      reason = "Payload Too Large";
-      break;
-    case 500:
-      reason = "Internal Server Error";
-      break;
-    case 502:
-      reason = "Bad Gateway";
-      break;
-    case 503:
-      reason = "Service Unavailable";
-      break;
-    default:
-      break;
-  }
+  const std::string_view reason = reasonPhrase(status);
   Reply reply;
   reply.status = status;
   reply.body = "{\"status\":" + std::to_string(status) + ",\"error\":\"" + std::string(reason) +
@@ -190,7 +195,8 @@ inline std::variant<ServiceRequest, Reply> classifyRequest(std::string_view meth
       question == std::string_view::npos ? std::string_view{} : target.substr(question + 1);
 
   if (path == "/health") {
-    if (method != "GET") return errorReply(405, "use GET on /health", "GET");
+    if (method != "GET")
+      return errorReply(405, "use GET on /health", "GET");
     ServiceRequest health;
     health.operation = Operation::kHealth;
     return health;
@@ -206,7 +212,8 @@ inline std::variant<ServiceRequest, Reply> classifyRequest(std::string_view meth
   ServiceRequest request;
   if (resource == "/epoch-millis") {
     request.operation = Operation::kEpochMillis;
-    if (method != "GET") return errorReply(405, "use GET on " + std::string(path), "GET");
+    if (method != "GET")
+      return errorReply(405, "use GET on " + std::string(path), "GET");
   } else if (resource == "/movies") {
     if (method == "GET") {
       request.operation = Operation::kGetMovies;
@@ -221,7 +228,8 @@ inline std::variant<ServiceRequest, Reply> classifyRequest(std::string_view meth
       return errorReply(405, "use DELETE on " + std::string(path), "DELETE");
     }
     const auto id = detail::parseInteger<std::int64_t>(resource.substr(8), 0, INT64_MAX);
-    if (!id) return errorReply(400, "movie id must be a non-negative integer");
+    if (!id)
+      return errorReply(400, "movie id must be a non-negative integer");
     request.operation = Operation::kDeleteMovie;
     request.movie_id = *id;
   } else {
@@ -229,7 +237,8 @@ inline std::variant<ServiceRequest, Reply> classifyRequest(std::string_view meth
   }
 
   const auto depth_text = detail::queryValue(query, "delayCallDepth");
-  if (!depth_text) return errorReply(400, "missing query parameter delayCallDepth");
+  if (!depth_text)
+    return errorReply(400, "missing query parameter delayCallDepth");
   const auto depth = detail::parseInteger<int>(*depth_text, 0, kMaxDelayCallDepth);
   if (!depth) {
     return errorReply(400, "delayCallDepth must be an integer from 0 to " +
@@ -237,7 +246,8 @@ inline std::variant<ServiceRequest, Reply> classifyRequest(std::string_view meth
                                std::string(*depth_text) + "'");
   }
   const auto delay_text = detail::queryValue(query, "delayInMillis");
-  if (!delay_text) return errorReply(400, "missing query parameter delayInMillis");
+  if (!delay_text)
+    return errorReply(400, "missing query parameter delayInMillis");
   const auto delay = detail::parseInteger<std::int64_t>(*delay_text, 0, kMaxDelayMillis);
   if (!delay) {
     return errorReply(400, "delayInMillis must be an integer from 0 to " +
@@ -249,7 +259,8 @@ inline std::variant<ServiceRequest, Reply> classifyRequest(std::string_view meth
 
   if (request.operation == Operation::kGetMovies) {
     const auto director = detail::queryValue(query, "directorLastName");
-    if (!director) return errorReply(400, "missing query parameter directorLastName");
+    if (!director)
+      return errorReply(400, "missing query parameter directorLastName");
     auto decoded = detail::percentDecode(*director);
     if (!decoded || decoded->empty()) {
       return errorReply(400, "directorLastName must be a non-empty, correctly encoded string");

@@ -74,7 +74,8 @@ class boost::asio::async_result<benchd::fiber_asio::UseFiber, void(Args...)> {
     std::forward<Initiation>(initiation)(Handler{&completion}, std::forward<InitArgs>(args)...);
     // Asio never completes an operation inside its initiating call, but a spurious resume
     // must not return early either.
-    while (!completion.done) completion.fiber->suspend();
+    while (!completion.done)
+      completion.fiber->suspend();
     return benchd::fiber_asio::detail::unwrapResults(std::move(*completion.values));
   }
 };

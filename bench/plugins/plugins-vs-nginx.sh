@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# Throughput of every approach plugin against a reference server, measured in the same run.
+#
+# Each target serves GET /<approach>/epoch-millis?delayCallDepth=0&delayInMillis=0 (a 13-byte
+# JSON number) on loopback and is loaded by wrk with keep-alive connections. The reference is
+# nginx from Debian answering a body of the same size. The server runs on one core, wrk on the
+# other (taskset), so both sides of every run get the same hardware. Prints requests/s and the
+# server's CPU time per request (utime+stime from /proc), each as a ratio to nginx.
+#
+# Usage: bench/plugins/plugins-vs-nginx.sh [--duration S] [--connections N] [--preset P]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+duration=10
+connections=64
+preset=dev
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --duration) duration="$2"; shift 2 ;;
+    --connections) connections="$2"; shift 2 ;;
+    --preset) preset="$2"; shift 2 ;;
+    *) echo "usage: $0 [--duration S] [--connections N] [--preset P]" >&2; exit 2 ;;
+  esac
+done
+
+scripts/install-deps.sh wrk nginx-light >&2
+export CCACHE_SLOPPINESS="pch_defines,time_macros,include_file_mtime,include_file_ctime"
+cmake --preset "$preset" >/dev/null
+cmake --build --preset "$preset" >/dev/null
+build="build/$preset"
+
+server_cpu=1
+client_cpu=0
+if [ "$(nproc)" -lt 2 ]; then server_cpu=0; fi
+
+work=$(mktemp -d)
+cleanup() {
+  [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+  [ -n "${worker_pid:-}" ] && kill "$worker_pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+# CPU ticks (utime+stime) of a process and all its threads; children for nginx are summed by
+# the caller.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+ticks_per_second=$(getconf CLK_TCK)
+
+# run_wrk PORT PATH -> prints requests/s
+run_wrk() {
+  taskset -c "$client_cpu" wrk -t1 -c"$connections" -d"${duration}s" --latency "http://127.0.0.1:$1$2" \
+    > "$work/wrk.out"
+  awk '/Requests\/sec:/ {print $2}' "$work/wrk.out"
+}
+
+results=()
+# measure NAME PORT PATH PID...
+measure() {
+  local name="$1" port="$2" path="$3"; shift 3
+  local before=0 after=0 pid
+  for pid in "$@"; do before=$((before + $(cpu_ticks "$pid"))); done
+  local rps
+  rps=$(run_wrk "$port" "$path")
+  for pid in "$@"; do after=$((after + $(cpu_ticks "$pid"))); done
+  local requests
+  requests=$(awk -v r="$rps" -v d="$duration" 'BEGIN {printf "%d", r * d}')
+  local cpu_us_per_request
+  cpu_us_per_request=$(awk -v t=$((after - before)) -v hz="$ticks_per_second" -v n="$requests" \
+    'BEGIN {printf "%.2f", (t / hz) * 1e6 / (n > 0 ? n : 1)}')
+  results+=("$name $rps $cpu_us_per_request")
+  echo "  $name: $rps req/s, $cpu_us_per_request µs CPU/request" >&2
+}
+
+echo "== reference: nginx (1 worker on cpu $server_cpu), wrk on cpu $client_cpu, $connections connections, ${duration}s each" >&2
+nginx_port=$(free_port)
+mkdir -p "$work/nginx"
+cat > "$work/nginx.conf" <<CONF
+worker_processes 1;
+pid $work/nginx.pid;
+error_log $work/nginx-error.log;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path $work/nginx;
+  proxy_temp_path $work/nginx;
+  fastcgi_temp_path $work/nginx;
+  uwsgi_temp_path $work/nginx;
+  scgi_temp_path $work/nginx;
+  keepalive_requests 1000000;
+  server {
+    listen 127.0.0.1:$nginx_port;
+    location / { default_type application/json; return 200 "1764450000000"; }
+  }
+}
+CONF
+taskset -c "$server_cpu" nginx -c "$work/nginx.conf" -p "$work" 2>/dev/null
+sleep 0.5
+nginx_master=$(cat "$work/nginx.pid")
+nginx_pids="$nginx_master $(pgrep -P "$nginx_master" | tr '\n' ' ')"
+# shellcheck disable=SC2086
+measure nginx "$nginx_port" "/" $nginx_pids
+kill "$(cat "$work/nginx.pid")"; rm -f "$work/nginx.pid"
+
+for plugin_path in "$build"/plugins/*.so; do
+  plugin=$(basename "$plugin_path" .so)
+  port=$(free_port)
+  taskset -c "$server_cpu" "$build/bin/benchd-worker" --plugin "$plugin_path" --port "$port" \
+    --threads 1 --stats-interval-ms 60000 > "$work/worker.out" 2> "$work/worker.err" &
+  worker_pid=$!
+  for _ in $(seq 50); do grep -q '"ready"' "$work/worker.out" && break; sleep 0.1; done
+  measure "$plugin" "$port" "/$plugin/epoch-millis?delayCallDepth=0&delayInMillis=0" "$worker_pid"
+  kill -TERM "$worker_pid"; wait "$worker_pid" || true; worker_pid=""
+done
+
+echo
+printf '%-18s %12s %10s %16s %10s\n' target "req/s" "x nginx" "CPU µs/request" "x nginx"
+read -r _ ref_rps ref_cpu <<<"${results[0]}"
+for row in "${results[@]}"; do
+  read -r name rps cpu <<<"$row"
+  awk -v n="$name" -v r="$rps" -v c="$cpu" -v rr="$ref_rps" -v rc="$ref_cpu" \
+    'BEGIN {printf "%-18s %12.0f %10.2f %16.2f %10.2f\n", n, r, r / rr, c, c / rc}'
+done
