@@ -1,0 +1,93 @@
+// use_fiber: Asio operations read as blocking calls inside a fiber and suspend only that
+// fiber; results and errors come back as values. This second translation unit also includes
+// the integration headers, so the program would not link if they defined non-inline objects.
+#include "fiber_test_support.hpp"
+
+#include <benchd/fiber_asio/asio_scheduler.hpp>
+#include <benchd/fiber_asio/use_fiber.hpp>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/fiber/fiber.hpp>
+#include <boost/fiber/operations.hpp>
+#include <gtest/gtest.h>
+
+#include <array>
+#include <string>
+
+namespace benchd::testing {
+namespace {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+using fiber_asio::use_fiber;
+
+TEST(UseFiber, EchoRoundTripBetweenTwoFibersOnOneThread) {
+  asio::io_context io;
+  std::string echoed;
+  runInFiberThread(io, [&] {
+    tcp::acceptor acceptor(io, {asio::ip::address_v4::loopback(), 0});
+    const auto endpoint = acceptor.local_endpoint();
+    boost::fibers::fiber server([&] {
+      auto [accept_error, peer] = acceptor.async_accept(use_fiber);
+      ASSERT_FALSE(accept_error) << accept_error.message();
+      std::array<char, 5> data{};
+      auto [read_error, read] = asio::async_read(peer, asio::buffer(data), use_fiber);
+      ASSERT_FALSE(read_error);
+      auto [write_error, written] = asio::async_write(peer, asio::buffer(data, read), use_fiber);
+      ASSERT_FALSE(write_error);
+    });
+    tcp::socket client(io);
+    const boost::system::error_code connect_error = client.async_connect(endpoint, use_fiber);
+    ASSERT_FALSE(connect_error) << connect_error.message();
+    auto [write_error, written] = asio::async_write(client, asio::buffer("hello", 5), use_fiber);
+    ASSERT_FALSE(write_error);
+    std::array<char, 5> reply{};
+    auto [read_error, read] = asio::async_read(client, asio::buffer(reply), use_fiber);
+    ASSERT_FALSE(read_error);
+    echoed.assign(reply.data(), read);
+    server.join();
+  });
+  EXPECT_EQ(echoed, "hello");
+}
+
+TEST(UseFiber, ErrorsComeBackAsValues) {
+  asio::io_context io;
+  boost::system::error_code connect_error;
+  runInFiberThread(io, [&] {
+    // A port that was just free: nothing listens there.
+    tcp::endpoint closed;
+    {
+      tcp::acceptor probe(io, {asio::ip::address_v4::loopback(), 0});
+      closed = probe.local_endpoint();
+    }
+    tcp::socket client(io);
+    connect_error = client.async_connect(closed, use_fiber);
+  });
+  EXPECT_EQ(connect_error, asio::error::connection_refused);
+}
+
+TEST(UseFiber, WaitingSuspendsOnlyTheCallingFiber) {
+  asio::io_context io;
+  int ticks_while_waiting = 0;
+  runInFiberThread(io, [&] {
+    bool waiting = true;
+    boost::fibers::fiber ticker([&] {
+      while (waiting) {
+        ++ticks_while_waiting;
+        boost::this_fiber::sleep_for(std::chrono::milliseconds(5));
+      }
+    });
+    asio::steady_timer timer(io, std::chrono::milliseconds(100));
+    const boost::system::error_code result = timer.async_wait(use_fiber);
+    waiting = false;
+    ticker.join();
+    EXPECT_FALSE(result);
+  });
+  EXPECT_GE(ticks_while_waiting, 5) << "the other fiber must keep running during the wait";
+}
+
+}  // namespace
+}  // namespace benchd::testing
