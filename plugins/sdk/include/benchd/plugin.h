@@ -28,6 +28,8 @@
 #ifndef BENCHD_PLUGIN_H
 #define BENCHD_PLUGIN_H
 
+/* A C header: C++ modernisation and C++ naming rules do not apply. */
+/* NOLINTBEGIN(modernize-*,readability-identifier-naming) */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -204,4 +206,5 @@ typedef const benchd_plugin_descriptor* (*benchd_plugin_entry_fn)(void);
 } /* extern "C" */
 #endif
 
+/* NOLINTEND(modernize-*,readability-identifier-naming) */
 #endif /* BENCHD_PLUGIN_H */
