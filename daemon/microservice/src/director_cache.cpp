@@ -47,7 +47,7 @@ DirectorCache::ThreadMirror& DirectorCache::threadMirror() {
   };
   thread_local MirrorsOfThisThread mirrors;
 
-  if (mirrors.last_cache_id == id_) {
+  if (mirrors.last != nullptr && mirrors.last_cache_id == id_) {
     return *mirrors.last;
   }
   auto mirror = mirrors.by_cache_id.find(id_);

@@ -44,7 +44,7 @@ class ObjectPool {
   /// Takes ownership of `first` (an object the caller already made, e.g. the one that created
   /// the schema); creates up to `max_size` objects in all.
   ObjectPool(std::size_t max_size, Factory factory, std::unique_ptr<T> first)
-      : max_size_(max_size), factory_(std::move(factory)), created_(1) {
+      : max_size_(max_size), factory_(std::move(factory)) {
     idle_.push_back(std::move(first));
   }
 
@@ -84,7 +84,7 @@ class ObjectPool {
   std::mutex mutex_;
   std::condition_variable released_;
   std::vector<std::unique_ptr<T>> idle_;
-  std::size_t created_;
+  std::size_t created_ = 1;  ///< guarded by mutex_; the constructor makes the first one
 };
 
 }  // namespace benchd::microservice

@@ -26,9 +26,9 @@ SqliteConnection::SqliteConnection(const std::string& uri) {
   constexpr int kFlags =
       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX;
   if (sqlite3_open_v2(uri.c_str(), &db_, kFlags, nullptr) != SQLITE_OK) {
-    const SqliteError error = SqliteError::fromConnection(db_, "open " + uri);
+    const std::string reason = SqliteError::fromConnection(db_, "open " + uri).what();
     sqlite3_close(db_);
-    throw error;
+    throw SqliteError(reason);
   }
   sqlite3_extended_result_codes(db_, 1);
   sqlite3_busy_timeout(db_, kBusyTimeoutMillis);

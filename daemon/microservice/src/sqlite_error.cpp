@@ -6,7 +6,7 @@ namespace benchd::microservice {
 
 SqliteError SqliteError::fromConnection(sqlite3* db, const std::string& context) {
   const char* message = db != nullptr ? sqlite3_errmsg(db) : "out of memory";
-  return SqliteError(context + ": " + message);
+  return SqliteError{context + ": " + message};
 }
 
 }  // namespace benchd::microservice

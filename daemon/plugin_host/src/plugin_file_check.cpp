@@ -12,7 +12,7 @@ namespace fs = std::filesystem;
 
 fs::path checkPluginFile(const fs::path& path) {
   std::error_code error;
-  const fs::path canonical = fs::canonical(path, error);
+  fs::path canonical = fs::canonical(path, error);
   if (error) {
     throw PluginLoadError("plugin " + path.string() + ": " + error.message());
   }

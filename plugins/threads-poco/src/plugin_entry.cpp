@@ -19,6 +19,8 @@ constexpr benchd::sdk::PluginFacts kFacts = {
 
 }  // namespace
 
+// The name is fixed by the ABI (BENCHD_PLUGIN_ENTRY_SYMBOL).
+// NOLINTNEXTLINE(readability-identifier-naming)
 extern "C" BENCHD_PLUGIN_EXPORT const benchd_plugin_descriptor* benchd_plugin_entry(void) {
   return benchd::sdk::PluginAdapter<benchd::threads_poco::Server>::describe(kFacts);
 }

@@ -44,7 +44,7 @@ struct Reply {
 inline constexpr int kMaxDelayCallDepth = 64;
 inline constexpr std::int64_t kMaxDelayMillis = 3'600'000;
 /// Request bodies above this get 413.
-inline constexpr std::size_t kMaxRequestBodyBytes = 1024 * 1024;
+inline constexpr std::size_t kMaxRequestBodyBytes = std::size_t{1024} * 1024;
 
 namespace detail {
 
@@ -176,8 +176,8 @@ inline Reply errorReply(int status, std::string_view message, std::string allow 
   const std::string_view reason = reasonPhrase(status);
   Reply reply;
   reply.status = status;
-  reply.body = "{\"status\":" + std::to_string(status) + ",\"error\":\"" + std::string(reason) +
-               "\",\"message\":\"" + detail::jsonEscape(message) + "\"}";
+  reply.body = R"({"status":)" + std::to_string(status) + R"(,"error":")" + std::string(reason) +
+               R"(","message":")" + detail::jsonEscape(message) + R"("})";
   reply.allow = std::move(allow);
   return reply;
 }
