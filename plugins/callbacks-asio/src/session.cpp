@@ -87,15 +87,15 @@ void Session::onRead(error_code error) {
   const auto& message = parser_->get();
   auto classified = sdk::classifyRequest(message.method_string(), message.target(), kApproachName);
   if (auto* reply = std::get_if<sdk::Reply>(&classified)) {
-    send(std::move(*reply), false);
+    send(*reply, false);
     return;
   }
   request_ = std::move(std::get<sdk::ServiceRequest>(classified));
   if (request_.delay_call_depth > 0) {
     LoopCounters::add(loop_.counters.upstream_calls, 1);
     callUpstream(loop_, sdk::upstreamTarget(kApproachName, request_),
-                 [self = shared_from_this()](UpstreamResult result) {
-                   self->onUpstreamDone(std::move(result));
+                 [self = shared_from_this()](const UpstreamResult& result) {
+                   self->onUpstreamDone(result);
                  });
   } else if (request_.delay_millis > 0) {
     delay_timer_.expires_after(std::chrono::milliseconds(request_.delay_millis));
@@ -114,7 +114,7 @@ void Session::onDelayElapsed(error_code error) {
   send(host_.answer(request_, parser_->get().body()), false);
 }
 
-void Session::onUpstreamDone(UpstreamResult result) {
+void Session::onUpstreamDone(const UpstreamResult& result) {
   if (result.error) {
     send(sdk::errorReply(502, "nested call failed: " + result.error.message()), false);
   } else if (result.status != 200) {
@@ -124,7 +124,7 @@ void Session::onUpstreamDone(UpstreamResult result) {
   }
 }
 
-void Session::send(sdk::Reply reply, bool close_after) {
+void Session::send(const sdk::Reply& reply, bool close_after) {
   const bool keep_alive = !close_after && parser_->is_header_done() &&
                           parser_->get().keep_alive() && loop_.group.keepAliveAllowed();
   response_ = asio_common::responseBytes(reply, keep_alive, "benchd callbacks-asio");

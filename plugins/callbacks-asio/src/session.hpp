@@ -37,8 +37,8 @@ class Session final : public std::enable_shared_from_this<Session>,
   void readRequest();
   void onRead(boost::system::error_code error);
   void onDelayElapsed(boost::system::error_code error);
-  void onUpstreamDone(UpstreamResult result);
-  void send(sdk::Reply reply, bool close_after);
+  void onUpstreamDone(const UpstreamResult& result);
+  void send(const sdk::Reply& reply, bool close_after);
   void onWritten(boost::system::error_code error, bool close_after);
   void discardInputThenClose();
   void close();

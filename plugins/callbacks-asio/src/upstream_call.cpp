@@ -22,7 +22,7 @@ namespace {
 /// pending handlers.
 class UpstreamCall : public std::enable_shared_from_this<UpstreamCall> {
  public:
-  UpstreamCall(EventLoop& loop, std::string target, UpstreamCompletion done)
+  UpstreamCall(EventLoop& loop, const std::string& target, UpstreamCompletion done)
       : loop_(loop), request_(asio_common::upstreamRequest(target)), done_(std::move(done)) {}
 
   void start() {
@@ -83,8 +83,9 @@ class UpstreamCall : public std::enable_shared_from_this<UpstreamCall> {
       retryOrFail(error);
       return;
     }
+    const bool reusable = response_.keep_alive();
     UpstreamResult result{{}, response_.result_int(), std::move(response_.body())};
-    if (response_.keep_alive())
+    if (reusable)
       loop_.upstream.giveBack(std::move(connection_));
     connection_.reset();
     done_(std::move(result));
@@ -116,8 +117,8 @@ class UpstreamCall : public std::enable_shared_from_this<UpstreamCall> {
 
 }  // namespace
 
-void callUpstream(EventLoop& loop, std::string target, UpstreamCompletion done) {
-  std::make_shared<UpstreamCall>(loop, std::move(target), std::move(done))->start();
+void callUpstream(EventLoop& loop, const std::string& target, UpstreamCompletion done) {
+  std::make_shared<UpstreamCall>(loop, target, std::move(done))->start();
 }
 
 }  // namespace benchd::callbacks_asio

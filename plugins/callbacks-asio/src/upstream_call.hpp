@@ -24,6 +24,6 @@ using UpstreamCompletion = std::function<void(UpstreamResult)>;
 /// `loop` (a new one if none is idle) and calls `done` on the loop's thread. A pooled
 /// connection the server has meanwhile closed is replaced once, transparently.
 /// Loop thread only.
-void callUpstream(asio_common::EventLoop& loop, std::string target, UpstreamCompletion done);
+void callUpstream(asio_common::EventLoop& loop, const std::string& target, UpstreamCompletion done);
 
 }  // namespace benchd::callbacks_asio

@@ -51,8 +51,11 @@ asio::awaitable<UpstreamResult> callUpstream(asio_common::EventLoop* loop, std::
       error = read_error;
     }
     if (!error) {
-      UpstreamResult result{{}, response.result_int(), std::move(response.body())};
-      if (response.keep_alive())
+      const bool reusable = response.keep_alive();
+      UpstreamResult result;
+      result.status = response.result_int();
+      result.body.swap(response.body());
+      if (reusable)
         loop->upstream.giveBack(std::move(connection));
       co_return result;
     }

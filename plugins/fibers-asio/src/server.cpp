@@ -11,7 +11,7 @@ namespace {
 
 /// Each connection fiber's stack. Beast's parser and the host's JSON writer stay well within
 /// it; pages are only committed when touched, so 5,000 fibers cost little resident memory.
-constexpr std::size_t kFiberStackBytes = 128 * 1024;
+constexpr std::size_t kFiberStackBytes = std::size_t{128} * 1024;
 
 }  // namespace
 

@@ -41,8 +41,13 @@ UpstreamResult callUpstream(asio_common::EventLoop& loop, const std::string& tar
       error = read_error;
     }
     if (!error) {
-      UpstreamResult result{{}, response.result_int(), std::move(response.body())};
-      if (response.keep_alive())
+      // Beast's read moves the message into its parser and back on completion; the analyzer
+      // cannot see the completion resume this fiber.
+      const bool reusable = response.keep_alive();  // NOLINT(clang-analyzer-cplusplus.Move)
+      UpstreamResult result;
+      result.status = response.result_int();
+      result.body.swap(response.body());
+      if (reusable)
         loop.upstream.giveBack(std::move(connection));
       return result;
     }

@@ -18,8 +18,8 @@ namespace {
 /// an oversized body is read and dropped (up to a bound) so that closing the connection after
 /// the 413 does not reset it before the client has read the reply.
 bool readBody(std::istream& in, std::string& body) {
-  constexpr std::size_t kMaxDiscardBytes = 64 * 1024 * 1024;
-  std::array<char, 16 * 1024> chunk{};
+  constexpr std::size_t kMaxDiscardBytes = std::size_t{64} * 1024 * 1024;
+  std::array<char, std::size_t{16} * 1024> chunk{};
   std::size_t total = 0;
   while (in.read(chunk.data(), chunk.size()) || in.gcount() > 0) {
     const auto got = static_cast<std::size_t>(in.gcount());
