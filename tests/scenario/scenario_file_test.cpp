@@ -185,7 +185,8 @@ TEST(ScenarioFileErrors, UnknownWorkload) {
   EXPECT_EQ(rowError("a,get-nothing.js,,0,0,1,1,0,1\n"),
             "scenarios/x.csv:2: column 2 (k6Config): unknown workload 'get-nothing.js' (known: "
             "get-movies, get-movies-smooth-vus-spike, get-movies-stepped-vus-spike, "
-            "get-post-movies-sharp-vus-spikes, get-post-movies-smooth-vus-spike, get-time)");
+            "get-post-movies-sharp-vus-spikes, get-post-movies-smooth-vus-spike, get-time, "
+            "get-time-arrival-rate)");
   EXPECT_EQ(rowError("a,,,0,0,1,1,0,1\n"),
             "scenarios/x.csv:2: column 2 (k6Config): expected a workload name, got nothing");
 }

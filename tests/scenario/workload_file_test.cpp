@@ -372,7 +372,8 @@ TEST(WorkloadCatalog, LoadsTheShippedWorkloads) {
       shippedWorkloads().names(),
       (std::vector<std::string>{"get-movies", "get-movies-smooth-vus-spike",
                                 "get-movies-stepped-vus-spike", "get-post-movies-sharp-vus-spikes",
-                                "get-post-movies-smooth-vus-spike", "get-time"}));
+                                "get-post-movies-smooth-vus-spike", "get-time",
+                                "get-time-arrival-rate"}));
 }
 
 TEST(WorkloadCatalog, FindsByNameWithOrWithoutJsSuffix) {
@@ -394,7 +395,8 @@ TEST(WorkloadCatalog, UnknownNameListsTheKnownOnes) {
     EXPECT_STREQ(error.what(),
                  "unknown workload 'get-nothing.js' (known: get-movies, "
                  "get-movies-smooth-vus-spike, get-movies-stepped-vus-spike, "
-                 "get-post-movies-sharp-vus-spikes, get-post-movies-smooth-vus-spike, get-time)");
+                 "get-post-movies-sharp-vus-spikes, get-post-movies-smooth-vus-spike, get-time, "
+                 "get-time-arrival-rate)");
   }
   EXPECT_EQ(WorkloadCatalog().describeNames(), "none");
 }

@@ -1,0 +1,290 @@
+#!/usr/bin/env bash
+# Compares benchd's load generator (`benchd load`) with wrk and h2load (--h1) on the same
+# targets, then demonstrates coordinated omission.
+#
+# Usage: bench/loadgen-vs-wrk.sh
+# Environment (defaults in brackets):
+#   BUILD_DIR    build tree holding bin/benchd, bin/benchd-worker and plugins/ [build/bench-loadgen];
+#                configured (Release) and built when a binary is missing
+#   PLUGIN       approach plugin served by benchd-worker [callbacks-asio]
+#   CONNECTIONS  keep-alive connections for every tool [64]
+#   DURATION     seconds per run [10]
+#   RUNS         runs per (target, tool); the median is reported [3]
+#   GEN_CPU      CPU the generators are pinned to [0]
+#   TARGET_CPU   CPU the targets are pinned to [1]
+#   CO_RATE      arrival rate of the coordinated-omission demo [1000]
+#   CO_CONNECTIONS  its connection pool [16]
+#   CO_DURATION  its seconds [max(DURATION, 10)]
+#
+# Part 1: for each target (nginx serving a 13-byte static body from a temporary directory, and
+# benchd-worker with PLUGIN), each tool runs CONNECTIONS keep-alive connections for DURATION s
+# on one thread pinned to GEN_CPU, the target pinned to TARGET_CPU. Printed per run: requests/s
+# and the tool's own CPU time per request (user + system of its process, from /usr/bin/time),
+# then the medians and the ours/wrk and ours/h2load ratios. Only 127.0.0.1 is loaded.
+#
+# Part 2: an arrival-rate run (CO_RATE req/s, CO_CONNECTIONS connections, CO_DURATION s) against
+# benchd-worker; the worker is stopped (SIGSTOP) for 1 s in the middle, then continued. The
+# requests caught in flight by the stop (at most one per connection) must stay under 1 % of all
+# for the uncorrected p99 to miss the stall, hence the small pool. Run once
+# with --arrivals drop (k6: an arrival that finds no free connection is dropped) and once with
+# --arrivals wait (wrk2: it is sent late, timed from its intended time); prints the corrected
+# and uncorrected p99 and the dropped arrivals of both. Exits 1 if the wait run's corrected p99
+# does not show the stall (>= 500 ms) or its uncorrected p99 does (>= 100 ms).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BUILD_DIR="${BUILD_DIR:-build/bench-loadgen}"
+PLUGIN="${PLUGIN:-callbacks-asio}"
+CONNECTIONS="${CONNECTIONS:-64}"
+DURATION="${DURATION:-10}"
+RUNS="${RUNS:-3}"
+GEN_CPU="${GEN_CPU:-0}"
+TARGET_CPU="${TARGET_CPU:-1}"
+CO_RATE="${CO_RATE:-1000}"
+CO_CONNECTIONS="${CO_CONNECTIONS:-16}"
+CO_DURATION="${CO_DURATION:-$((DURATION > 10 ? DURATION : 10))}"
+
+scripts/install-deps.sh wrk nghttp2-client nginx-light time
+
+benchd="${BUILD_DIR}/bin/benchd"
+worker="${BUILD_DIR}/bin/benchd-worker"
+plugin_so="${BUILD_DIR}/plugins/${PLUGIN}.so"
+if [[ ! -x "${benchd}" || ! -x "${worker}" || ! -f "${plugin_so}" ]]; then
+  echo "== building benchd, benchd-worker and ${PLUGIN} in ${BUILD_DIR}"
+  cmake -S . -B "${BUILD_DIR}" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBENCHD_BUILD_TESTS=OFF \
+    -DBENCHD_BUILD_BENCHMARKS=OFF >/dev/null
+  cmake --build "${BUILD_DIR}" --target benchd benchd-worker "${PLUGIN//-/_}"
+fi
+
+work_dir="$(mktemp -d /tmp/loadgen-vs-wrk.XXXXXX)"
+# nginx's worker process runs as an unprivileged user when started by root: let it read the body.
+chmod 755 "${work_dir}"
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do
+    kill -CONT "${pid}" 2>/dev/null || true
+    kill "${pid}" 2>/dev/null || true
+  done
+  wait 2>/dev/null || true
+  rm -rf "${work_dir}"
+}
+trap cleanup EXIT
+
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+wait_for_port() {
+  local port="$1"
+  for _ in $(seq 1 100); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/${port}") 2>/dev/null; then
+      return 0
+    fi
+    sleep 0.1
+  done
+  echo "loadgen-vs-wrk.sh: nothing listens on port ${port}" >&2
+  exit 1
+}
+
+# ---- targets -------------------------------------------------------------------------------
+start_nginx() {
+  local port="$1"
+  mkdir -p "${work_dir}/nginx/www" "${work_dir}/nginx/logs"
+  printf '1795988747790' >"${work_dir}/nginx/www/body.txt"
+  cat >"${work_dir}/nginx/nginx.conf" <<EOF
+worker_processes 1;
+daemon off;
+pid ${work_dir}/nginx/nginx.pid;
+error_log ${work_dir}/nginx/logs/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path ${work_dir}/nginx/body;
+  proxy_temp_path ${work_dir}/nginx/proxy;
+  fastcgi_temp_path ${work_dir}/nginx/fastcgi;
+  uwsgi_temp_path ${work_dir}/nginx/uwsgi;
+  scgi_temp_path ${work_dir}/nginx/scgi;
+  keepalive_requests 1000000000;
+  keepalive_timeout 300s;
+  server {
+    listen 127.0.0.1:${port};
+    default_type application/json;
+    location / { root ${work_dir}/nginx/www; try_files /body.txt =404; }
+  }
+}
+EOF
+  taskset -c "${TARGET_CPU}" /usr/sbin/nginx -p "${work_dir}/nginx" -c "${work_dir}/nginx/nginx.conf" \
+    2>"${work_dir}/nginx/stderr" &
+  pids+=($!)
+  wait_for_port "${port}"
+}
+
+start_worker() {
+  local port="$1"
+  taskset -c "${TARGET_CPU}" "${worker}" --plugin "${plugin_so}" --port "${port}" --threads 1 \
+    --stats-interval-ms 3600000 >"${work_dir}/worker-${port}.out" 2>&1 &
+  worker_pid=$!
+  pids+=("${worker_pid}")
+  wait_for_port "${port}"
+}
+
+# ---- tools ---------------------------------------------------------------------------------
+# Each run_* prints "<requests> <seconds> <cpu seconds>" for one run of its tool.
+timed() {
+  /usr/bin/time -f '%U %S' -o "${work_dir}/time" taskset -c "${GEN_CPU}" "$@"
+}
+
+cpu_seconds() {
+  awk '{ print $1 + $2 }' "${work_dir}/time"
+}
+
+run_benchd() {
+  local base="$1" approach="$2"
+  timed "${benchd}" load --url "${base}" --approach "${approach}" --connections "${CONNECTIONS}" \
+    --duration "${DURATION}" --threads 1 --quiet --json >"${work_dir}/benchd.json"
+  python3 - "${work_dir}/benchd.json" "$(cpu_seconds)" <<'EOF'
+import json, sys
+result = json.load(open(sys.argv[1]))
+errors = result["requests"]["errors"]
+if errors:
+    print(f"benchd load reported {errors} errors", file=sys.stderr)
+print(result["requests"]["completed"], result["elapsed_seconds"], sys.argv[2])
+EOF
+}
+
+run_wrk() {
+  local url="$1"
+  timed wrk -t1 -c"${CONNECTIONS}" -d"${DURATION}s" "${url}" >"${work_dir}/wrk.txt"
+  awk -v cpu="$(cpu_seconds)" '
+    / requests in / { requests = $1; seconds = $4; sub(/s,?$/, "", seconds) }
+    /Non-2xx|Socket errors/ { print "wrk: " $0 > "/dev/stderr" }
+    END { print requests, seconds, cpu }' "${work_dir}/wrk.txt"
+}
+
+run_h2load() {
+  local url="$1"
+  timed h2load --h1 -t1 -c"${CONNECTIONS}" -D "${DURATION}" "${url}" >"${work_dir}/h2load.txt"
+  awk -v cpu="$(cpu_seconds)" '
+    /^finished in/ { seconds = $3; sub(/s,$/, "", seconds) }
+    /^requests:/ { succeeded = $8 }
+    END { print succeeded, seconds, cpu }' "${work_dir}/h2load.txt"
+}
+
+# ---- part 1 --------------------------------------------------------------------------------
+declare -A rates cpus
+
+# Runs one tool once on one target and records its req/s and CPU us/request.
+measure_once() {
+  local target="$1" tool="$2" run="$3"
+  shift 3
+  local line requests seconds cpu rate micros
+  line="$("$@")"
+  read -r requests seconds cpu <<<"${line}"
+  rate="$(awk -v r="${requests}" -v s="${seconds}" 'BEGIN { printf "%.0f", r / s }')"
+  micros="$(awk -v c="${cpu}" -v r="${requests}" 'BEGIN { printf "%.2f", (r > 0 ? c * 1e6 / r : 0) }')"
+  printf '  %-22s %-8s run %d: %9s req/s  %7s us CPU/request  (%s requests, %.1f s CPU)\n' \
+    "${target}" "${tool}" "${run}" "${rate}" "${micros}" "${requests}" "${cpu}"
+  rates["${target},${tool}"]+="${rate} "
+  cpus["${target},${tool}"]+="${micros} "
+  sleep 1
+}
+
+median() {
+  tr ' ' '\n' <<<"$1" | grep -v '^$' | sort -g |
+    awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
+}
+
+echo "== part 1: ${CONNECTIONS} keep-alive connections, ${DURATION} s, one generator thread on CPU" \
+  "${GEN_CPU}, target on CPU ${TARGET_CPU}, median of ${RUNS} runs (tool order rotated per round)"
+echo "   host: $(nproc) CPUs, $(uname -r), $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2)," \
+  "$(h2load --version | head -1)"
+
+nginx_port="$(free_port)"
+start_nginx "${nginx_port}"
+worker_port="$(free_port)"
+start_worker "${worker_port}"
+
+nginx_base="http://127.0.0.1:${nginx_port}"
+nginx_url="${nginx_base}/nginx/epoch-millis?delayCallDepth=0&delayInMillis=0"
+worker_base="http://127.0.0.1:${worker_port}"
+worker_url="${worker_base}/${PLUGIN}/epoch-millis?delayCallDepth=0&delayInMillis=0"
+
+targets=("nginx" "worker:${PLUGIN}")
+tools=(wrk h2load benchd)
+for target in "${targets[@]}"; do
+  if [[ "${target}" == nginx ]]; then
+    base="${nginx_base}" url="${nginx_url}" approach=nginx
+  else
+    base="${worker_base}" url="${worker_url}" approach="${PLUGIN}"
+  fi
+  for run in $(seq 1 "${RUNS}"); do
+    for offset in 0 1 2; do
+      tool="${tools[$(((run - 1 + offset) % 3))]}"
+      case "${tool}" in
+        wrk) measure_once "${target}" wrk "${run}" run_wrk "${url}" ;;
+        h2load) measure_once "${target}" h2load "${run}" run_h2load "${url}" ;;
+        benchd) measure_once "${target}" benchd "${run}" run_benchd "${base}" "${approach}" ;;
+      esac
+    done
+  done
+done
+
+echo
+printf '  %-22s %10s %10s %10s | %10s %10s %10s | %s\n' "median of ${RUNS}" "wrk req/s" "h2load" \
+  "benchd" "wrk us/req" "h2load" "benchd" "benchd/wrk: req/s, us/req | benchd/h2load: req/s, us/req"
+for target in "${targets[@]}"; do
+  w="$(median "${rates[${target},wrk]}")" h="$(median "${rates[${target},h2load]}")"
+  b="$(median "${rates[${target},benchd]}")"
+  wc="$(median "${cpus[${target},wrk]}")" hc="$(median "${cpus[${target},h2load]}")"
+  bc="$(median "${cpus[${target},benchd]}")"
+  printf '  %-22s %10.0f %10.0f %10.0f | %10.2f %10.2f %10.2f | %s\n' "${target}" "${w}" "${h}" "${b}" \
+    "${wc}" "${hc}" "${bc}" \
+    "$(awk -v w="${w}" -v h="${h}" -v b="${b}" -v wc="${wc}" -v hc="${hc}" -v bc="${bc}" \
+      'BEGIN { printf "%.2fx, %.2fx | %.2fx, %.2fx", b / w, bc / wc, b / h, bc / hc }')"
+done
+echo "  (targets: req/s ratio >= 1.00x, CPU/request ratio <= 1.00x; the target's core is the"
+echo "   bottleneck when the generators' CPU stays below one core, see the CPU seconds per run)"
+
+# ---- part 2 --------------------------------------------------------------------------------
+echo
+stop_at=$((CO_DURATION / 2))
+echo "== part 2: coordinated omission: ${CO_RATE} arrivals/s, ${CO_CONNECTIONS} connections," \
+  "${CO_DURATION} s against benchd-worker (${PLUGIN}); the worker is stopped for 1 s at ${stop_at} s"
+co_result() {
+  python3 - "$1" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(r["latency_ms"]["p99"], r["uncorrected_latency_ms"]["p99"], r["latency_ms"]["max"],
+      r["requests"]["completed"], r["requests"]["dropped_arrivals"], r["requests"]["late_arrivals"])
+EOF
+}
+status=0
+for mode in drop wait; do
+  (
+    sleep "${stop_at}"
+    kill -STOP "${worker_pid}"
+    sleep 1
+    kill -CONT "${worker_pid}"
+  ) &
+  stopper=$!
+  taskset -c "${GEN_CPU}" "${benchd}" load --url "${worker_base}" --approach "${PLUGIN}" \
+    --workload get-time-arrival-rate --rate "${CO_RATE}" --connections "${CO_CONNECTIONS}" \
+    --duration "${CO_DURATION}" \
+    --threads 1 --arrivals "${mode}" --quiet --json >"${work_dir}/co-${mode}.json"
+  wait "${stopper}"
+  read -r corrected uncorrected maximum completed dropped late <<<"$(co_result "${work_dir}/co-${mode}.json")"
+  printf '  --arrivals %-4s  corrected p99 %9.2f ms   uncorrected p99 %8.2f ms   max %8.1f ms   completed %6d  dropped %5d  late %5d\n' \
+    "${mode}" "${corrected}" "${uncorrected}" "${maximum}" "${completed}" "${dropped}" "${late}"
+  if [[ "${mode}" == wait ]]; then
+    if awk -v c="${corrected}" -v u="${uncorrected}" 'BEGIN { exit !(c >= 500 && u < 100) }'; then
+      echo "  wait: the corrected p99 shows the 1 s stall, the uncorrected p99 hides it: as expected"
+    else
+      echo "  wait: UNEXPECTED: corrected p99 should be >= 500 ms and uncorrected p99 < 100 ms"
+      status=1
+    fi
+  else
+    echo "  drop: the stall's arrivals are dropped (k6 semantics), so neither p99 sees it;" \
+      "the dropped count does"
+  fi
+done
+exit "${status}"

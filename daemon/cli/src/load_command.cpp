@@ -1,0 +1,120 @@
+#include "load_command.hpp"
+
+#include "load_options.hpp"
+#include "load_report.hpp"
+#include "progress_line.hpp"
+#include "stop_on_signal.hpp"
+#include "usage_error.hpp"
+#include "workload_source.hpp"
+
+#include <benchd/loadgen/load_engine.hpp>
+#include <benchd/scenario/stage_plan.hpp>
+#include <benchd/scenario/workload_catalog.hpp>
+
+#include <unistd.h>
+
+#include <atomic>
+#include <iostream>
+#include <stdexcept>
+
+namespace benchd::cli {
+namespace {
+
+/// Runs shorter than this get no progress line.
+constexpr std::uint32_t kProgressMinimumSeconds = 5;
+
+scenario::ScenarioRow rowFor(const LoadOptions& options, const scenario::Workload& workload) {
+  scenario::ScenarioRow row;
+  row.name = "benchd-load";
+  row.workload = workload.name;
+  row.delay_call_depth = options.delay_call_depth;
+  row.delay_millis = options.delay_millis;
+  row.connections = options.connections;
+  row.requests_per_second = options.rate;
+  row.warmup_seconds = options.warmup_seconds;
+  row.test_seconds = options.duration_seconds;
+  return row;
+}
+
+/// The checks loadScenarioFile makes for a row, as usage errors.
+void checkRowFits(const LoadOptions& options, const scenario::Workload& workload) {
+  if (workload.needsRequestRate() && !options.rate) {
+    throw UsageError("--rate is required: workload '" + workload.name +
+                     "' has an arrival-rate executor");
+  }
+  for (const scenario::SubScenario& sub : workload.sub_scenarios) {
+    if (scenario::connectionsOf(sub, options.connections) == 0) {
+      throw UsageError("--connections " + std::to_string(options.connections) +
+                       " is too few for workload '" + workload.name + "': sub-scenario '" +
+                       sub.name + "' would get no connection");
+    }
+  }
+}
+
+int runLoad(std::span<const std::string_view> arguments) {
+  const LoadOptions options = parseLoadOptions(arguments);
+  loadgen::HostAndPort address;
+  try {
+    address = loadgen::parseHttpUrl(options.url);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(std::string("--url: ") + error.what());
+  }
+  scenario::Workload workload;
+  try {
+    workload = loadWorkloadFor(options.workload, scenariosDirectory(options.scenarios_dir));
+  } catch (const scenario::UnknownWorkloadError& error) {
+    throw UsageError(std::string("--workload: ") + error.what());
+  }
+  checkRowFits(options, workload);
+
+  loadgen::EngineOptions engine_options;
+  engine_options.threads = options.threads;
+  engine_options.request_timeout = options.timeout;
+  engine_options.connect_timeout = options.connect_timeout;
+  engine_options.arrival_overflow = options.arrival_overflow;
+  loadgen::LoadEngine engine(engine_options);
+
+  std::atomic<bool> stopped{false};
+  const StopOnSignal stop_on_signal([&engine, &stopped] {
+    stopped.store(true);
+    engine.requestStop();
+  });
+  const bool show_progress = !options.quiet && options.warmup_seconds + options.duration_seconds >=
+                                                   kProgressMinimumSeconds;
+  ProgressLine progress(std::cerr, ::isatty(STDERR_FILENO) == 1, options.warmup_seconds,
+                        options.duration_seconds);
+  std::vector<SnapshotDigest> digests;
+  const auto on_snapshot = [&](const loadgen::LoadSnapshot& snapshot) {
+    if (show_progress) {
+      progress.show(snapshot);
+    }
+    if (snapshot.phase == loadgen::PhaseKind::kTest) {
+      digests.push_back(SnapshotDigest::of(snapshot));
+    }
+  };
+
+  loadgen::RequestTarget target;
+  target.host = address.host;
+  target.port = address.port;
+  target.approach = options.approach;
+  const loadgen::ScenarioResult result =
+      engine.runScenario(rowFor(options, workload), workload, target, on_snapshot);
+  progress.finish();
+
+  const LoadReport report{options, workload, result.test, digests, stopped.load()};
+  if (options.json) {
+    writeJsonReport(std::cout, report);
+  } else {
+    writeTextReport(std::cout, report);
+  }
+  return 0;
+}
+
+}  // namespace
+
+Subcommand loadSubcommand() {
+  return {"load", "run one workload against a URL and print a wrk/k6-like summary", loadUsage(),
+          runLoad};
+}
+
+}  // namespace benchd::cli

@@ -1,0 +1,134 @@
+#include "load_options.hpp"
+
+#include "usage_error.hpp"
+
+#include <charconv>
+
+namespace benchd::cli {
+namespace {
+
+template <typename Int>
+Int parseInteger(std::string_view option, std::string_view text, Int min, Int max) {
+  Int value{};
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || ec != std::errc{} || ptr != end || value < min || value > max) {
+    throw UsageError(std::string(option) + ": expected an integer from " + std::to_string(min) +
+                     " to " + std::to_string(max) + ", got '" + std::string(text) + "'");
+  }
+  return value;
+}
+
+}  // namespace
+
+std::string loadUsage() {
+  return "usage: benchd load --url http://HOST:PORT --approach NAME [options]\n"
+         "\n"
+         "Runs one workload against a server and prints a summary (requests, errors by class,\n"
+         "req/s, latency percentiles, transfer, generator CPU and saturation).\n"
+         "\n"
+         "  --url URL                 server base URL, http only, no path (required)\n"
+         "  --approach NAME           fills {approach} in the workload's paths (required)\n"
+         "  --workload NAME|FILE      workload name from the scenarios directory, or a .json file\n"
+         "                            (default get-time)\n"
+         "  --connections N           connections (VUs / arrival pool) (default 64)\n"
+         "  --duration S              test phase seconds (default 10)\n"
+         "  --warmup S                warm-up seconds, same shape, discarded (default 0)\n"
+         "  --rate R                  requests per second: the rate cap of get-time/get-movies,\n"
+         "                            the arrival rate of arrival-rate workloads (default none)\n"
+         "  --depth D                 delayCallDepth (default 0)\n"
+         "  --delay MS                delayInMillis (default 0)\n"
+         "  --threads N               event-loop threads (default: cores - 1, at least 1)\n"
+         "  --timeout-ms MS           request timeout (default 60000)\n"
+         "  --connect-timeout-ms MS   connect timeout (default 10000)\n"
+         "  --arrivals drop|wait      open model, no free connection: drop the arrival (k6) or\n"
+         "                            send it late, timed from its intended time (wrk2)\n"
+         "                            (default drop)\n"
+         "  --scenarios-dir DIR       where named workloads live (default: $BENCHD_SCENARIOS_DIR,\n"
+         "                            else the built-in scenarios directory)\n"
+         "  --json                    print the result as one JSON document on stdout\n"
+         "  --quiet                   no progress line on stderr\n"
+         "  --help                    this text\n"
+         "\n"
+         "Exit codes: 0 run completed (errors and saturation are reported, not failed on),\n"
+         "1 the run could not start (limits, unknown host, bad workload file), 2 bad arguments.\n";
+}
+
+LoadOptions parseLoadOptions(std::span<const std::string_view> arguments) {
+  LoadOptions options;
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    const std::string_view option = arguments[i];
+    if (option == "--json") {
+      options.json = true;
+      continue;
+    }
+    if (option == "--quiet") {
+      options.quiet = true;
+      continue;
+    }
+    if (!option.starts_with("--")) {
+      throw UsageError("unexpected argument '" + std::string(option) + "'");
+    }
+    if (i + 1 >= arguments.size()) {
+      throw UsageError(std::string(option) + ": missing value");
+    }
+    const std::string_view value = arguments[++i];
+    if (option == "--url") {
+      options.url = value;
+    } else if (option == "--approach") {
+      if (value.empty() || value.find_first_of("/?#{} ") != std::string_view::npos) {
+        throw UsageError(
+            "--approach: expected a name without '/', '?', '#', braces or blanks, "
+            "got '" +
+            std::string(value) + "'");
+      }
+      options.approach = value;
+    } else if (option == "--workload") {
+      if (value.empty()) {
+        throw UsageError("--workload: empty name");
+      }
+      options.workload = value;
+    } else if (option == "--connections") {
+      options.connections = parseInteger<std::uint32_t>(option, value, 1, 1'000'000);
+    } else if (option == "--duration") {
+      options.duration_seconds = parseInteger<std::uint32_t>(option, value, 1, 86'400);
+    } else if (option == "--warmup") {
+      options.warmup_seconds = parseInteger<std::uint32_t>(option, value, 0, 86'400);
+    } else if (option == "--rate") {
+      options.rate = parseInteger<std::uint32_t>(option, value, 1, 100'000'000);
+    } else if (option == "--depth") {
+      options.delay_call_depth = parseInteger<std::uint32_t>(option, value, 0, 1000);
+    } else if (option == "--delay") {
+      options.delay_millis = parseInteger<std::uint32_t>(option, value, 0, 3'600'000);
+    } else if (option == "--threads") {
+      options.threads = parseInteger<unsigned>(option, value, 1, 1024);
+    } else if (option == "--timeout-ms") {
+      options.timeout =
+          std::chrono::milliseconds(parseInteger<std::uint32_t>(option, value, 1, 3'600'000));
+    } else if (option == "--connect-timeout-ms") {
+      options.connect_timeout =
+          std::chrono::milliseconds(parseInteger<std::uint32_t>(option, value, 1, 3'600'000));
+    } else if (option == "--arrivals") {
+      if (value == "drop") {
+        options.arrival_overflow = loadgen::ArrivalOverflow::kDrop;
+      } else if (value == "wait") {
+        options.arrival_overflow = loadgen::ArrivalOverflow::kWait;
+      } else {
+        throw UsageError("--arrivals: expected 'drop' or 'wait', got '" + std::string(value) + "'");
+      }
+    } else if (option == "--scenarios-dir") {
+      options.scenarios_dir = std::string(value);
+    } else {
+      throw UsageError("unknown option '" + std::string(option) + "'");
+    }
+  }
+  if (options.url.empty()) {
+    throw UsageError("--url is required");
+  }
+  if (options.approach.empty()) {
+    throw UsageError("--approach is required");
+  }
+  return options;
+}
+
+}  // namespace benchd::cli

@@ -1,0 +1,45 @@
+#include "progress_line.hpp"
+
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+namespace benchd::cli {
+
+ProgressLine::ProgressLine(std::ostream& out, bool terminal, std::uint32_t warmup_seconds,
+                           std::uint32_t test_seconds)
+    : out_(out),
+      terminal_(terminal),
+      warmup_seconds_(warmup_seconds),
+      test_seconds_(test_seconds) {}
+
+void ProgressLine::show(const loadgen::LoadSnapshot& snapshot) {
+  const bool warmup = snapshot.phase == loadgen::PhaseKind::kWarmup;
+  const auto elapsed = static_cast<double>((snapshot.start + snapshot.duration).count()) / 1e6;
+  std::ostringstream line;
+  line << std::fixed << std::setprecision(0) << (warmup ? "warm-up " : "test ") << elapsed << "/"
+       << (warmup ? warmup_seconds_ : test_seconds_) << " s  "
+       << snapshot.achieved_requests_per_second << " req/s  ok " << snapshot.counters.requests_ok
+       << "  errors " << snapshot.counters.errors.total() << std::setprecision(2) << "  p99 "
+       << static_cast<double>(snapshot.latency.valueAtPercentile(99.0)) / 1000.0 << " ms"
+       << std::setprecision(0) << "  vus " << snapshot.active_vus << "  cpu "
+       << snapshot.generator_cpu_percent << " %";
+  if (snapshot.counters.dropped_arrivals > 0) {
+    line << "  dropped " << snapshot.counters.dropped_arrivals;
+  }
+  if (terminal_) {
+    out_ << "\r\033[K" << line.str() << std::flush;
+    line_open_ = true;
+  } else {
+    out_ << line.str() << std::endl;
+  }
+}
+
+void ProgressLine::finish() {
+  if (line_open_) {
+    out_ << "\n" << std::flush;
+    line_open_ = false;
+  }
+}
+
+}  // namespace benchd::cli

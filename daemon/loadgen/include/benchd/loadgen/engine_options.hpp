@@ -1,0 +1,37 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+
+namespace benchd::loadgen {
+
+/// What an open-model (arrival-rate) arrival does when no connection of its pool is free.
+enum class ArrivalOverflow : std::uint8_t {
+  /// k6's semantics: the arrival is dropped (counted in dropped_arrivals) and never sent.
+  kDrop = 1,
+  /// wrk2's semantics: the arrival waits for the next free connection and is sent late; its
+  /// corrected latency includes the wait (counted in late_arrivals). Arrivals that wait longer
+  /// than the request timeout, or are still waiting when the phase ends, are dropped.
+  kWait,
+};
+
+/// max(1, hardware_concurrency - 1): leaves the server under test a core.
+unsigned defaultLoadThreads();
+
+/// How the load engine runs; the load itself comes from a scenario::StagePlan.
+struct EngineOptions {
+  /// Event-loop threads; each owns an equal share of every sub-scenario's connections.
+  unsigned threads = defaultLoadThreads();
+  /// From the first byte sent to the last byte received (k6's default: 60 s). A request that
+  /// takes longer fails as request_timeout.
+  std::chrono::milliseconds request_timeout{60'000};
+  /// For establishing a connection; a slower connect fails as connect_timeout.
+  std::chrono::milliseconds connect_timeout{10'000};
+  /// Snapshot period; one second except in tests.
+  std::chrono::milliseconds snapshot_interval{1'000};
+  ArrivalOverflow arrival_overflow = ArrivalOverflow::kDrop;
+  /// Seeds think times and request-mix choices (each thread derives its own stream).
+  std::uint64_t seed = 0x6265'6e63'6864'4c47ULL;
+};
+
+}  // namespace benchd::loadgen

@@ -1,0 +1,76 @@
+#pragma once
+
+#include <benchd/loadgen/engine_options.hpp>
+#include <benchd/loadgen/load_snapshot.hpp>
+#include <benchd/loadgen/phase_result.hpp>
+#include <benchd/loadgen/request_target.hpp>
+#include <benchd/scenario/scenario_row.hpp>
+#include <benchd/scenario/stage_plan.hpp>
+#include <benchd/scenario/workload.hpp>
+
+#include <atomic>
+#include <functional>
+#include <optional>
+
+namespace benchd::loadgen {
+
+/// Receives every snapshot of a phase, in order, on the thread that called run*(); never
+/// concurrently. It should return quickly (it delays the next snapshot, not the load).
+using SnapshotCallback = std::function<void(const LoadSnapshot&)>;
+
+/// A scenario row's phases: the warm-up (when the row has one) and the test.
+struct ScenarioResult {
+  std::optional<PhaseResult> warmup;  ///< kept for diagnostics only; never part of a result
+  PhaseResult test;
+};
+
+/// The HTTP/1.1 load generator: drives a scenario::StagePlan against one server over keep-alive
+/// connections from `EngineOptions::threads` event-loop threads and reports per-interval
+/// snapshots plus phase totals. Memory is bounded by the connection count (fixed-size
+/// histograms and counters, no per-request records), not by the run length.
+///
+/// Executors (k6's vocabulary): constant-vus with an optional global rate cap (one shared token
+/// schedule, VUs wait their turn), ramping-vus (VUs start and stop as the target moves; VUs above
+/// the target finish their current request within graceful_ramp_down), constant- and
+/// ramping-arrival-rate (open model: arrivals on a fixed time line, latency from the intended
+/// send time, see ArrivalOverflow). All sub-scenarios of a plan run in parallel. Each VU holds
+/// one connection and reconnects when the server closes it. At the phase end requests in flight
+/// may finish within the sub-scenario's graceful_stop.
+///
+/// Thread-safety: one phase at a time per engine (run* calls must not overlap); requestStop()
+/// may be called from any thread, including a signal-watching one.
+class LoadEngine {
+ public:
+  explicit LoadEngine(EngineOptions options = {});
+
+  [[nodiscard]] const EngineOptions& options() const noexcept { return options_; }
+
+  /// Runs one phase to its end (plan duration plus graceful stop) and returns its totals. Raises
+  /// RLIMIT_NOFILE to the hard limit and checks the host limits first: throws HostLimitError
+  /// when the plan cannot work on this host (warnings land in the result). Throws
+  /// std::runtime_error when the target's host does not resolve.
+  PhaseResult runPhase(const scenario::StagePlan& plan, const RequestTarget& target, PhaseKind kind,
+                       const SnapshotCallback& on_snapshot);
+
+  /// A scenario row: the warm-up phase (discarded: its snapshots are delivered tagged kWarmup
+  /// and it is part of no test total) when the row has one, then the test phase, each on fresh
+  /// connections. `target.delay_*` are taken from the row.
+  ScenarioResult runScenario(const scenario::ScenarioRow& row, const scenario::Workload& workload,
+                             RequestTarget target, const SnapshotCallback& on_snapshot);
+
+  /// Ends the running phase early as if its time were up (requests in flight may still finish
+  /// within the graceful stop); runScenario then skips the test phase if it has not begun. A
+  /// later run* call starts normally (a stop requested while nothing runs is forgotten then).
+  /// Async-signal-safe.
+  void requestStop() noexcept;
+
+ private:
+  /// runPhase without clearing an earlier stop request.
+  PhaseResult runOnePhase(const scenario::StagePlan& plan, const RequestTarget& target,
+                          PhaseKind kind, const SnapshotCallback& on_snapshot);
+
+  EngineOptions options_;
+  std::atomic<bool> stop_requested_{false};
+};
+
+}  // namespace benchd::loadgen

@@ -1,0 +1,27 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace benchd::loadgen {
+
+/// Where requests go and what the path templates' placeholders stand for.
+struct RequestTarget {
+  std::string host = "127.0.0.1";  ///< numeric address or a name resolved once before the run
+  std::uint16_t port = 0;
+  std::string approach;                ///< {approach}
+  std::uint32_t delay_call_depth = 0;  ///< {delayCallDepth}
+  std::uint32_t delay_millis = 0;      ///< {delayInMillis}
+};
+
+/// Host and port of an "http://host[:port][/]" URL (port 80 when absent; IPv6 literals in
+/// brackets). Throws std::invalid_argument naming the problem for anything else (https, a path,
+/// a bad port).
+struct HostAndPort {
+  std::string host;
+  std::uint16_t port = 80;
+};
+HostAndPort parseHttpUrl(std::string_view url);
+
+}  // namespace benchd::loadgen

@@ -1,0 +1,24 @@
+#include <benchd/loadgen/load_counters.hpp>
+#include <benchd/loadgen/load_snapshot.hpp>
+
+namespace benchd::loadgen {
+
+LoadCounters& LoadCounters::operator+=(const LoadCounters& other) noexcept {
+  requests_sent += other.requests_sent;
+  requests_ok += other.requests_ok;
+  errors += other.errors;
+  requests_requested += other.requests_requested;
+  bytes_sent += other.bytes_sent;
+  bytes_received += other.bytes_received;
+  connects += other.connects;
+  dropped_arrivals += other.dropped_arrivals;
+  late_arrivals += other.late_arrivals;
+  interrupted_requests += other.interrupted_requests;
+  return *this;
+}
+
+std::string_view phaseKindName(PhaseKind kind) {
+  return kind == PhaseKind::kWarmup ? "warmup" : "test";
+}
+
+}  // namespace benchd::loadgen

@@ -1,0 +1,91 @@
+#include "phase_run.hpp"
+
+#include <benchd/loadgen/host_limits.hpp>
+#include <benchd/loadgen/load_engine.hpp>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+#include <thread>
+
+namespace benchd::loadgen {
+namespace {
+
+namespace asio = boost::asio;
+
+asio::ip::tcp::endpoint resolveTarget(const RequestTarget& target) {
+  boost::system::error_code error;
+  const auto address = asio::ip::make_address(target.host, error);
+  if (!error) {
+    return {address, target.port};
+  }
+  asio::io_context io;
+  asio::ip::tcp::resolver resolver(io);
+  const auto results = resolver.resolve(target.host, std::to_string(target.port), error);
+  if (error || results.empty()) {
+    throw std::runtime_error("cannot resolve host '" + target.host +
+                             "': " + (error ? error.message() : "no address"));
+  }
+  return results.begin()->endpoint();
+}
+
+}  // namespace
+
+unsigned defaultLoadThreads() {
+  const unsigned cores = std::thread::hardware_concurrency();
+  return cores > 1 ? cores - 1 : 1;
+}
+
+LoadEngine::LoadEngine(EngineOptions options) : options_(options) {
+  options_.threads = std::max(1U, options_.threads);
+}
+
+PhaseResult LoadEngine::runPhase(const scenario::StagePlan& plan, const RequestTarget& target,
+                                 PhaseKind kind, const SnapshotCallback& on_snapshot) {
+  stop_requested_.store(false);
+  return runOnePhase(plan, target, kind, on_snapshot);
+}
+
+PhaseResult LoadEngine::runOnePhase(const scenario::StagePlan& plan, const RequestTarget& target,
+                                    PhaseKind kind, const SnapshotCallback& on_snapshot) {
+  raiseOpenFileLimit();
+  const HostLimitCheck limits =
+      checkHostLimits(plan.peak_connections, target.delay_call_depth, readHostLimits());
+  if (!limits.problems.empty()) {
+    throw HostLimitError(limits.problems);
+  }
+  const asio::ip::tcp::endpoint endpoint = resolveTarget(target);
+  PhaseResult result =
+      runPhaseOnLoops(plan, options_, endpoint, target, kind, stop_requested_, on_snapshot);
+  result.warnings = limits.warnings;
+  return result;
+}
+
+ScenarioResult LoadEngine::runScenario(const scenario::ScenarioRow& row,
+                                       const scenario::Workload& workload, RequestTarget target,
+                                       const SnapshotCallback& on_snapshot) {
+  stop_requested_.store(false);
+  target.delay_call_depth = row.delay_call_depth;
+  target.delay_millis = row.delay_millis;
+  ScenarioResult result;
+  const scenario::PhaseLoad warmup = scenario::warmupPhaseOf(row);
+  if (warmup.duration.count() > 0) {
+    result.warmup = runOnePhase(scenario::planStages(workload, warmup), target, PhaseKind::kWarmup,
+                                on_snapshot);
+  }
+  if (stop_requested_.load()) {
+    result.test.phase = PhaseKind::kTest;
+    return result;
+  }
+  result.test = runOnePhase(scenario::planStages(workload, scenario::testPhaseOf(row)), target,
+                            PhaseKind::kTest, on_snapshot);
+  return result;
+}
+
+void LoadEngine::requestStop() noexcept {
+  stop_requested_.store(true);
+}
+
+}  // namespace benchd::loadgen

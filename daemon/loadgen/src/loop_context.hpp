@@ -1,0 +1,31 @@
+#pragma once
+
+#include "interval_stats.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <random>
+
+namespace benchd::loadgen {
+
+/// What every VU and group of one event-loop thread shares. Owned by the LoopWorker; touched
+/// only on its thread.
+struct LoopContext {
+  using Clock = std::chrono::steady_clock;
+
+  boost::asio::io_context& io;
+  IntervalStats& stats;
+  boost::asio::ip::tcp::endpoint endpoint;
+  Clock::time_point phase_start;
+  std::chrono::nanoseconds request_timeout;
+  std::chrono::nanoseconds connect_timeout;
+  std::mt19937_64 random;
+
+  /// Uniform in [0, 1), from this thread's stream.
+  double uniform() noexcept { return static_cast<double>(random() >> 11) * 0x1.0p-53; }
+};
+
+}  // namespace benchd::loadgen

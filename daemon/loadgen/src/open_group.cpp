@@ -1,0 +1,155 @@
+#include "open_group.hpp"
+
+#include "loop_share.hpp"
+
+#include <algorithm>
+#include <iterator>
+
+namespace benchd::loadgen {
+
+OpenGroup::OpenGroup(LoopContext& loop, const scenario::SubScenarioPlan& plan,
+                     const RequestMix& mix, const ArrivalTimeline& timeline,
+                     ArrivalOverflow overflow, std::uint32_t loop_index, std::uint32_t loop_count)
+    : loop_(loop),
+      plan_(plan),
+      mix_(mix),
+      timeline_(timeline),
+      overflow_(overflow),
+      loop_count_(loop_count),
+      next_arrival_(loop_index),
+      arrival_count_(timeline.arrivalCount()),
+      arrival_timer_(loop.io) {
+  const auto members =
+      static_cast<std::uint32_t>(loopShare(plan.connections, loop_index, loop_count));
+  users_.reserve(members);
+  free_.reserve(members);
+  for (std::uint32_t local = 0; local < members; ++local) {
+    users_.push_back(std::make_unique<VirtualUser>(loop, *this, local));
+  }
+  // Taken from the back: the lowest-numbered connections are used first and stay warm.
+  std::transform(users_.rbegin(), users_.rend(), std::back_inserter(free_),
+                 [](const std::unique_ptr<VirtualUser>& user) { return user.get(); });
+}
+
+VirtualUser::TimePoint OpenGroup::dueTimeOf(std::uint64_t arrival) const noexcept {
+  return loop_.phase_start +
+         std::chrono::duration_cast<VirtualUser::Clock::duration>(timeline_.timeOf(arrival));
+}
+
+void OpenGroup::start() {
+  armTimer();
+}
+
+void OpenGroup::armTimer() {
+  if (ended_ || timer_armed_ || !hasArrivalLeft()) {
+    return;
+  }
+  timer_armed_ = true;
+  arrival_timer_.expires_at(dueTimeOf(next_arrival_));
+  arrival_timer_.async_wait([this](const boost::system::error_code& error) {
+    timer_armed_ = false;
+    if (!error && !ended_) {
+      onArrivalTimer();
+    }
+  });
+}
+
+void OpenGroup::onArrivalTimer() {
+  const auto now = VirtualUser::Clock::now();
+  dropStaleArrivals(now);
+  while (hasArrivalLeft()) {
+    const auto due = dueTimeOf(next_arrival_);
+    if (due > now) {
+      break;
+    }
+    if (free_.empty()) {
+      if (overflow_ == ArrivalOverflow::kWait) {
+        // Waits for the next connection that frees up (onRequestDone), which re-arms the timer.
+        return;
+      }
+      ++loop_.stats.counters.dropped_arrivals;
+    } else {
+      VirtualUser* user = free_.back();
+      free_.pop_back();
+      dispatch(*user, due);
+    }
+    next_arrival_ += loop_count_;
+  }
+  armTimer();
+}
+
+void OpenGroup::dropStaleArrivals(VirtualUser::TimePoint now) {
+  if (overflow_ != ArrivalOverflow::kWait) {
+    return;
+  }
+  while (hasArrivalLeft() && now - dueTimeOf(next_arrival_) > loop_.request_timeout) {
+    ++loop_.stats.counters.dropped_arrivals;
+    next_arrival_ += loop_count_;
+  }
+}
+
+void OpenGroup::dispatch(VirtualUser& user, VirtualUser::TimePoint intended) {
+  ++busy_;
+  const PreparedRequest& request = mix_.single() ? mix_.pick(0.0) : mix_.pick(loop_.uniform());
+  user.startRequest(request, intended);
+}
+
+void OpenGroup::onRequestDone(VirtualUser& user) {
+  --busy_;
+  if (ended_) {
+    user.close();
+    return;
+  }
+  if (overflow_ == ArrivalOverflow::kWait) {
+    const auto now = VirtualUser::Clock::now();
+    dropStaleArrivals(now);
+    if (hasArrivalLeft()) {
+      const auto due = dueTimeOf(next_arrival_);
+      if (due <= now) {
+        ++loop_.stats.counters.late_arrivals;
+        next_arrival_ += loop_count_;
+        dispatch(user, due);
+        return;
+      }
+    }
+    free_.push_back(&user);
+    armTimer();
+    return;
+  }
+  free_.push_back(&user);
+}
+
+void OpenGroup::onPauseEnded(VirtualUser& /*user*/) {}
+
+void OpenGroup::endLoad(VirtualUser::TimePoint now) {
+  if (ended_) {
+    return;
+  }
+  ended_ = true;
+  arrival_timer_.cancel();
+  while (hasArrivalLeft() && dueTimeOf(next_arrival_) <= now) {
+    ++loop_.stats.counters.dropped_arrivals;
+    next_arrival_ += loop_count_;
+  }
+  for (VirtualUser* user : free_) {
+    user->close();
+  }
+  free_.clear();
+  const auto grace = now + plan_.definition.graceful_stop;
+  for (const auto& user : users_) {
+    if (user->busy()) {
+      user->setInterruptDeadline(grace);
+    }
+  }
+}
+
+void OpenGroup::enforceDeadlines(VirtualUser::TimePoint now) noexcept {
+  if (busy_ == 0) {
+    return;
+  }
+  for (const auto& user : users_) {
+    user->enforceDeadlines(now);
+  }
+}
+
+}  // namespace benchd::loadgen

@@ -1,0 +1,45 @@
+#pragma once
+
+#include "arrival_timeline.hpp"
+#include "prepared_request.hpp"
+#include "token_schedule.hpp"
+
+#include <benchd/loadgen/engine_options.hpp>
+#include <benchd/loadgen/request_target.hpp>
+#include <benchd/scenario/stage_plan.hpp>
+
+#include <boost/asio/ip/tcp.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace benchd::loadgen {
+
+/// Everything the event loops of one phase share. Built by the coordinator before the loop
+/// threads start and immutable afterwards (the token schedule is internally synchronised), so
+/// the loops read it without locks. Outlives the loops.
+struct PhaseSetup {
+  /// Builds the request mixes, the arrival time lines and the rate-cap schedule for `plan`.
+  PhaseSetup(const scenario::StagePlan& plan, const EngineOptions& options,
+             boost::asio::ip::tcp::endpoint endpoint, const RequestTarget& target);
+
+  const scenario::StagePlan& plan;
+  const EngineOptions& options;
+  boost::asio::ip::tcp::endpoint endpoint;
+  std::uint32_t loop_count;
+  std::vector<std::unique_ptr<RequestMix>> mixes;           ///< per sub-scenario
+  std::vector<std::unique_ptr<ArrivalTimeline>> timelines;  ///< per sub-scenario; null if closed
+  std::unique_ptr<TokenSchedule> tokens;                    ///< the global cap, or null
+  std::chrono::steady_clock::time_point start;              ///< set just before the loops start
+
+  /// Requests the plan means to send in [from, to) since the start: arrivals of open
+  /// sub-scenarios plus the cap's slots when closed sub-scenarios are capped. 0 when the plan
+  /// has no intended rate.
+  [[nodiscard]] double intendedRequestsBetween(std::chrono::nanoseconds from,
+                                               std::chrono::nanoseconds to) const;
+  [[nodiscard]] bool hasIntendedRate() const noexcept;
+};
+
+}  // namespace benchd::loadgen

@@ -1,0 +1,302 @@
+#include "virtual_user.hpp"
+
+#include <boost/asio/error.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/http/error.hpp>
+
+#include <algorithm>
+#include <cstring>
+
+namespace benchd::loadgen {
+namespace {
+
+namespace asio = boost::asio;
+namespace http = boost::beast::http;
+using boost::system::error_code;
+
+/// Read buffer per connection; grows (doubling) only for a response header larger than this.
+constexpr std::size_t kInitialBufferBytes = 4096;
+constexpr std::size_t kMaxBufferBytes = std::size_t{64} * 1024;
+
+ErrorClass classifyConnectError(const error_code& error) {
+  if (error == asio::error::connection_refused) {
+    return ErrorClass::kConnectionRefused;
+  }
+  if (error == asio::error::timed_out) {
+    return ErrorClass::kConnectTimeout;
+  }
+  return ErrorClass::kOther;
+}
+
+bool isConnectionLoss(const error_code& error) {
+  return error == asio::error::connection_reset || error == asio::error::broken_pipe ||
+         error == asio::error::eof || error == asio::error::connection_aborted;
+}
+
+ErrorClass classifyIoError(const error_code& error) {
+  if (isConnectionLoss(error)) {
+    return ErrorClass::kConnectionReset;
+  }
+  if (error == asio::error::timed_out) {
+    return ErrorClass::kRequestTimeout;
+  }
+  return ErrorClass::kOther;
+}
+
+}  // namespace
+
+VirtualUser::VirtualUser(LoopContext& loop, Owner& owner, std::uint32_t index)
+    : loop_(loop), owner_(owner), index_(index), socket_(loop.io), pause_timer_(loop.io) {}
+
+void VirtualUser::startRequest(const PreparedRequest& request, std::optional<TimePoint> intended) {
+  request_ = &request;
+  intended_ = intended;
+  retried_ = false;
+  ++loop_.stats.counters.requests_sent;
+  if (socket_.is_open()) {
+    reused_connection_ = true;
+    send();
+  } else {
+    connect();
+  }
+}
+
+void VirtualUser::connect() {
+  state_ = State::kConnecting;
+  reused_connection_ = false;
+  deadline_ = Clock::now() + loop_.connect_timeout;
+  socket_.async_connect(loop_.endpoint, [this](const error_code& error) { onConnected(error); });
+}
+
+void VirtualUser::onConnected(const error_code& error) {
+  if (abort_ != Abort::kNone) {
+    endAborted();
+    return;
+  }
+  if (error) {
+    closeSocket();
+    finish(classifyConnectError(error), false, false);
+    return;
+  }
+  ++loop_.stats.counters.connects;
+  error_code ignored;
+  socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
+  send();
+}
+
+void VirtualUser::send() {
+  state_ = State::kInRequest;
+  received_any_ = false;
+  buffered_ = 0;
+  parser_.emplace();
+  if (request_->head) {
+    parser_->skip(true);
+  }
+  sent_at_ = Clock::now();
+  deadline_ = sent_at_ + loop_.request_timeout;
+  asio::async_write(
+      socket_, asio::buffer(request_->bytes),
+      [this](const error_code& error, std::size_t bytes) { onWritten(error, bytes); });
+}
+
+void VirtualUser::onWritten(const error_code& error, std::size_t bytes) {
+  loop_.stats.counters.bytes_sent += bytes;
+  if (abort_ != Abort::kNone) {
+    endAborted();
+    return;
+  }
+  if (error) {
+    failIo(error);
+    return;
+  }
+  receive();
+}
+
+void VirtualUser::receive() {
+  if (!buffer_) {
+    buffer_size_ = kInitialBufferBytes;
+    buffer_ = std::make_unique_for_overwrite<char[]>(buffer_size_);
+  }
+  socket_.async_read_some(
+      asio::buffer(buffer_.get() + buffered_, buffer_size_ - buffered_),
+      [this](const error_code& error, std::size_t bytes) { onReceived(error, bytes); });
+}
+
+void VirtualUser::onReceived(const error_code& error, std::size_t bytes) {
+  loop_.stats.counters.bytes_received += bytes;
+  if (abort_ != Abort::kNone) {
+    endAborted();
+    return;
+  }
+  if (error == asio::error::eof && parser_->got_some()) {
+    // A response framed by the end of the connection, or one cut short.
+    error_code parse_error;
+    parser_->put_eof(parse_error);
+    if (!parse_error && parser_->is_done()) {
+      completeResponse();
+    } else {
+      closeSocket();
+      finish(ErrorClass::kConnectionReset, true, false);
+    }
+    return;
+  }
+  if (error) {
+    failIo(error);
+    return;
+  }
+  received_any_ = true;
+  buffered_ += bytes;
+  if (!parseBuffered()) {
+    return;
+  }
+  if (parser_->is_done()) {
+    completeResponse();
+    return;
+  }
+  if (buffered_ == buffer_size_) {
+    if (buffer_size_ >= kMaxBufferBytes) {
+      closeSocket();
+      finish(ErrorClass::kOther, true, false);
+      return;
+    }
+    auto larger = std::make_unique_for_overwrite<char[]>(buffer_size_ * 2);
+    std::memcpy(larger.get(), buffer_.get(), buffered_);
+    buffer_ = std::move(larger);
+    buffer_size_ *= 2;
+  }
+  receive();
+}
+
+bool VirtualUser::parseBuffered() {
+  std::size_t offset = 0;
+  while (offset < buffered_ && !parser_->is_done()) {
+    error_code parse_error;
+    const std::size_t consumed =
+        parser_->put(asio::const_buffer(buffer_.get() + offset, buffered_ - offset), parse_error);
+    offset += consumed;
+    if (parse_error == http::error::need_more) {
+      break;
+    }
+    if (parse_error) {
+      closeSocket();
+      finish(ErrorClass::kOther, true, false);
+      return false;
+    }
+    if (consumed == 0) {
+      break;
+    }
+  }
+  // Keeps what the parser has not taken yet (a partial header or chunk line) at the front.
+  if (offset > 0 && offset < buffered_) {
+    std::memmove(buffer_.get(), buffer_.get() + offset, buffered_ - offset);
+  }
+  buffered_ -= std::min(offset, buffered_);
+  return true;
+}
+
+void VirtualUser::completeResponse() {
+  const unsigned status = parser_->status();
+  const bool keep_alive = parser_->keep_alive();
+  if (!keep_alive) {
+    closeSocket();
+  }
+  finish(errorClassOfStatus(status), true, keep_alive);
+}
+
+void VirtualUser::failIo(const error_code& error) {
+  closeSocket();
+  if (reused_connection_ && !retried_ && !received_any_ && isConnectionLoss(error)) {
+    retried_ = true;
+    connect();
+    return;
+  }
+  finish(classifyIoError(error), true, false);
+}
+
+void VirtualUser::endAborted() {
+  const Abort reason = abort_;
+  abort_ = Abort::kNone;
+  const bool was_connecting = state_ == State::kConnecting;
+  closeSocket();
+  if (reason == Abort::kInterrupt) {
+    ++loop_.stats.counters.interrupted_requests;
+    state_ = State::kIdle;
+    owner_.onRequestDone(*this);
+    return;
+  }
+  if (was_connecting) {
+    finish(ErrorClass::kConnectTimeout, false, false);
+  } else {
+    finish(ErrorClass::kRequestTimeout, true, false);
+  }
+}
+
+void VirtualUser::finish(std::optional<ErrorClass> error, bool sent, bool keep_connection) {
+  const TimePoint end = Clock::now();
+  // A failed connect sent nothing: latency 0, like k6's http_req_duration of a dial error.
+  const std::chrono::nanoseconds latency = sent ? end - sent_at_ : std::chrono::nanoseconds(0);
+  std::optional<std::chrono::nanoseconds> corrected;
+  if (intended_) {
+    corrected = std::max(latency, std::chrono::nanoseconds(end - *intended_));
+  }
+  loop_.stats.recordRequest(error, latency, corrected);
+  if (!keep_connection) {
+    closeSocket();
+  }
+  state_ = State::kIdle;
+  owner_.onRequestDone(*this);
+}
+
+void VirtualUser::enforceDeadlines(TimePoint now) noexcept {
+  if (!busy() || abort_ != Abort::kNone) {
+    return;
+  }
+  if (interrupt_at_ && now >= *interrupt_at_) {
+    abort_ = Abort::kInterrupt;
+  } else if (now >= deadline_) {
+    abort_ = Abort::kTimeout;
+  } else {
+    return;
+  }
+  // The pending operation completes with an error; its handler sees abort_.
+  closeSocket();
+}
+
+void VirtualUser::pauseUntil(TimePoint wake) {
+  state_ = State::kPausing;
+  const std::uint64_t generation = ++pause_generation_;
+  pause_timer_.expires_at(wake);
+  pause_timer_.async_wait([this, generation](const error_code& error) {
+    if (error || generation != pause_generation_ || state_ != State::kPausing) {
+      return;
+    }
+    state_ = State::kIdle;
+    owner_.onPauseEnded(*this);
+  });
+}
+
+void VirtualUser::cancelPause() {
+  if (state_ != State::kPausing) {
+    return;
+  }
+  ++pause_generation_;
+  state_ = State::kIdle;
+  pause_timer_.cancel();
+}
+
+void VirtualUser::close() noexcept {
+  closeSocket();
+  buffer_.reset();
+  buffer_size_ = 0;
+  buffered_ = 0;
+  parser_.reset();
+}
+
+void VirtualUser::closeSocket() noexcept {
+  if (socket_.is_open()) {
+    error_code ignored;
+    socket_.close(ignored);
+  }
+}
+
+}  // namespace benchd::loadgen

@@ -1,0 +1,143 @@
+// `benchd load` as a process: argument errors and a short real run with JSON output.
+#include "command_runner.hpp"
+#include "engine_test_support.hpp"
+
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+
+#include <string>
+#include <vector>
+
+namespace benchd::loadgen {
+namespace {
+
+using testing::runCommand;
+
+testing::CommandResult benchd(const std::vector<std::string>& arguments) {
+  return runCommand(BENCHD_CLI_PATH, arguments);
+}
+
+std::string firstLine(const std::string& text) {
+  return text.substr(0, text.find('\n'));
+}
+
+std::string workerUrl() {
+  return "http://127.0.0.1:" + std::to_string(testing::sharedWorkerPort());
+}
+
+TEST(CliLoad, WithoutACommandPrintsTheOverviewAndFails) {
+  const auto result = benchd({});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(firstLine(result.err), "benchd: missing command");
+  EXPECT_NE(result.err.find("load"), std::string::npos);
+}
+
+TEST(CliLoad, AnUnknownCommandFails) {
+  const auto result = benchd({"fly"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(firstLine(result.err), "benchd: unknown command 'fly'");
+}
+
+TEST(CliLoad, HelpGoesToStdout) {
+  const auto result = benchd({"load", "--help"});
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_EQ(firstLine(result.out),
+            "usage: benchd load --url http://HOST:PORT --approach NAME [options]");
+  EXPECT_TRUE(result.err.empty());
+}
+
+TEST(CliLoad, BadArgumentsGiveOneLineAndTheUsage) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--approach", "a"}, "benchd load: --url is required"},
+      {{"--url", "http://127.0.0.1:1"}, "benchd load: --approach is required"},
+      {{"--url", "http://127.0.0.1:1", "--approach", "a", "--connections", "abc"},
+       "benchd load: --connections: expected an integer from 1 to 1000000, got 'abc'"},
+      {{"--url", "http://127.0.0.1:1", "--approach", "a", "--duration", "0"},
+       "benchd load: --duration: expected an integer from 1 to 86400, got '0'"},
+      {{"--url", "ftp://127.0.0.1:1", "--approach", "a"},
+       "benchd load: --url: expected a URL like http://127.0.0.1:8080, got 'ftp://127.0.0.1:1'"},
+      {{"--url", "http://127.0.0.1:1", "--approach", "a", "--frobnicate", "1"},
+       "benchd load: unknown option '--frobnicate'"},
+      {{"--url", "http://127.0.0.1:1", "--approach", "a", "--threads"},
+       "benchd load: --threads: missing value"},
+      {{"--url", "http://127.0.0.1:1", "--approach", "a", "--arrivals", "queue"},
+       "benchd load: --arrivals: expected 'drop' or 'wait', got 'queue'"},
+      {{"--url", "http://127.0.0.1:1", "--approach", "a", "--workload", "get-time-arrival-rate"},
+       "benchd load: --rate is required: workload 'get-time-arrival-rate' has an arrival-rate "
+       "executor"},
+      {{"--url", "http://127.0.0.1:1", "--approach", "a", "--workload",
+        "get-post-movies-smooth-vus-spike", "--connections", "3"},
+       "benchd load: --connections 3 is too few for workload 'get-post-movies-smooth-vus-spike': "
+       "sub-scenario 'getMovies1' would get no connection"},
+  };
+  for (const auto& [arguments, message] : cases) {
+    std::vector<std::string> full = {"load"};
+    full.insert(full.end(), arguments.begin(), arguments.end());
+    const auto result = benchd(full);
+    EXPECT_EQ(result.exit_code, 2) << message;
+    EXPECT_EQ(firstLine(result.err), message);
+    EXPECT_NE(result.err.find("usage: benchd load"), std::string::npos) << message;
+    EXPECT_TRUE(result.out.empty()) << message;
+  }
+}
+
+TEST(CliLoad, AnUnknownWorkloadNamesTheKnownOnes) {
+  const auto result = benchd(
+      {"load", "--url", "http://127.0.0.1:1", "--approach", "a", "--workload", "no-such-workload"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(firstLine(result.err).find("get-time"), std::string::npos) << result.err;
+}
+
+TEST(CliLoad, AShortRunPrintsParsableJson) {
+  const auto result =
+      benchd({"load", "--url", workerUrl(), "--approach", "callbacks-asio", "--connections", "8",
+              "--rate", "200", "--duration", "2", "--delay", "2", "--threads", "1", "--json"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  rapidjson::Document json;
+  json.Parse(result.out.c_str());
+  ASSERT_FALSE(json.HasParseError()) << result.out;
+  ASSERT_TRUE(json.IsObject());
+  EXPECT_STREQ(json["workload"].GetString(), "get-time");
+  EXPECT_FALSE(json["open_model"].GetBool());
+  const auto& requests = json["requests"];
+  EXPECT_GT(requests["ok"].GetUint64(), 300U);
+  EXPECT_LT(requests["ok"].GetUint64(), 500U);
+  EXPECT_EQ(requests["errors"].GetUint64(), 0U);
+  EXPECT_EQ(json["errors"]["connection_refused"].GetUint64(), 0U);
+  EXPECT_NEAR(json["requests_per_second"].GetDouble(), 200.0, 30.0);
+  EXPECT_GE(json["latency_ms"]["p50"].GetDouble(), 2.0);
+  EXPECT_GE(json["latency_ms"]["p99"].GetDouble(), json["latency_ms"]["p50"].GetDouble());
+  EXPECT_GT(json["transfer"]["bytes_received"].GetUint64(), 0U);
+  EXPECT_EQ(json["connects"].GetUint64(), 8U);
+  EXPECT_TRUE(json["generator"]["saturated"].IsBool());
+  EXPECT_EQ(json["generator"]["threads"].GetUint(), 1U);
+  ASSERT_TRUE(json["snapshots"].IsArray());
+  EXPECT_EQ(json["snapshots"].Size(), 2U);
+}
+
+TEST(CliLoad, TextSummaryNamesErrorClasses) {
+  const auto result = benchd(
+      {"load", "--url", "http://127.0.0.1:" + std::to_string(testing::closedPort()), "--approach",
+       "callbacks-asio", "--connections", "1", "--duration", "1", "--rate", "50"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("connection_refused"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("latency      no samples"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("generator"), std::string::npos);
+  EXPECT_NE(result.out.find("saturation"), std::string::npos);
+}
+
+TEST(CliLoad, AnOpenModelRunReportsUncorrectedLatencyAndDrops) {
+  const auto result = benchd({"load", "--url", workerUrl(), "--approach", "callbacks-asio",
+                              "--workload", "get-time-arrival-rate", "--rate", "100",
+                              "--connections", "1", "--delay", "50", "--duration", "2", "--json"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  rapidjson::Document json;
+  json.Parse(result.out.c_str());
+  ASSERT_FALSE(json.HasParseError()) << result.out;
+  EXPECT_TRUE(json["open_model"].GetBool());
+  EXPECT_GT(json["requests"]["dropped_arrivals"].GetUint64(), 100U);
+  EXPECT_GT(json["uncorrected_latency_ms"]["count"].GetUint64(), 10U);
+}
+
+}  // namespace
+}  // namespace benchd::loadgen
