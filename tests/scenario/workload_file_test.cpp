@@ -368,12 +368,11 @@ TEST(WorkloadFileErrors, InvalidJsonBodyFile) {
 }
 
 TEST(WorkloadCatalog, LoadsTheShippedWorkloads) {
-  EXPECT_EQ(
-      shippedWorkloads().names(),
-      (std::vector<std::string>{"get-movies", "get-movies-smooth-vus-spike",
-                                "get-movies-stepped-vus-spike", "get-post-movies-sharp-vus-spikes",
-                                "get-post-movies-smooth-vus-spike", "get-time",
-                                "get-time-arrival-rate"}));
+  EXPECT_EQ(shippedWorkloads().names(),
+            (std::vector<std::string>{
+                "get-movies", "get-movies-smooth-vus-spike", "get-movies-stepped-vus-spike",
+                "get-post-movies-sharp-vus-spikes", "get-post-movies-smooth-vus-spike", "get-time",
+                "get-time-arrival-rate"}));
 }
 
 TEST(WorkloadCatalog, FindsByNameWithOrWithoutJsSuffix) {
