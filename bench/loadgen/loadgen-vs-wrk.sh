@@ -2,7 +2,7 @@
 # Compares benchd's load generator (`benchd load`) with wrk and h2load (--h1) on the same
 # targets, then demonstrates coordinated omission.
 #
-# Usage: bench/loadgen-vs-wrk.sh
+# Usage: bench/loadgen/loadgen-vs-wrk.sh
 # Environment (defaults in brackets):
 #   BUILD_DIR    build tree holding bin/benchd, bin/benchd-worker and plugins/ [build/bench-loadgen];
 #                configured (Release) and built when a binary is missing
@@ -31,7 +31,7 @@
 # and uncorrected p99 and the dropped arrivals of both. Exits 1 if the wait run's corrected p99
 # does not show the stall (>= 500 ms) or its uncorrected p99 does (>= 100 ms).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 BUILD_DIR="${BUILD_DIR:-build/bench-loadgen}"
 PLUGIN="${PLUGIN:-callbacks-asio}"
