@@ -20,6 +20,14 @@ bool endsConnection(const boost::system::error_code& read_error) {
          read_error == asio::error::connection_reset || read_error == asio::error::eof;
 }
 
+sdk::Reply readErrorReply(const boost::system::error_code& read_error) {
+  if (read_error == boost::beast::http::error::body_limit) {
+    return sdk::errorReply(
+        413, "request body exceeds " + std::to_string(sdk::kMaxRequestBodyBytes) + " bytes");
+  }
+  return sdk::errorReply(400, "malformed HTTP request: " + read_error.message());
+}
+
 ConnectionRegistration::ConnectionRegistration(EventLoop& loop, boost::beast::tcp_stream& stream)
     : loop_(loop), stream_(stream) {
   loop_.connections.insert(this);

@@ -3,6 +3,7 @@
 #include "server.hpp"
 #include "upstream_call.hpp"
 
+#include <benchd/asio_common/connection_tracking.hpp>
 #include <benchd/asio_common/limits.hpp>
 #include <benchd/asio_common/response_bytes.hpp>
 
@@ -63,24 +64,14 @@ void Session::readRequest() {
 
 void Session::onRead(error_code error) {
   idle_ = false;
-  const bool nothing_to_answer =
-      error == http::error::end_of_stream || error == boost::asio::error::operation_aborted ||
-      error == beast::error::timeout || error == boost::asio::error::connection_reset ||
-      error == boost::asio::error::eof;
-  if (nothing_to_answer) {
+  if (asio_common::endsConnection(error)) {
     close();
     return;
   }
   request_in_flight_ = true;
   LoopCounters::add(loop_.counters.requests_in_flight, 1);
-  if (error == http::error::body_limit) {
-    send(sdk::errorReply(
-             413, "request body exceeds " + std::to_string(sdk::kMaxRequestBodyBytes) + " bytes"),
-         true);
-    return;
-  }
   if (error) {
-    send(sdk::errorReply(400, "malformed HTTP request: " + error.message()), true);
+    send(asio_common::readErrorReply(error), true);
     return;
   }
 

@@ -16,8 +16,6 @@
 
 namespace benchd::callbacks_asio {
 
-struct UpstreamResult;
-
 /// One inbound connection, served request by request (read, wait or call upstream, answer,
 /// repeat while keep-alive holds). Owned by the completion handlers in flight through
 /// shared_from_this; lives on one loop and is only touched on its thread.
@@ -37,7 +35,7 @@ class Session final : public std::enable_shared_from_this<Session>,
   void readRequest();
   void onRead(boost::system::error_code error);
   void onDelayElapsed(boost::system::error_code error);
-  void onUpstreamDone(const UpstreamResult& result);
+  void onUpstreamDone(const asio_common::UpstreamResult& result);
   void send(const sdk::Reply& reply, bool close_after);
   void onWritten(boost::system::error_code error, bool close_after);
   void discardInputThenClose();

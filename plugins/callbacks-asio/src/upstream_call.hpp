@@ -1,5 +1,7 @@
 #pragma once
 
+#include <benchd/asio_common/upstream_pool.hpp>
+
 #include <boost/system/error_code.hpp>
 
 #include <functional>
@@ -11,12 +13,7 @@ struct EventLoop;
 
 namespace benchd::callbacks_asio {
 
-/// Result of a nested call: an error, or the HTTP status and body of the answer.
-struct UpstreamResult {
-  boost::system::error_code error;
-  unsigned status = 0;
-  std::string body;
-};
+using asio_common::UpstreamResult;
 
 using UpstreamCompletion = std::function<void(UpstreamResult)>;
 

@@ -67,11 +67,8 @@ asio::awaitable<void> serveConnection(asio_common::EventLoop* loop, const sdk::H
     InFlightRequest in_flight(*loop);
     sdk::Reply reply;
     bool close_after = true;
-    if (read_error == http::error::body_limit) {
-      reply = sdk::errorReply(
-          413, "request body exceeds " + std::to_string(sdk::kMaxRequestBodyBytes) + " bytes");
-    } else if (read_error) {
-      reply = sdk::errorReply(400, "malformed HTTP request: " + read_error.message());
+    if (read_error) {
+      reply = asio_common::readErrorReply(read_error);
     } else {
       reply = co_await handleRequest(loop, host, &parser.get());
       close_after = false;

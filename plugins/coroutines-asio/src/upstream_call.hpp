@@ -1,6 +1,7 @@
 #pragma once
 
 #include <benchd/asio_common/event_loop_group.hpp>
+#include <benchd/asio_common/upstream_pool.hpp>
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/system/error_code.hpp>
@@ -9,12 +10,7 @@
 
 namespace benchd::coroutines_asio {
 
-/// Result of a nested call: an error, or the HTTP status and body of the answer.
-struct UpstreamResult {
-  boost::system::error_code error;
-  unsigned status = 0;
-  std::string body;
-};
+using asio_common::UpstreamResult;
 
 /// GET `target` on the server's own endpoint over a pooled keep-alive connection of `loop`
 /// (a new one if none is idle); a pooled connection the server has meanwhile closed is

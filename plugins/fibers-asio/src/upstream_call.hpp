@@ -1,6 +1,7 @@
 #pragma once
 
 #include <benchd/asio_common/event_loop_group.hpp>
+#include <benchd/asio_common/upstream_pool.hpp>
 
 #include <boost/system/error_code.hpp>
 
@@ -8,12 +9,7 @@
 
 namespace benchd::fibers_asio {
 
-/// Result of a nested call: an error, or the HTTP status and body of the answer.
-struct UpstreamResult {
-  boost::system::error_code error;
-  unsigned status = 0;
-  std::string body;
-};
+using asio_common::UpstreamResult;
 
 /// GET `target` on the server's own endpoint over a pooled keep-alive connection of `loop`
 /// (a new one if none is idle). Reads as a blocking call; suspends only the calling fiber.

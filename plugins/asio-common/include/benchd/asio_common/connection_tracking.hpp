@@ -4,6 +4,7 @@
 // All of it is used on the connection's loop thread only.
 
 #include <benchd/asio_common/event_loop_group.hpp>
+#include <benchd/sdk/service_request.hpp>
 
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/system/error_code.hpp>
@@ -17,6 +18,11 @@ void closeStream(boost::beast::tcp_stream& stream);
 /// True for read errors after which there is no request to answer: the peer closed, the
 /// connection was reset or closed by the server, or the idle timeout passed.
 bool endsConnection(const boost::system::error_code& read_error);
+
+/// The reply to a request that could not be read (any read error for which endsConnection()
+/// is false): 413 for a body over sdk::kMaxRequestBodyBytes, 400 for malformed HTTP. The
+/// connection closes after it.
+sdk::Reply readErrorReply(const boost::system::error_code& read_error);
 
 /// Registers a connection in its loop's connection set and counts it as open, for the guard's
 /// lifetime, so a draining or stopping server can close it.

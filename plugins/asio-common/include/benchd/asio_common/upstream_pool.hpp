@@ -4,6 +4,7 @@
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/empty_body.hpp>
 #include <boost/beast/http/message.hpp>
+#include <boost/system/error_code.hpp>
 
 #include <memory>
 #include <string>
@@ -12,6 +13,13 @@
 namespace benchd::asio_common {
 
 struct EventLoop;
+
+/// Result of a nested call: an error, or the HTTP status and body of the answer.
+struct UpstreamResult {
+  boost::system::error_code error;
+  unsigned status = 0;
+  std::string body;
+};
 
 /// A keep-alive connection to the server's own endpoint, used for nested calls. Counted
 /// against the worker-wide pool capacity for its whole life (reserved by UpstreamPool::open).
