@@ -1,8 +1,8 @@
 #include "command_runner.hpp"
 
-#include <fcntl.h>
+#include "child_process.hpp"
+
 #include <poll.h>
-#include <spawn.h>
 #include <unistd.h>
 
 #include <array>
@@ -12,42 +12,15 @@
 #include <stdexcept>
 #include <sys/wait.h>
 
-extern char** environ;
-
 namespace benchd::loadgen::testing {
 
 CommandResult runCommand(const std::string& program, const std::vector<std::string>& arguments,
                          std::chrono::milliseconds timeout) {
-  std::array<int, 2> out_pipe{};
-  std::array<int, 2> err_pipe{};
-  if (::pipe2(out_pipe.data(), O_CLOEXEC) != 0 || ::pipe2(err_pipe.data(), O_CLOEXEC) != 0) {
-    throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
-  }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], STDERR_FILENO);
-  std::vector<std::string> argv_storage = {program};
-  argv_storage.insert(argv_storage.end(), arguments.begin(), arguments.end());
-  std::vector<char*> argv;
-  argv.reserve(argv_storage.size() + 1);
-  for (std::string& argument : argv_storage) {
-    argv.push_back(argument.data());
-  }
-  argv.push_back(nullptr);
-  pid_t pid = -1;
-  const int spawned = ::posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  ::close(out_pipe[1]);
-  ::close(err_pipe[1]);
-  if (spawned != 0) {
-    ::close(out_pipe[0]);
-    ::close(err_pipe[0]);
-    throw std::runtime_error("posix_spawn " + program + ": " + std::strerror(spawned));
-  }
+  const benchd::testing::SpawnedChild child = benchd::testing::spawnWithPipes(program, arguments);
+  const pid_t pid = child.pid;
   CommandResult result;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
-  std::array<pollfd, 2> fds{{{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}}};
+  std::array<pollfd, 2> fds{{{child.stdout_fd, POLLIN, 0}, {child.stderr_fd, POLLIN, 0}}};
   std::array<std::string*, 2> sinks{&result.out, &result.err};
   int open_pipes = 2;
   bool killed = false;

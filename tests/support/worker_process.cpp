@@ -1,7 +1,8 @@
 #include "worker_process.hpp"
 
+#include "child_process.hpp"
+
 #include <signal.h>
-#include <spawn.h>
 #include <unistd.h>
 
 #include <array>
@@ -9,8 +10,6 @@
 #include <cstring>
 #include <stdexcept>
 #include <sys/wait.h>
-
-extern char** environ;
 
 namespace benchd::testing {
 
@@ -29,39 +28,11 @@ std::string pluginPath(const std::string& name) {
   return path;
 }
 
-WorkerProcess::WorkerProcess(std::vector<std::string> args) {
-  std::array<int, 2> out_pipe{};
-  std::array<int, 2> err_pipe{};
-  if (::pipe2(out_pipe.data(), O_CLOEXEC) != 0 || ::pipe2(err_pipe.data(), O_CLOEXEC) != 0) {
-    throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
-  }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], STDERR_FILENO);
-
-  // Built by appending: g++ 12 reports a false -Warray-bounds for inserting at the front.
-  std::vector<std::string> command;
-  command.reserve(args.size() + 1);
-  command.emplace_back(BENCHD_WORKER_PATH);
-  for (auto& arg : args)
-    command.push_back(std::move(arg));
-  std::vector<char*> argv;
-  for (auto& arg : command)
-    argv.push_back(arg.data());
-  argv.push_back(nullptr);
-  const int spawned =
-      ::posix_spawn(&pid_, BENCHD_WORKER_PATH, &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  ::close(out_pipe[1]);
-  ::close(err_pipe[1]);
-  if (spawned != 0) {
-    ::close(out_pipe[0]);
-    ::close(err_pipe[0]);
-    throw std::runtime_error(std::string("posix_spawn: ") + std::strerror(spawned));
-  }
-  stdout_reader_ = std::thread([this, fd = out_pipe[0]] { readStdout(fd); });
-  stderr_reader_ = std::thread([this, fd = err_pipe[0]] { readStderr(fd); });
+WorkerProcess::WorkerProcess(const std::vector<std::string>& args) {
+  const SpawnedChild child = spawnWithPipes(BENCHD_WORKER_PATH, args);
+  pid_ = child.pid;
+  stdout_reader_ = std::thread([this, fd = child.stdout_fd] { readStdout(fd); });
+  stderr_reader_ = std::thread([this, fd = child.stderr_fd] { readStderr(fd); });
 }
 
 WorkerProcess::~WorkerProcess() {

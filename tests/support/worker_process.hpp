@@ -31,7 +31,7 @@ struct WorkerStats {
 class WorkerProcess {
  public:
   /// Spawns `benchd-worker` (path from the BENCHD_WORKER_PATH build definition) with `args`.
-  explicit WorkerProcess(std::vector<std::string> args);
+  explicit WorkerProcess(const std::vector<std::string>& args);
   ~WorkerProcess();
   WorkerProcess(const WorkerProcess&) = delete;
   WorkerProcess& operator=(const WorkerProcess&) = delete;
