@@ -1,11 +1,17 @@
 #pragma once
 
-#include "sqlite_connection.hpp"
-#include "sqlite_statement.hpp"
+#include <benchd/sqlite/sqlite_connection.hpp>
+#include <benchd/sqlite/sqlite_statement.hpp>
+#include <benchd/sqlite/sqlite_transaction.hpp>
 
 #include <string>
 
 namespace benchd::microservice {
+
+using sqlite::SqliteConnection;
+using sqlite::SqliteStatement;
+using sqlite::SqliteTransaction;
+using sqlite::StatementExecution;
 
 /// One connection to the movie database together with its prepared statements.
 ///

@@ -1,9 +1,8 @@
 #include "movie_repository.hpp"
 
-#include "sqlite_statement.hpp"
-#include "sqlite_transaction.hpp"
-
 #include <benchd/microservice/movie_json.hpp>
+#include <benchd/sqlite/sqlite_statement.hpp>
+#include <benchd/sqlite/sqlite_transaction.hpp>
 
 #include <algorithm>
 #include <atomic>

@@ -1,11 +1,10 @@
-#include "sqlite_statement.hpp"
-
-#include "sqlite_error.hpp"
+#include <benchd/sqlite/sqlite_error.hpp>
+#include <benchd/sqlite/sqlite_statement.hpp>
 
 #include <sqlite3.h>
 #include <utility>
 
-namespace benchd::microservice {
+namespace benchd::sqlite {
 
 SqliteStatement::SqliteStatement(sqlite3* db, std::string_view sql) {
   if (sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
@@ -52,6 +51,11 @@ void SqliteStatement::bind(int index, std::string_view value) {
                                             SQLITE_TRANSIENT, SQLITE_UTF8));
 }
 
+void SqliteStatement::bindBlob(int index, std::span<const std::byte> bytes) {
+  checkBind(statement_,
+            sqlite3_bind_blob64(statement_, index, bytes.data(), bytes.size(), SQLITE_TRANSIENT));
+}
+
 void SqliteStatement::bindNull(int index) {
   checkBind(statement_, sqlite3_bind_null(statement_, index));
 }
@@ -81,9 +85,30 @@ std::string_view SqliteStatement::columnText(int column) const {
   return {text, static_cast<std::size_t>(sqlite3_column_bytes(statement_, column))};
 }
 
+std::int64_t SqliteStatement::columnInt64(int column) const {
+  return sqlite3_column_int64(statement_, column);
+}
+
+double SqliteStatement::columnDouble(int column) const {
+  return sqlite3_column_double(statement_, column);
+}
+
+bool SqliteStatement::columnIsNull(int column) const {
+  return sqlite3_column_type(statement_, column) == SQLITE_NULL;
+}
+
+std::span<const std::byte> SqliteStatement::columnBlob(int column) const {
+  const void* data = sqlite3_column_blob(statement_, column);
+  if (data == nullptr) {
+    return {};
+  }
+  return {static_cast<const std::byte*>(data),
+          static_cast<std::size_t>(sqlite3_column_bytes(statement_, column))};
+}
+
 void SqliteStatement::reset() noexcept {
   sqlite3_reset(statement_);
   sqlite3_clear_bindings(statement_);
 }
 
-}  // namespace benchd::microservice
+}  // namespace benchd::sqlite

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "sqlite_connection.hpp"
+#include <benchd/sqlite/sqlite_connection.hpp>
 
-namespace benchd::microservice {
+namespace benchd::sqlite {
 
 /// A write transaction (BEGIN IMMEDIATE) that rolls back unless commit() was called.
 class SqliteTransaction {
@@ -19,4 +19,4 @@ class SqliteTransaction {
   bool committed_ = false;
 };
 
-}  // namespace benchd::microservice
+}  // namespace benchd::sqlite

@@ -1,8 +1,7 @@
-#include "sqlite_transaction.hpp"
+#include <benchd/sqlite/sqlite_error.hpp>
+#include <benchd/sqlite/sqlite_transaction.hpp>
 
-#include "sqlite_error.hpp"
-
-namespace benchd::microservice {
+namespace benchd::sqlite {
 
 SqliteTransaction::SqliteTransaction(SqliteConnection& connection) : connection_(connection) {
   connection_.execute("BEGIN IMMEDIATE");
@@ -23,4 +22,4 @@ void SqliteTransaction::commit() {
   committed_ = true;
 }
 
-}  // namespace benchd::microservice
+}  // namespace benchd::sqlite

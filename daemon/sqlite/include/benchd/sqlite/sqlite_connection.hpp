@@ -1,13 +1,14 @@
 #pragma once
 
-#include "sqlite_statement.hpp"
+#include <benchd/sqlite/sqlite_statement.hpp>
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
 struct sqlite3;
 
-namespace benchd::microservice {
+namespace benchd::sqlite {
 
 /// Owns one SQLite connection, opened without SQLite's per-connection mutex.
 ///
@@ -27,8 +28,11 @@ class SqliteConnection {
 
   [[nodiscard]] SqliteStatement prepare(std::string_view sql);
 
+  /// The rowid of the last successful INSERT on this connection.
+  [[nodiscard]] std::int64_t lastInsertRowId() const;
+
  private:
   sqlite3* db_ = nullptr;
 };
 
-}  // namespace benchd::microservice
+}  // namespace benchd::sqlite

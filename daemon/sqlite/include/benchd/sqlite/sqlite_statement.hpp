@@ -1,14 +1,16 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
 struct sqlite3;
 struct sqlite3_stmt;
 
-namespace benchd::microservice {
+namespace benchd::sqlite {
 
 /// Owns one prepared statement. Parameter and column indexes are as in the SQLite C API
 /// (parameters from 1, columns from 0). Text views returned by columnText() stay valid until
@@ -28,6 +30,8 @@ class SqliteStatement {
   void bind(int index, double value);
   /// Copies the text.
   void bind(int index, std::string_view value);
+  /// Copies the bytes (bound as a BLOB, not as text).
+  void bindBlob(int index, std::span<const std::byte> bytes);
   void bindNull(int index);
   template <typename T>
   void bind(int index, const std::optional<T>& value) {
@@ -45,6 +49,11 @@ class SqliteStatement {
   void run();
 
   [[nodiscard]] std::string_view columnText(int column) const;
+  [[nodiscard]] std::int64_t columnInt64(int column) const;
+  [[nodiscard]] double columnDouble(int column) const;
+  [[nodiscard]] bool columnIsNull(int column) const;
+  /// Valid until the next step() or reset(), like columnText().
+  [[nodiscard]] std::span<const std::byte> columnBlob(int column) const;
 
   /// Ends the current execution and clears the bindings, releasing the statement's locks.
   void reset() noexcept;
@@ -68,4 +77,4 @@ class StatementExecution {
   SqliteStatement& statement_;
 };
 
-}  // namespace benchd::microservice
+}  // namespace benchd::sqlite

@@ -5,7 +5,7 @@
 
 struct sqlite3;
 
-namespace benchd::microservice {
+namespace benchd::sqlite {
 
 /// A failed SQLite call. what() is "<context>: <sqlite message>".
 class SqliteError : public std::runtime_error {
@@ -16,4 +16,4 @@ class SqliteError : public std::runtime_error {
   [[nodiscard]] static SqliteError fromConnection(sqlite3* db, const std::string& context);
 };
 
-}  // namespace benchd::microservice
+}  // namespace benchd::sqlite

@@ -1,10 +1,9 @@
-#include "sqlite_connection.hpp"
-
-#include "sqlite_error.hpp"
+#include <benchd/sqlite/sqlite_connection.hpp>
+#include <benchd/sqlite/sqlite_error.hpp>
 
 #include <sqlite3.h>
 
-namespace benchd::microservice {
+namespace benchd::sqlite {
 namespace {
 
 /// Upper bound on waiting for another connection's lock. Writers are already exclusive of
@@ -48,4 +47,8 @@ SqliteStatement SqliteConnection::prepare(std::string_view sql) {
   return {db_, sql};
 }
 
-}  // namespace benchd::microservice
+std::int64_t SqliteConnection::lastInsertRowId() const {
+  return sqlite3_last_insert_rowid(db_);
+}
+
+}  // namespace benchd::sqlite
