@@ -1,0 +1,39 @@
+#pragma once
+
+#include <benchd/results/summary_row.hpp>
+#include <benchd/results/winners.hpp>
+#include <benchd/scenario/scenario_row.hpp>
+
+#include <cstdint>
+#include <iosfwd>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace benchd::results {
+
+/// Everything results.md shows; built by the runner, rendered here.
+struct ResultsDocument {
+  std::string title;  ///< the scenario file's stem
+  std::int64_t started_epoch_millis = 0;
+  std::int64_t finished_epoch_millis = 0;
+  bool stopped = false;  ///< the run was stopped before it finished
+  std::vector<std::pair<std::string, std::string>> specs;
+  std::string scenario_file;
+  std::string settings_note;  ///< overrides, approaches, CPU pinning: one line
+  std::vector<scenario::ScenarioRow> rows;
+  std::vector<SummaryRow> results;
+  WinnersGrid winners;
+  /// Image paths relative to the results folder that exist ("results.png",
+  /// "<scenario>/<approach>.png"); the others are announced as not available.
+  std::set<std::string> images;
+};
+
+/// The original's results.md (reference §9.4): title, test time (UTC start, end, duration),
+/// system specs, the scenario table, the result overview (the winners standings and grid, and
+/// results.png when rendered), then per scenario and approach the chart or "(No image
+/// available)", its key numbers, the diagnostics and, for a failed run, the reason.
+void writeResultsMarkdown(std::ostream& out, const ResultsDocument& document);
+
+}  // namespace benchd::results

@@ -1,0 +1,95 @@
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace benchd::results {
+
+/// The summary metrics of one (scenario, approach) result, in results.csv column order: the
+/// original's 26 where the meaning holds, with C++ counterparts for the JVM-only ones (heap in
+/// MiB instead of heap percent, RSS beside it, context switches and CPU per request instead of
+/// GC count and time, OS threads instead of platform threads). Definitions:
+/// ../shared/design/architecture.md, "Metrics"; computed by computeSummary().
+inline constexpr std::array<std::string_view, 28> kMetricNames = {
+    "requests_ok",
+    "requests_error",
+    "requests_per_second_p50",
+    "requests_per_second_p90",
+    "requests_per_second_max",
+    "latency_millis_min",
+    "latency_millis_p50",
+    "latency_millis_p90",
+    "latency_millis_p99",
+    "latency_millis_max",
+    "cpu_use_percent_avg",
+    "cpu_use_percent_max",
+    "ram_use_percent_avg",
+    "ram_use_percent_max",
+    "heap_mib_avg",
+    "heap_mib_max",
+    "rss_mib_avg",
+    "rss_mib_max",
+    "context_switches_per_request",
+    "cpu_millis_per_request",
+    "os_threads_avg",
+    "os_threads_max",
+    "sockets_avg",
+    "sockets_max",
+    "network_kib_per_req_avg",
+    "network_kib_per_req_max",
+    "network_packets_per_req_avg",
+    "network_packets_per_req_max",
+};
+inline constexpr std::size_t kMetricCount = kMetricNames.size();
+
+/// Index of `name` in kMetricNames, or nullopt.
+std::optional<std::size_t> metricIndex(std::string_view name);
+
+/// Numbers stored beside the ranked metrics, not ranked (architecture.md, "Diagnostics").
+struct Diagnostics {
+  double generator_cpu_percent_avg = 0.0;  ///< load generator event-loop threads, % of one core
+  double generator_cpu_percent_max = 0.0;
+  std::uint32_t generator_cores = 0;
+  double achieved_requests_per_second = 0.0;  ///< completed requests / test duration
+  double intended_requests_per_second = 0.0;  ///< 0 when the row has no intended rate
+  std::uint64_t dropped_arrivals = 0;         ///< open model
+  std::uint64_t late_arrivals = 0;            ///< open model, arrivals that waited
+  std::uint64_t interrupted_requests = 0;     ///< cut off at the phase end
+  bool open_model = false;
+  /// Open model: latency timed from the actual send (the metrics use the intended send time).
+  double uncorrected_latency_millis_p50 = 0.0;
+  double uncorrected_latency_millis_p99 = 0.0;
+  double uncorrected_latency_millis_max = 0.0;
+  bool generator_saturated = false;
+  std::string saturation_reason;  ///< empty unless saturated
+  /// Errors by loadgen::ErrorClass name, e.g. "connection_refused=3 http_5xx=1"; empty if none.
+  std::string errors_by_class;
+  /// How the worker ended when it was stopped after the test, if not cleanly (e.g. "exit code 5":
+  /// requests were cut off at stop); empty otherwise. Its numbers stand either way.
+  std::string worker_stop;
+};
+
+/// One row of results.csv plus what is stored beside it.
+struct SummaryRow {
+  std::string scenario;
+  std::string approach;
+  std::array<double, kMetricCount> metrics{};  ///< kMetricNames order
+  /// A failed run (worker would not start, died, answered wrongly, ...): every metric is 0
+  /// except requests_error (>= 1), as the original's failed-run row (reference §5.3).
+  bool failed = false;
+  std::string failure_reason;  ///< empty unless failed
+  Diagnostics diagnostics;
+
+  [[nodiscard]] double metric(std::string_view name) const;  ///< throws for an unknown name
+  void setMetric(std::string_view name, double value);       ///< throws for an unknown name
+};
+
+/// The original's failed-run row: all metrics 0 except requests_error = `errors` (at least 1).
+SummaryRow failedRow(std::string scenario, std::string approach, std::string reason,
+                     std::uint64_t errors = 1);
+
+}  // namespace benchd::results

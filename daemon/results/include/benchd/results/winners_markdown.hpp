@@ -1,0 +1,42 @@
+#pragma once
+
+#include <benchd/results/winners.hpp>
+
+#include <iosfwd>
+#include <string>
+
+namespace benchd::results {
+
+/// The winners grid as Markdown, for results.md and the terminal. Renders a WinnersGrid; ranks
+/// nothing itself. No heading of its own: the caller places it under one.
+///
+/// Standings, in rank order, then the "no winner" line when there were draws:
+///
+///   | rank | approach | wins | share |
+///   |---:|---|---:|---:|
+///   | 1 | loom-netty | 109 | 38 % |
+///   | | no winner (draws) | 64 | 22 % |
+///
+///   286 contests: 26 metrics × 11 scenarios.
+///
+/// The grid: one row per metric (↑ higher is better, ↓ lower), one column per scenario. A cell
+/// is the winner, its value as results.csv holds it and the cell's alpha (the original's colour
+/// saturation, a measure of the lead): `loom-netty 101 (.50)`, `loom-netty 5.40 (1.0)`. A draw
+/// is `draw 100` (the tied value) or `draw E` when the top two (or the only approach) had
+/// errors; an empty cell (the approach set did not run that scenario) is `–`. Values of an
+/// approach with errors carry an `E` suffix. '|' in names is escaped.
+void writeWinnersMarkdown(std::ostream& out, const WinnersGrid& grid);
+/// writeWinnersMarkdown into a string.
+[[nodiscard]] std::string winnersMarkdown(const WinnersGrid& grid);
+
+/// The standings table (and the contests line) alone.
+void writeStandingsMarkdown(std::ostream& out, const WinnersGrid& grid);
+/// The metric × scenario table alone.
+void writeWinnersGridMarkdown(std::ostream& out, const WinnersGrid& grid);
+
+/// A cell as the grid shows it (see writeWinnersMarkdown), unescaped.
+[[nodiscard]] std::string winnersCellText(const WinnersCell& cell);
+/// An alpha as the cell shows it: ".50", ".07", ".00", "1.0".
+[[nodiscard]] std::string formatAlpha(double alpha);
+
+}  // namespace benchd::results

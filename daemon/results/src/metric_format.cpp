@@ -1,0 +1,37 @@
+#include <benchd/results/metric_format.hpp>
+
+#include <array>
+#include <charconv>
+#include <cmath>
+
+namespace benchd::results {
+namespace {
+
+int decimalsFor(double value) {
+  if (std::trunc(value) == value || value > 100.0) {
+    return 0;
+  }
+  return value > 10.0 ? 1 : 2;
+}
+
+}  // namespace
+
+std::string formatMetricValue(double value) {
+  if (std::isnan(value)) {
+    return "nan";
+  }
+  if (std::isinf(value)) {
+    return value > 0 ? "inf" : "-inf";
+  }
+  // The largest double has 309 integral digits; a sign, a point and 2 decimals fit as well.
+  std::array<char, 330> buffer{};
+  const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value,
+                                    std::chars_format::fixed, decimalsFor(value));
+  std::string text(buffer.data(), result.ptr);
+  if (text.front() == '-' && text.find_first_not_of("-0.") == std::string::npos) {
+    text.erase(0, 1);
+  }
+  return text;
+}
+
+}  // namespace benchd::results

@@ -1,0 +1,159 @@
+#include <benchd/results/metric_format.hpp>
+#include <benchd/results/results_markdown.hpp>
+#include <benchd/results/winners_markdown.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <ostream>
+
+namespace benchd::results {
+namespace {
+
+std::string utcTime(std::int64_t epoch_millis) {
+  const std::time_t seconds = static_cast<std::time_t>(epoch_millis / 1000);
+  std::tm parts{};
+  ::gmtime_r(&seconds, &parts);
+  char text[32];
+  std::strftime(text, sizeof(text), "%Y-%m-%d %H:%M:%S", &parts);
+  return text;
+}
+
+std::string clockDuration(std::int64_t millis) {
+  const std::int64_t total = std::max<std::int64_t>(0, millis / 1000);
+  char text[32];
+  std::snprintf(text, sizeof(text), "%02lld:%02lld:%02lld", static_cast<long long>(total / 3600),
+                static_cast<long long>(total / 60 % 60), static_cast<long long>(total % 60));
+  return text;
+}
+
+/// GitHub's heading anchors: lower case, blanks to '-', other punctuation but '-' and '_' gone.
+std::string anchorOf(const std::string& heading) {
+  std::string anchor;
+  for (const char c : heading) {
+    if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_') {
+      anchor += c;
+    } else if (c >= 'A' && c <= 'Z') {
+      anchor += static_cast<char>(c - 'A' + 'a');
+    } else if (c == ' ') {
+      anchor += '-';
+    }
+  }
+  return anchor;
+}
+
+std::string profilesOf(const scenario::ScenarioRow& row) {
+  std::string text;
+  for (const std::string& profile : row.server_profiles) {
+    text += (text.empty() ? "" : "\\|") + profile;
+  }
+  return text;
+}
+
+void writeKeyNumbers(std::ostream& out, const SummaryRow& row) {
+  const auto value = [&row](std::string_view name) { return formatMetricValue(row.metric(name)); };
+  out << "| requests ok / error | req/s p50 / p90 / max | latency ms p50 / p90 / p99 / max | "
+         "CPU % avg | RSS MiB max | OS threads max | sockets max |\n"
+         "|---|---|---|---|---|---|---|\n";
+  out << "| " << value("requests_ok") << " / " << value("requests_error") << " | "
+      << value("requests_per_second_p50") << " / " << value("requests_per_second_p90") << " / "
+      << value("requests_per_second_max") << " | " << value("latency_millis_p50") << " / "
+      << value("latency_millis_p90") << " / " << value("latency_millis_p99") << " / "
+      << value("latency_millis_max") << " | " << value("cpu_use_percent_avg") << " | "
+      << value("rss_mib_max") << " | " << value("os_threads_max") << " | " << value("sockets_max")
+      << " |\n\n";
+  const Diagnostics& d = row.diagnostics;
+  out << "Load generator: " << formatMetricValue(d.generator_cpu_percent_avg) << " % CPU avg ("
+      << formatMetricValue(d.generator_cpu_percent_max) << " % max) of " << d.generator_cores
+      << (d.generator_cores == 1 ? " core" : " cores") << "; achieved "
+      << formatMetricValue(d.achieved_requests_per_second) << " req/s";
+  if (d.intended_requests_per_second > 0.0) {
+    out << " of " << formatMetricValue(d.intended_requests_per_second) << " intended";
+  }
+  if (d.open_model) {
+    out << "; " << d.dropped_arrivals << " dropped and " << d.late_arrivals
+        << " late arrivals; uncorrected latency p50 / p99 / max "
+        << formatMetricValue(d.uncorrected_latency_millis_p50) << " / "
+        << formatMetricValue(d.uncorrected_latency_millis_p99) << " / "
+        << formatMetricValue(d.uncorrected_latency_millis_max) << " ms";
+  }
+  out << ".";
+  if (!d.errors_by_class.empty()) {
+    out << " Errors: " << d.errors_by_class << ".";
+  }
+  if (d.generator_saturated) {
+    out << " **Generator saturated**: " << d.saturation_reason;
+  }
+  if (!d.worker_stop.empty()) {
+    out << " Worker stop: " << d.worker_stop << ".";
+  }
+  out << "\n\n";
+}
+
+}  // namespace
+
+void writeResultsMarkdown(std::ostream& out, const ResultsDocument& document) {
+  out << "# " << document.title << "\n\n";
+  if (document.stopped) {
+    out << "**This run was stopped before it finished; the results below are the rows that "
+           "completed.**\n\n";
+  }
+  out << "## Test Time\n\n| | |\n|---|---|\n";
+  out << "| Start (UTC) | " << utcTime(document.started_epoch_millis) << " |\n";
+  out << "| End (UTC) | " << utcTime(document.finished_epoch_millis) << " |\n";
+  out << "| Duration | "
+      << clockDuration(document.finished_epoch_millis - document.started_epoch_millis) << " |\n\n";
+
+  out << "## System Specs\n\n| | |\n|---|---|\n";
+  for (const auto& [label, value] : document.specs) {
+    out << "| " << label << " | " << value << " |\n";
+  }
+  out << "\n## Scenarios\n\nScenario file: `" << document.scenario_file << "`\n\n";
+  if (!document.settings_note.empty()) {
+    out << document.settings_note << "\n\n";
+  }
+  out << "| Scenario | Workload | Server Profiles | Delay Call Depth | Delay (ms) | Connections | "
+         "Requests per Second | Warmup Duration (s) | Test Duration (s) |\n"
+         "|---|---|---|---|---|---|---|---|---|\n";
+  for (const scenario::ScenarioRow& row : document.rows) {
+    out << "| [" << row.name << "](#" << anchorOf(row.name) << ") | " << row.workload << " | "
+        << profilesOf(row) << " | " << row.delay_call_depth << " | " << row.delay_millis << " | "
+        << row.connections << " | "
+        << (row.requests_per_second ? std::to_string(*row.requests_per_second) : "") << " | "
+        << row.warmup_seconds << " | " << row.test_seconds << " |\n";
+  }
+
+  out << "\n## Result Overview\n\n";
+  if (document.images.count("results.png") != 0) {
+    out << "![Overall](./results.png)\n\n";
+  }
+  if (document.results.empty()) {
+    out << "No results.\n\n";
+  } else {
+    writeWinnersMarkdown(out, document.winners);
+    out << "\n";
+  }
+
+  out << "## Result Details\n\n";
+  for (const scenario::ScenarioRow& row : document.rows) {
+    out << "### " << row.name << "\n\n";
+    for (const SummaryRow& result : document.results) {
+      if (result.scenario != row.name) {
+        continue;
+      }
+      const std::string image = row.name + "/" + result.approach + ".png";
+      const bool has_image = document.images.count(image) != 0;
+      out << "#### " << result.approach << (has_image ? "" : " (No image available)") << "\n\n";
+      if (has_image) {
+        out << "![" << result.approach << "](./" << image << ")\n\n";
+      }
+      if (result.failed) {
+        out << "**Failed**: " << result.failure_reason << "\n\n";
+        continue;
+      }
+      writeKeyNumbers(out, result);
+    }
+  }
+}
+
+}  // namespace benchd::results

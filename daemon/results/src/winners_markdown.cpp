@@ -1,0 +1,112 @@
+#include <benchd/results/metric_format.hpp>
+#include <benchd/results/winners_markdown.hpp>
+
+#include <array>
+#include <charconv>
+#include <ostream>
+#include <sstream>
+
+namespace benchd::results {
+namespace {
+
+std::string escaped(std::string_view text) {
+  std::string result;
+  for (const char c : text) {
+    if (c == '|') {
+      result += '\\';
+    }
+    result += c;
+  }
+  return result;
+}
+
+/// The value as results.csv holds it; an empty cell counts (and shows) as 0.
+std::string valueText(const RankedResult& result) {
+  std::string text = result.text.empty() ? formatMetricValue(result.value) : result.text;
+  if (result.has_errors) {
+    text += 'E';
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string formatAlpha(double alpha) {
+  if (alpha >= 1.0) {
+    return "1.0";
+  }
+  std::array<char, 32> buffer{};
+  const auto printed = std::to_chars(buffer.data(), buffer.data() + buffer.size(),
+                                     alpha < 0.0 ? 0.0 : alpha, std::chars_format::fixed, 2);
+  std::string text(buffer.data(), printed.ptr);
+  return text.substr(1);  // "0.50" → ".50"
+}
+
+std::string winnersCellText(const WinnersCell& cell) {
+  switch (cell.outcome) {
+    case CellOutcome::kEmpty:
+      return "–";
+    case CellOutcome::kDraw:
+      return cell.both_top_errors ? "draw E" : "draw " + valueText(*cell.top());
+    case CellOutcome::kWin:
+      break;
+  }
+  return cell.winner + " " + valueText(*cell.top()) + " (" + formatAlpha(cell.alpha) + ")";
+}
+
+void writeStandingsMarkdown(std::ostream& out, const WinnersGrid& grid) {
+  out << "| rank | approach | wins | share |\n"
+      << "|---:|---|---:|---:|\n";
+  for (const ApproachStanding& standing : grid.standings) {
+    out << "| " << standing.rank << " | " << escaped(standing.approach) << " | " << standing.wins
+        << " | " << standing.percent << " % |\n";
+  }
+  if (grid.draws > 0) {
+    out << "| | no winner (draws) | " << grid.draws << " | " << grid.draw_percent << " % |\n";
+  }
+  out << "\n"
+      << grid.contests << (grid.contests == 1 ? " contest" : " contests") << ": "
+      << grid.metrics.size() << (grid.metrics.size() == 1 ? " metric" : " metrics") << " × "
+      << grid.scenarios.size() << (grid.scenarios.size() == 1 ? " scenario" : " scenarios");
+  const std::size_t empty = grid.metrics.size() * grid.scenarios.size() - grid.contests;
+  if (empty > 0) {
+    out << ", " << empty << " empty (no approach of the set ran the scenario)";
+  }
+  out << ".\n";
+}
+
+void writeWinnersGridMarkdown(std::ostream& out, const WinnersGrid& grid) {
+  out << "| metric |";
+  for (const std::string& scenario : grid.scenarios) {
+    out << ' ' << escaped(scenario) << " |";
+  }
+  out << "\n|---|";
+  for (std::size_t i = 0; i < grid.scenarios.size(); ++i) {
+    out << "---|";
+  }
+  out << '\n';
+  for (std::size_t metric = 0; metric < grid.metrics.size(); ++metric) {
+    out << "| " << escaped(grid.metrics[metric])
+        << (grid.directions[metric] == Direction::kHigherIsBetter ? " ↑" : " ↓") << " |";
+    for (std::size_t scenario = 0; scenario < grid.scenarios.size(); ++scenario) {
+      out << ' ' << escaped(winnersCellText(grid.cell(metric, scenario))) << " |";
+    }
+    out << '\n';
+  }
+}
+
+void writeWinnersMarkdown(std::ostream& out, const WinnersGrid& grid) {
+  writeStandingsMarkdown(out, grid);
+  out << "\nCell: the winner, its value and, in brackets, the lead's colour saturation (0 to 1; "
+         "small means a narrow win). `E`: that approach had request errors; it ranks below every "
+         "error-free approach in that scenario.\n\n";
+  writeWinnersGridMarkdown(out, grid);
+}
+
+std::string winnersMarkdown(const WinnersGrid& grid) {
+  std::ostringstream out;
+  writeWinnersMarkdown(out, grid);
+  return out.str();
+}
+
+}  // namespace benchd::results

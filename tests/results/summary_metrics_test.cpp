@@ -1,0 +1,194 @@
+// The summary metrics of a test phase, computed from hand-made series whose answers are known.
+#include <benchd/results/series.hpp>
+#include <benchd/results/summary_metrics.hpp>
+#include <benchd/results/summary_row.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+namespace benchd::results {
+namespace {
+
+/// One second with `completed` requests (all ok and requested unless told otherwise) and the
+/// given host numbers.
+SecondRecord second(std::uint64_t completed, double cpu_user, std::uint64_t sockets,
+                    std::uint64_t loopback_bytes, std::uint64_t packets) {
+  SecondRecord record;
+  record.load.counters.requests_ok = completed;
+  record.load.counters.requests_requested = completed;
+  record.system.host.cpu_user_percent = cpu_user;
+  record.system.host.cpu_system_percent = 1.0;
+  record.system.host.cpu_iowait_percent = 0.5;
+  record.system.host.ram_used_percent = 40.0;
+  record.system.host.tcp_sockets_in_use = sockets;
+  record.system.host.loopback_rx_bytes = loopback_bytes / 2;
+  record.system.host.loopback_tx_bytes = loopback_bytes - loopback_bytes / 2;
+  record.system.host.loopback_rx_packets = packets / 2;
+  record.system.host.loopback_tx_packets = packets - packets / 2;
+  record.system.worker.present = true;
+  record.system.worker.threads = 10;
+  record.system.worker.rss_bytes = 8 * 1024 * 1024;
+  record.system.worker.cpu_micros = 50'000;
+  record.system.worker.voluntary_context_switches = 300;
+  record.system.worker.involuntary_context_switches = 100;
+  WorkerStats stats;
+  stats.heap_bytes = 2 * 1024 * 1024;
+  record.system.worker_stats = stats;
+  return record;
+}
+
+TEST(InterpolatedPercentile, MatchesNumpyLinearOnPlainValues) {
+  // numpy.percentile([1, 2, 3, 4], q) for q = 0, 50, 90, 100.
+  EXPECT_DOUBLE_EQ(interpolatedPercentile(std::vector<double>{4, 1, 3, 2}, 0), 1.0);
+  EXPECT_DOUBLE_EQ(interpolatedPercentile(std::vector<double>{4, 1, 3, 2}, 50), 2.5);
+  EXPECT_NEAR(interpolatedPercentile(std::vector<double>{4, 1, 3, 2}, 90), 3.7, 1e-12);
+  EXPECT_DOUBLE_EQ(interpolatedPercentile(std::vector<double>{4, 1, 3, 2}, 100), 4.0);
+  EXPECT_DOUBLE_EQ(interpolatedPercentile(std::vector<double>{}, 50), 0.0);
+}
+
+TEST(InterpolatedPercentile, IsExactOnAHistogramOfSmallValues) {
+  // Below 2,048 us every value has its own counter, so the histogram gives numpy's answer for
+  // 1..100 exactly: p50 = 50.5, p90 = 90.1, p99 = 99.01.
+  loadgen::LatencyHistogram histogram;
+  for (std::uint64_t value = 1; value <= 100; ++value) {
+    histogram.record(value);
+  }
+  EXPECT_DOUBLE_EQ(interpolatedPercentile(histogram, 0), 1.0);
+  EXPECT_NEAR(interpolatedPercentile(histogram, 50), 50.5, 1e-9);
+  EXPECT_NEAR(interpolatedPercentile(histogram, 90), 90.1, 1e-9);
+  EXPECT_NEAR(interpolatedPercentile(histogram, 99), 99.01, 1e-9);
+  EXPECT_DOUBLE_EQ(interpolatedPercentile(histogram, 100), 100.0);
+}
+
+TEST(InterpolatedPercentile, StaysWithinACounterOfTheTruthForLargeValues) {
+  loadgen::LatencyHistogram histogram;
+  for (std::uint64_t value = 100'000; value < 101'000; ++value) {
+    histogram.record(value);
+  }
+  const double p50 = interpolatedPercentile(histogram, 50);
+  EXPECT_NEAR(p50, 100'499.5, 100'499.5 * 0.001);
+  EXPECT_DOUBLE_EQ(interpolatedPercentile(histogram, 0), 100'000.0);
+  EXPECT_DOUBLE_EQ(interpolatedPercentile(histogram, 100), 100'999.0);
+  EXPECT_DOUBLE_EQ(interpolatedPercentile(loadgen::LatencyHistogram{}, 50), 0.0);
+}
+
+TEST(ComputeSummary, FollowsTheOriginalsDefinitions) {
+  // Seconds: an empty lead-in, three seconds with requests, an empty tail. The load window is
+  // the middle three: host metrics must ignore the idle seconds at both ends.
+  std::vector<SecondRecord> seconds = {
+      second(0, 90.0, 999, 0, 0),               // outside the load window
+      second(100, 10.0, 50, 100 * 1024, 400),   // 1 KiB and 4 packets per request
+      second(200, 20.0, 60, 400 * 1024, 1200),  // 2 KiB and 6 packets per request
+      second(100, 30.0, 71, 100 * 1024, 400),
+      second(0, 95.0, 999, 0, 0),  // outside the load window
+  };
+  seconds[2].load.counters.requests_requested = 190;  // ten fast failures: not requested
+  seconds[2].load.counters.requests_ok = 190;
+  seconds[2].load.counters.errors[loadgen::ErrorClass::kConnectionRefused] = 10;
+  seconds[4].system.worker.threads = 14;
+
+  loadgen::PhaseResult test;
+  test.totals.requests_ok = 390;
+  test.totals.errors[loadgen::ErrorClass::kConnectionRefused] = 10;
+  for (std::uint64_t value = 1; value <= 100; ++value) {
+    test.latency.record(value * 1000);  // 1 .. 100 ms
+  }
+  test.achieved_requests_per_second = 133.3;
+  test.generator_cpu_percent_avg = 12.0;
+
+  const TestPhaseData data{test, seconds, false};
+  const SummaryRow row = computeSummary("s", "a", data);
+  EXPECT_EQ(row.scenario, "s");
+  EXPECT_EQ(row.approach, "a");
+  EXPECT_FALSE(row.failed);
+  EXPECT_DOUBLE_EQ(row.metric("requests_ok"), 390);
+  EXPECT_DOUBLE_EQ(row.metric("requests_error"), 10);
+  // Requested per second: 0, 100, 190, 100, 0 -> p50 100, p90 (rank 3.6) 190 - 0.4 * 90 = 154,
+  // max 190.
+  EXPECT_DOUBLE_EQ(row.metric("requests_per_second_p50"), 100);
+  EXPECT_NEAR(row.metric("requests_per_second_p90"), 154, 1e-9);
+  EXPECT_DOUBLE_EQ(row.metric("requests_per_second_max"), 190);
+  EXPECT_NEAR(row.metric("latency_millis_min"), 1.0, 0.001);
+  EXPECT_NEAR(row.metric("latency_millis_p50"), 50.5, 0.05);
+  EXPECT_NEAR(row.metric("latency_millis_p99"), 99.01, 0.1);
+  EXPECT_NEAR(row.metric("latency_millis_max"), 100.0, 0.001);
+  // CPU = user + system + iowait over the window: 11.5, 21.5, 31.5.
+  EXPECT_DOUBLE_EQ(row.metric("cpu_use_percent_avg"), 21.5);
+  EXPECT_DOUBLE_EQ(row.metric("cpu_use_percent_max"), 31.5);
+  EXPECT_DOUBLE_EQ(row.metric("ram_use_percent_avg"), 40.0);
+  EXPECT_DOUBLE_EQ(row.metric("heap_mib_avg"), 2.0);
+  EXPECT_DOUBLE_EQ(row.metric("rss_mib_max"), 8.0);
+  // 5 seconds x 400 switches over 400 completed requests; 5 x 50 ms CPU over 400.
+  EXPECT_DOUBLE_EQ(row.metric("context_switches_per_request"), 5.0);
+  EXPECT_DOUBLE_EQ(row.metric("cpu_millis_per_request"), 0.625);
+  // Threads over every second (10, 10, 10, 10, 14): avg 10.8 rounds to 11.
+  EXPECT_DOUBLE_EQ(row.metric("os_threads_avg"), 11);
+  EXPECT_DOUBLE_EQ(row.metric("os_threads_max"), 14);
+  // Sockets over the window (50, 60, 71): avg 60.33 rounds to 60.
+  EXPECT_DOUBLE_EQ(row.metric("sockets_avg"), 60);
+  EXPECT_DOUBLE_EQ(row.metric("sockets_max"), 71);
+  // 600 KiB over 400 requests; the busiest second's ratio is 2 KiB.
+  EXPECT_DOUBLE_EQ(row.metric("network_kib_per_req_avg"), 1.5);
+  EXPECT_DOUBLE_EQ(row.metric("network_kib_per_req_max"), 2.0);
+  EXPECT_DOUBLE_EQ(row.metric("network_packets_per_req_avg"), 5.0);
+  EXPECT_DOUBLE_EQ(row.metric("network_packets_per_req_max"), 6.0);
+  EXPECT_EQ(row.diagnostics.errors_by_class, "connection_refused=10");
+  EXPECT_DOUBLE_EQ(row.diagnostics.generator_cpu_percent_avg, 12.0);
+  EXPECT_FALSE(row.diagnostics.open_model);
+}
+
+TEST(ComputeSummary, GivesZerosWithoutRequests) {
+  loadgen::PhaseResult test;
+  const std::vector<SecondRecord> seconds = {second(0, 50.0, 10, 0, 0)};
+  const SummaryRow row = computeSummary("s", "a", TestPhaseData{test, seconds, false});
+  EXPECT_DOUBLE_EQ(row.metric("cpu_use_percent_avg"), 0.0);  // no load window at all
+  EXPECT_DOUBLE_EQ(row.metric("latency_millis_p50"), 0.0);
+  EXPECT_DOUBLE_EQ(row.metric("cpu_millis_per_request"), 0.0);
+  EXPECT_DOUBLE_EQ(row.metric("network_kib_per_req_avg"), 0.0);
+}
+
+TEST(ComputeSummary, ReportsUncorrectedLatencyForOpenModels) {
+  loadgen::PhaseResult test;
+  test.latency.record(200'000);
+  test.uncorrected_latency.record(5'000);
+  test.totals.requests_ok = 1;
+  const std::vector<SecondRecord> seconds = {second(1, 1.0, 1, 0, 0)};
+  const SummaryRow row = computeSummary("s", "a", TestPhaseData{test, seconds, true});
+  EXPECT_TRUE(row.diagnostics.open_model);
+  EXPECT_NEAR(row.diagnostics.uncorrected_latency_millis_p50, 5.0, 0.01);
+  EXPECT_NEAR(row.metric("latency_millis_p50"), 200.0, 0.2);
+}
+
+TEST(FailedRow, IsZeroButForItsErrors) {
+  const SummaryRow row = failedRow("s", "a", "worker died", 0);
+  EXPECT_TRUE(row.failed);
+  EXPECT_EQ(row.failure_reason, "worker died");
+  for (std::size_t index = 0; index < kMetricCount; ++index) {
+    EXPECT_DOUBLE_EQ(row.metrics[index], kMetricNames[index] == "requests_error" ? 1.0 : 0.0)
+        << kMetricNames[index];
+  }
+  EXPECT_DOUBLE_EQ(failedRow("s", "a", "x", 42).metric("requests_error"), 42.0);
+  EXPECT_THROW(static_cast<void>(row.metric("no_such_metric")), std::invalid_argument);
+}
+
+TEST(LoadSecond, DigestsASnapshotAndKeepsItsBuckets) {
+  loadgen::LoadSnapshot snapshot;
+  snapshot.index = 3;
+  snapshot.start = std::chrono::seconds(3);
+  snapshot.duration = std::chrono::seconds(1);
+  snapshot.counters.requests_ok = 2;
+  snapshot.latency.record(1'000);
+  snapshot.latency.record(3'000);
+  const LoadSecond second = LoadSecond::of(snapshot);
+  EXPECT_EQ(second.index, 3U);
+  EXPECT_EQ(second.start_micros, 3'000'000);
+  EXPECT_EQ(second.latency.count, 2U);
+  EXPECT_NEAR(second.latency.p50, 2.0, 0.01);
+  ASSERT_EQ(second.latency_buckets.size(), 2U);
+  EXPECT_EQ(second.latency_buckets[0].count, 1U);
+}
+
+}  // namespace
+}  // namespace benchd::results
