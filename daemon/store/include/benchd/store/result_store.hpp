@@ -1,0 +1,125 @@
+#pragma once
+
+#include <benchd/loadgen/load_snapshot.hpp>
+#include <benchd/results/series.hpp>
+#include <benchd/results/summary_row.hpp>
+#include <benchd/scenario/scenario_row.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace benchd::sqlite {
+class SqliteConnection;
+}
+
+namespace benchd::store {
+
+using RunId = std::int64_t;
+using ResultId = std::int64_t;
+
+/// Where a run stands. Stored by name.
+enum class RunStatus : std::uint8_t {
+  kRunning = 1,  ///< started, not finished (or the process died while it ran)
+  kCompleted,    ///< every row and approach ran (some may have failed results)
+  kStopped,      ///< stopped on request (Ctrl-C, API); what finished is kept
+  kFailed,       ///< could not go on (e.g. the results folder became unwritable)
+};
+std::string_view runStatusName(RunStatus status);
+std::optional<RunStatus> runStatusFromName(std::string_view name);
+
+/// A store file that cannot be used: unreadable, not a benchd store, or written by a newer
+/// benchd (its schema version is above kSchemaVersion). what() names the file and the reason.
+class StoreError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// What a run is, as recorded when it starts.
+struct NewRun {
+  std::string scenario_file;  ///< the path it was loaded from
+  std::string scenario_set;   ///< the file's stem, which names the results folder
+  std::vector<std::string> approaches;
+  std::string options_text;  ///< the overrides and settings, one line for people
+  std::vector<std::pair<std::string, std::string>> system_specs;
+  std::string results_dir;
+  std::int64_t started_epoch_millis = 0;
+};
+
+struct RunRecord {
+  RunId id = 0;
+  NewRun run;
+  RunStatus status = RunStatus::kRunning;
+  std::int64_t finished_epoch_millis = 0;  ///< 0 while running
+  std::string error;                       ///< why it failed or stopped; empty otherwise
+};
+
+/// The results store: one SQLite file (WAL journal) holding runs, their scenario rows, one
+/// result per (row, approach) with its summary metrics and diagnostics, and the per-second
+/// series of every phase (load-generator intervals and the samples paired with them).
+///
+/// Schema: versioned with PRAGMA user_version and migrated forward on open, one step at a time
+/// (migrations are never edited once released; a new schema is a new step). A file whose
+/// version is newer than kSchemaVersion is refused rather than guessed at.
+///
+/// Thread-safety: every member function may be called from any thread; calls on one store are
+/// serialised. One writer per file is the intended use; readers should open their own
+/// ResultStore on the same file, which WAL lets read while the writer writes.
+class ResultStore {
+ public:
+  static constexpr int kSchemaVersion = 2;
+
+  /// Opens or creates the file (and its folder) and migrates it to kSchemaVersion. Throws
+  /// StoreError.
+  explicit ResultStore(const std::filesystem::path& file);
+  ~ResultStore();
+  ResultStore(const ResultStore&) = delete;
+  ResultStore& operator=(const ResultStore&) = delete;
+
+  [[nodiscard]] const std::filesystem::path& file() const noexcept { return file_; }
+  [[nodiscard]] int schemaVersion() const;
+
+  RunId createRun(const NewRun& run);
+  /// The scenario rows of the run, in file order (row index = position).
+  void addScenarioRows(RunId run, std::span<const scenario::ScenarioRow> rows);
+  /// Starts the result of one (row, approach).
+  ResultId beginResult(RunId run, std::size_t row_index, const std::string& scenario,
+                       const std::string& approach);
+  /// One second of a phase of a result.
+  void addSecond(ResultId result, const results::SecondRecord& second);
+  /// The result's summary row (a failed row too).
+  void finishResult(ResultId result, const results::SummaryRow& summary);
+  void finishRun(RunId run, RunStatus status, const std::string& error,
+                 std::int64_t finished_epoch_millis);
+
+  [[nodiscard]] std::vector<RunRecord> listRuns() const;
+  [[nodiscard]] std::optional<RunRecord> findRun(RunId run) const;
+  [[nodiscard]] std::vector<scenario::ScenarioRow> scenarioRows(RunId run) const;
+  /// The finished results of a run, in row order then the order they were begun.
+  [[nodiscard]] std::vector<results::SummaryRow> summaries(RunId run) const;
+  /// The result id of (run, scenario, approach), or nullopt.
+  [[nodiscard]] std::optional<ResultId> findResult(RunId run, const std::string& scenario,
+                                                   const std::string& approach) const;
+  /// The stored seconds of one phase of a result, in order.
+  [[nodiscard]] std::vector<results::SecondRecord> seconds(ResultId result,
+                                                           loadgen::PhaseKind phase) const;
+
+ private:
+  struct Impl;
+  std::filesystem::path file_;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Brings `connection` from its current schema version up to `target_version` (not beyond
+/// kSchemaVersion), each step in its own transaction. Exposed so tests can build an old-schema
+/// file; ResultStore calls it on open.
+void migrateSchema(sqlite::SqliteConnection& connection, int target_version);
+
+}  // namespace benchd::store

@@ -1,0 +1,384 @@
+#include "schema.hpp"
+#include "series_codec.hpp"
+
+#include <benchd/sqlite/sqlite_connection.hpp>
+#include <benchd/sqlite/sqlite_error.hpp>
+#include <benchd/sqlite/sqlite_statement.hpp>
+#include <benchd/sqlite/sqlite_transaction.hpp>
+#include <benchd/store/result_store.hpp>
+
+#include <array>
+#include <mutex>
+#include <sstream>
+
+namespace benchd::store {
+namespace {
+
+using sqlite::SqliteConnection;
+using sqlite::SqliteStatement;
+using sqlite::StatementExecution;
+
+constexpr std::array<std::pair<RunStatus, std::string_view>, 4> kStatusNames = {{
+    {RunStatus::kRunning, "running"},
+    {RunStatus::kCompleted, "completed"},
+    {RunStatus::kStopped, "stopped"},
+    {RunStatus::kFailed, "failed"},
+}};
+
+std::string joined(const std::vector<std::string>& parts, char separator) {
+  std::string text;
+  for (const std::string& part : parts) {
+    if (!text.empty()) {
+      text += separator;
+    }
+    text += part;
+  }
+  return text;
+}
+
+std::vector<std::string> split(std::string_view text, char separator) {
+  std::vector<std::string> parts;
+  if (text.empty()) {
+    return parts;
+  }
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t end = text.find(separator, start);
+    parts.emplace_back(text.substr(start, end - start));
+    if (end == std::string_view::npos) {
+      return parts;
+    }
+    start = end + 1;
+  }
+}
+
+std::int64_t asInt(std::uint64_t value) {
+  return static_cast<std::int64_t>(value);
+}
+
+}  // namespace
+
+std::string_view runStatusName(RunStatus status) {
+  for (const auto& [value, name] : kStatusNames) {
+    if (value == status) {
+      return name;
+    }
+  }
+  return "unknown";
+}
+
+std::optional<RunStatus> runStatusFromName(std::string_view name) {
+  for (const auto& [value, status_name] : kStatusNames) {
+    if (status_name == name) {
+      return value;
+    }
+  }
+  return std::nullopt;
+}
+
+struct ResultStore::Impl {
+  explicit Impl(const std::string& path) : connection(path) {}
+
+  mutable std::mutex mutex;
+  mutable SqliteConnection connection;
+};
+
+ResultStore::ResultStore(const std::filesystem::path& file) : file_(file) {
+  try {
+    if (file.has_parent_path()) {
+      std::filesystem::create_directories(file.parent_path());
+    }
+    impl_ = std::make_unique<Impl>(file.string());
+    SqliteConnection& connection = impl_->connection;
+    const int version = schemaVersionOf(connection);
+    if (version > kSchemaVersion) {
+      throw StoreError(file.string() + ": results store of schema version " +
+                       std::to_string(version) + ", newer than this benchd understands (" +
+                       std::to_string(kSchemaVersion) + "); use a newer benchd or another file");
+    }
+    connection.execute("PRAGMA journal_mode = WAL");
+    connection.execute("PRAGMA synchronous = NORMAL");
+    connection.execute("PRAGMA foreign_keys = ON");
+    migrateSchema(connection, kSchemaVersion);
+  } catch (const sqlite::SqliteError& error) {
+    throw StoreError(file.string() + ": cannot open the results store: " + error.what());
+  } catch (const std::filesystem::filesystem_error& error) {
+    throw StoreError(file.string() + ": cannot create its folder: " + error.what());
+  }
+}
+
+ResultStore::~ResultStore() = default;
+
+int ResultStore::schemaVersion() const {
+  const std::scoped_lock lock(impl_->mutex);
+  return schemaVersionOf(impl_->connection);
+}
+
+RunId ResultStore::createRun(const NewRun& run) {
+  const std::scoped_lock lock(impl_->mutex);
+  SqliteConnection& connection = impl_->connection;
+  sqlite::SqliteTransaction transaction(connection);
+  SqliteStatement insert = connection.prepare(
+      "INSERT INTO run (scenario_file, scenario_set, approaches, options, results_dir, "
+      "started_epoch_millis, status) VALUES (?, ?, ?, ?, ?, ?, ?)");
+  insert.bind(1, std::string_view(run.scenario_file));
+  insert.bind(2, std::string_view(run.scenario_set));
+  insert.bind(3, std::string_view(joined(run.approaches, ',')));
+  insert.bind(4, std::string_view(run.options_text));
+  insert.bind(5, std::string_view(run.results_dir));
+  insert.bind(6, run.started_epoch_millis);
+  insert.bind(7, runStatusName(RunStatus::kRunning));
+  insert.run();
+  const RunId id = connection.lastInsertRowId();
+  SqliteStatement spec = connection.prepare(
+      "INSERT INTO run_spec (run_id, position, label, value) VALUES (?, ?, ?, ?)");
+  std::int64_t position = 0;
+  for (const auto& [label, value] : run.system_specs) {
+    const StatementExecution execution(spec);
+    spec.bind(1, id);
+    spec.bind(2, position++);
+    spec.bind(3, std::string_view(label));
+    spec.bind(4, std::string_view(value));
+    spec.run();
+  }
+  transaction.commit();
+  return id;
+}
+
+void ResultStore::addScenarioRows(RunId run, std::span<const scenario::ScenarioRow> rows) {
+  const std::scoped_lock lock(impl_->mutex);
+  SqliteConnection& connection = impl_->connection;
+  sqlite::SqliteTransaction transaction(connection);
+  SqliteStatement insert = connection.prepare(
+      "INSERT INTO scenario_row (run_id, row_index, name, workload, server_profiles, "
+      "delay_call_depth, delay_millis, connections, requests_per_second, warmup_seconds, "
+      "test_seconds, source_line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  std::int64_t index = 0;
+  for (const scenario::ScenarioRow& row : rows) {
+    const StatementExecution execution(insert);
+    insert.bind(1, run);
+    insert.bind(2, index++);
+    insert.bind(3, std::string_view(row.name));
+    insert.bind(4, std::string_view(row.workload));
+    insert.bind(5, std::string_view(joined(row.server_profiles, '|')));
+    insert.bind(6, std::int64_t{row.delay_call_depth});
+    insert.bind(7, std::int64_t{row.delay_millis});
+    insert.bind(8, std::int64_t{row.connections});
+    if (row.requests_per_second) {
+      insert.bind(9, std::int64_t{*row.requests_per_second});
+    } else {
+      insert.bindNull(9);
+    }
+    insert.bind(10, std::int64_t{row.warmup_seconds});
+    insert.bind(11, std::int64_t{row.test_seconds});
+    insert.bind(12, asInt(row.source_line));
+    insert.run();
+  }
+  transaction.commit();
+}
+
+ResultId ResultStore::beginResult(RunId run, std::size_t row_index, const std::string& scenario,
+                                  const std::string& approach) {
+  const std::scoped_lock lock(impl_->mutex);
+  SqliteConnection& connection = impl_->connection;
+  SqliteStatement insert = connection.prepare(
+      "INSERT INTO result (run_id, row_index, scenario, approach) VALUES (?, ?, ?, ?)");
+  insert.bind(1, run);
+  insert.bind(2, asInt(row_index));
+  insert.bind(3, std::string_view(scenario));
+  insert.bind(4, std::string_view(approach));
+  insert.run();
+  return connection.lastInsertRowId();
+}
+
+void ResultStore::addSecond(ResultId result, const results::SecondRecord& second) {
+  const std::scoped_lock lock(impl_->mutex);
+  SqliteConnection& connection = impl_->connection;
+  sqlite::SqliteTransaction transaction(connection);
+  insertLoadSecond(connection, result, second.load);
+  insertSystemSecond(connection, result, second.load.phase, second.load.index, second.system);
+  transaction.commit();
+}
+
+void ResultStore::finishResult(ResultId result, const results::SummaryRow& summary) {
+  const std::scoped_lock lock(impl_->mutex);
+  SqliteConnection& connection = impl_->connection;
+  sqlite::SqliteTransaction transaction(connection);
+  SqliteStatement update = connection.prepare(
+      "UPDATE result SET finished = 1, failed = ?, failure_reason = ? WHERE id = ?");
+  update.bind(1, std::int64_t{summary.failed ? 1 : 0});
+  update.bind(2, std::string_view(summary.failure_reason));
+  update.bind(3, result);
+  update.run();
+  SqliteStatement metric = connection.prepare(
+      "INSERT OR REPLACE INTO result_metric (result_id, name, value) VALUES (?, ?, ?)");
+  for (std::size_t index = 0; index < results::kMetricCount; ++index) {
+    const StatementExecution execution(metric);
+    metric.bind(1, result);
+    metric.bind(2, results::kMetricNames[index]);
+    metric.bind(3, summary.metrics[index]);
+    metric.run();
+  }
+  SqliteStatement diagnostic = connection.prepare(
+      "INSERT OR REPLACE INTO result_diagnostic (result_id, name, value) VALUES (?, ?, ?)");
+  for (const auto& [name, value] : diagnosticsToPairs(summary.diagnostics)) {
+    const StatementExecution execution(diagnostic);
+    diagnostic.bind(1, result);
+    diagnostic.bind(2, std::string_view(name));
+    diagnostic.bind(3, std::string_view(value));
+    diagnostic.run();
+  }
+  transaction.commit();
+}
+
+void ResultStore::finishRun(RunId run, RunStatus status, const std::string& error,
+                            std::int64_t finished_epoch_millis) {
+  const std::scoped_lock lock(impl_->mutex);
+  SqliteStatement update = impl_->connection.prepare(
+      "UPDATE run SET status = ?, error = ?, finished_epoch_millis = ? WHERE id = ?");
+  update.bind(1, runStatusName(status));
+  update.bind(2, std::string_view(error));
+  update.bind(3, finished_epoch_millis);
+  update.bind(4, run);
+  update.run();
+}
+
+namespace {
+
+constexpr std::string_view kRunColumns =
+    "SELECT id, scenario_file, scenario_set, approaches, options, results_dir, "
+    "started_epoch_millis, finished_epoch_millis, status, error FROM run";
+
+RunRecord readRun(SqliteConnection& connection, const SqliteStatement& row) {
+  RunRecord record;
+  record.id = row.columnInt64(0);
+  record.run.scenario_file = row.columnText(1);
+  record.run.scenario_set = row.columnText(2);
+  record.run.approaches = split(row.columnText(3), ',');
+  record.run.options_text = row.columnText(4);
+  record.run.results_dir = row.columnText(5);
+  record.run.started_epoch_millis = row.columnInt64(6);
+  record.finished_epoch_millis = row.columnInt64(7);
+  record.status = runStatusFromName(row.columnText(8)).value_or(RunStatus::kFailed);
+  record.error = row.columnText(9);
+  SqliteStatement specs =
+      connection.prepare("SELECT label, value FROM run_spec WHERE run_id = ? ORDER BY position");
+  specs.bind(1, record.id);
+  while (specs.step()) {
+    record.run.system_specs.emplace_back(specs.columnText(0), specs.columnText(1));
+  }
+  return record;
+}
+
+}  // namespace
+
+std::vector<RunRecord> ResultStore::listRuns() const {
+  const std::scoped_lock lock(impl_->mutex);
+  SqliteStatement select = impl_->connection.prepare(std::string(kRunColumns) + " ORDER BY id");
+  std::vector<RunRecord> runs;
+  while (select.step()) {
+    runs.push_back(readRun(impl_->connection, select));
+  }
+  return runs;
+}
+
+std::optional<RunRecord> ResultStore::findRun(RunId run) const {
+  const std::scoped_lock lock(impl_->mutex);
+  SqliteStatement select = impl_->connection.prepare(std::string(kRunColumns) + " WHERE id = ?");
+  select.bind(1, run);
+  if (!select.step()) {
+    return std::nullopt;
+  }
+  return readRun(impl_->connection, select);
+}
+
+std::vector<scenario::ScenarioRow> ResultStore::scenarioRows(RunId run) const {
+  const std::scoped_lock lock(impl_->mutex);
+  SqliteStatement select = impl_->connection.prepare(
+      "SELECT name, workload, server_profiles, delay_call_depth, delay_millis, connections, "
+      "requests_per_second, warmup_seconds, test_seconds, source_line FROM scenario_row "
+      "WHERE run_id = ? ORDER BY row_index");
+  select.bind(1, run);
+  std::vector<scenario::ScenarioRow> rows;
+  while (select.step()) {
+    scenario::ScenarioRow row;
+    row.name = select.columnText(0);
+    row.workload = select.columnText(1);
+    row.server_profiles = split(select.columnText(2), '|');
+    row.delay_call_depth = static_cast<std::uint32_t>(select.columnInt64(3));
+    row.delay_millis = static_cast<std::uint32_t>(select.columnInt64(4));
+    row.connections = static_cast<std::uint32_t>(select.columnInt64(5));
+    if (!select.columnIsNull(6)) {
+      row.requests_per_second = static_cast<std::uint32_t>(select.columnInt64(6));
+    }
+    row.warmup_seconds = static_cast<std::uint32_t>(select.columnInt64(7));
+    row.test_seconds = static_cast<std::uint32_t>(select.columnInt64(8));
+    row.source_line = static_cast<std::size_t>(select.columnInt64(9));
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::vector<results::SummaryRow> ResultStore::summaries(RunId run) const {
+  const std::scoped_lock lock(impl_->mutex);
+  SqliteConnection& connection = impl_->connection;
+  SqliteStatement select = connection.prepare(
+      "SELECT id, scenario, approach, failed, failure_reason FROM result "
+      "WHERE run_id = ? AND finished = 1 ORDER BY row_index, id");
+  select.bind(1, run);
+  SqliteStatement metrics =
+      connection.prepare("SELECT name, value FROM result_metric WHERE result_id = ?");
+  SqliteStatement diagnostics =
+      connection.prepare("SELECT name, value FROM result_diagnostic WHERE result_id = ?");
+  std::vector<results::SummaryRow> rows;
+  while (select.step()) {
+    results::SummaryRow row;
+    const ResultId id = select.columnInt64(0);
+    row.scenario = select.columnText(1);
+    row.approach = select.columnText(2);
+    row.failed = select.columnInt64(3) != 0;
+    row.failure_reason = select.columnText(4);
+    {
+      const StatementExecution execution(metrics);
+      metrics.bind(1, id);
+      while (metrics.step()) {
+        if (const auto index = results::metricIndex(metrics.columnText(0))) {
+          row.metrics[*index] = metrics.columnDouble(1);
+        }
+      }
+    }
+    {
+      const StatementExecution execution(diagnostics);
+      diagnostics.bind(1, id);
+      std::vector<std::pair<std::string, std::string>> pairs;
+      while (diagnostics.step()) {
+        pairs.emplace_back(diagnostics.columnText(0), diagnostics.columnText(1));
+      }
+      row.diagnostics = diagnosticsFromPairs(pairs);
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::optional<ResultId> ResultStore::findResult(RunId run, const std::string& scenario,
+                                                const std::string& approach) const {
+  const std::scoped_lock lock(impl_->mutex);
+  SqliteStatement select = impl_->connection.prepare(
+      "SELECT id FROM result WHERE run_id = ? AND scenario = ? AND approach = ?");
+  select.bind(1, run);
+  select.bind(2, std::string_view(scenario));
+  select.bind(3, std::string_view(approach));
+  if (!select.step()) {
+    return std::nullopt;
+  }
+  return select.columnInt64(0);
+}
+
+std::vector<results::SecondRecord> ResultStore::seconds(ResultId result,
+                                                        loadgen::PhaseKind phase) const {
+  const std::scoped_lock lock(impl_->mutex);
+  return selectSeconds(impl_->connection, result, phase);
+}
+
+}  // namespace benchd::store

@@ -1,0 +1,255 @@
+// The SQLite results store on real files: round trips, WAL readers, migrations, refusals.
+#include <benchd/sqlite/sqlite_connection.hpp>
+#include <benchd/sqlite/sqlite_statement.hpp>
+#include <benchd/store/result_store.hpp>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+#include <sqlite3.h>
+
+namespace benchd::store {
+namespace {
+
+/// A fresh folder under the system's temp folder, removed afterwards.
+class StoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::random_device seed;
+    dir_ = std::filesystem::temp_directory_path() /
+           ("benchd-store-test-" + std::to_string(seed()) + "-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  [[nodiscard]] std::filesystem::path file() const { return dir_ / "nested" / "benchd.sqlite"; }
+
+  std::filesystem::path dir_;
+};
+
+NewRun sampleRun() {
+  NewRun run;
+  run.scenario_file = "scenarios/scenarios-ci.csv";
+  run.scenario_set = "scenarios-ci";
+  run.approaches = {"callbacks-asio", "threads-poco"};
+  run.options_text = "Server CPUs: all";
+  run.results_dir = "results/scenarios-ci";
+  run.started_epoch_millis = 1'764'450'000'000;
+  run.system_specs = {{"OS", "Debian GNU/Linux 12"}, {"Kernel", "6.1"}};
+  return run;
+}
+
+scenario::ScenarioRow sampleRow() {
+  scenario::ScenarioRow row;
+  row.name = "ci-get-movies";
+  row.workload = "get-movies";
+  row.server_profiles = {"no-cache", "read-write"};
+  row.delay_call_depth = 1;
+  row.delay_millis = 100;
+  row.connections = 100;
+  row.requests_per_second = 200;
+  row.warmup_seconds = 1;
+  row.test_seconds = 5;
+  row.source_line = 3;
+  return row;
+}
+
+results::SecondRecord sampleSecond(std::uint32_t index) {
+  results::SecondRecord second;
+  second.load.phase = loadgen::PhaseKind::kTest;
+  second.load.index = index;
+  second.load.start_micros = index * 1'000'000LL;
+  second.load.duration_micros = 1'000'000;
+  second.load.end_epoch_millis = 1'764'450'001'000 + index * 1000LL;
+  second.load.counters.requests_ok = 200 + index;
+  second.load.counters.requests_requested = 201 + index;
+  second.load.counters.errors[loadgen::ErrorClass::kHttp5xx] = 1;
+  second.load.counters.bytes_received = 123'456;
+  second.load.achieved_requests_per_second = 201.5;
+  second.load.latency.count = 201;
+  second.load.latency.p50 = 100.25;
+  second.load.latency.p99 = 104.5;
+  second.load.latency_buckets = {{100'000, 100'063, 150}, {104'000, 104'063, 51}};
+  second.system.epoch_millis = second.load.end_epoch_millis;
+  second.system.host.cpu_user_percent = 12.5;
+  second.system.host.tcp_sockets_in_use = 210;
+  second.system.host.loopback_rx_bytes = 1'000'000;
+  second.system.worker.present = true;
+  second.system.worker.threads = 3;
+  second.system.worker.rss_bytes = 10'000'000;
+  second.system.generator.present = true;
+  second.system.generator.cpu_percent = 30.0;
+  results::WorkerStats stats;
+  stats.epoch_millis = 1'764'450'000'900;
+  stats.heap_bytes = 2'000'000;
+  stats.counters = {{"requests_served", 1234}, {"live_fibers", 100}};
+  second.system.worker_stats = stats;
+  return second;
+}
+
+TEST_F(StoreTest, CreatesItsFolderAndTheCurrentSchemaInWalMode) {
+  const ResultStore store(file());
+  EXPECT_EQ(store.schemaVersion(), ResultStore::kSchemaVersion);
+  sqlite::SqliteConnection check(file().string());
+  sqlite::SqliteStatement mode = check.prepare("PRAGMA journal_mode");
+  ASSERT_TRUE(mode.step());
+  EXPECT_EQ(mode.columnText(0), "wal");
+}
+
+TEST_F(StoreTest, KeepsARunItsRowsResultsAndSeconds) {
+  RunId run = 0;
+  ResultId result = 0;
+  {
+    ResultStore store(file());
+    run = store.createRun(sampleRun());
+    const std::vector<scenario::ScenarioRow> rows = {sampleRow()};
+    store.addScenarioRows(run, rows);
+    result = store.beginResult(run, 0, "ci-get-movies", "callbacks-asio");
+    store.addSecond(result, sampleSecond(0));
+    store.addSecond(result, sampleSecond(1));
+    results::SummaryRow summary;
+    summary.scenario = "ci-get-movies";
+    summary.approach = "callbacks-asio";
+    summary.setMetric("requests_ok", 401);
+    summary.setMetric("latency_millis_p99", 104.5);
+    summary.diagnostics.generator_saturated = true;
+    summary.diagnostics.saturation_reason = "cpu at 100 %";
+    summary.diagnostics.errors_by_class = "http_5xx=2";
+    summary.diagnostics.dropped_arrivals = 7;
+    store.finishResult(result, summary);
+    const ResultId failed = store.beginResult(run, 0, "ci-get-movies", "threads-poco");
+    store.finishResult(failed, results::failedRow("ci-get-movies", "threads-poco", "it died"));
+    store.beginResult(run, 0, "ci-get-movies", "never-finished");
+    store.finishRun(run, RunStatus::kStopped, "stopped on request", 1'764'450'100'000);
+  }
+  // A new store on the same file sees everything.
+  const ResultStore store(file());
+  const std::optional<RunRecord> record = store.findRun(run);
+  ASSERT_TRUE(record);
+  EXPECT_EQ(record->status, RunStatus::kStopped);
+  EXPECT_EQ(record->error, "stopped on request");
+  EXPECT_EQ(record->run.approaches, sampleRun().approaches);
+  EXPECT_EQ(record->run.system_specs, sampleRun().system_specs);
+  EXPECT_EQ(record->finished_epoch_millis, 1'764'450'100'000);
+  EXPECT_EQ(store.listRuns().size(), 1U);
+
+  const std::vector<scenario::ScenarioRow> rows = store.scenarioRows(run);
+  ASSERT_EQ(rows.size(), 1U);
+  EXPECT_EQ(rows[0].server_profiles, sampleRow().server_profiles);
+  EXPECT_EQ(rows[0].requests_per_second, sampleRow().requests_per_second);
+  EXPECT_EQ(rows[0].source_line, 3U);
+
+  const std::vector<results::SummaryRow> summaries = store.summaries(run);
+  ASSERT_EQ(summaries.size(), 2U) << "the unfinished result is not a result";
+  EXPECT_DOUBLE_EQ(summaries[0].metric("requests_ok"), 401);
+  EXPECT_DOUBLE_EQ(summaries[0].metric("latency_millis_p99"), 104.5);
+  EXPECT_TRUE(summaries[0].diagnostics.generator_saturated);
+  EXPECT_EQ(summaries[0].diagnostics.saturation_reason, "cpu at 100 %");
+  EXPECT_EQ(summaries[0].diagnostics.errors_by_class, "http_5xx=2");
+  EXPECT_EQ(summaries[0].diagnostics.dropped_arrivals, 7U);
+  EXPECT_TRUE(summaries[1].failed);
+  EXPECT_EQ(summaries[1].failure_reason, "it died");
+  EXPECT_DOUBLE_EQ(summaries[1].metric("requests_error"), 1);
+
+  ASSERT_EQ(store.findResult(run, "ci-get-movies", "callbacks-asio"), result);
+  const std::vector<results::SecondRecord> seconds =
+      store.seconds(result, loadgen::PhaseKind::kTest);
+  ASSERT_EQ(seconds.size(), 2U);
+  const results::SecondRecord expected = sampleSecond(1);
+  const results::SecondRecord& actual = seconds[1];
+  EXPECT_EQ(actual.load.index, 1U);
+  EXPECT_EQ(actual.load.counters, expected.load.counters);
+  EXPECT_EQ(actual.load.end_epoch_millis, expected.load.end_epoch_millis);
+  EXPECT_DOUBLE_EQ(actual.load.latency.p99, 104.5);
+  EXPECT_EQ(actual.load.latency_buckets, expected.load.latency_buckets);
+  EXPECT_DOUBLE_EQ(actual.system.host.cpu_user_percent, 12.5);
+  EXPECT_EQ(actual.system.host.tcp_sockets_in_use, 210U);
+  EXPECT_EQ(actual.system.worker.rss_bytes, 10'000'000U);
+  EXPECT_DOUBLE_EQ(actual.system.generator.cpu_percent, 30.0);
+  ASSERT_TRUE(actual.system.worker_stats);
+  EXPECT_EQ(actual.system.worker_stats->heap_bytes, 2'000'000);
+  EXPECT_EQ(actual.system.worker_stats->counters, expected.system.worker_stats->counters);
+  EXPECT_TRUE(store.seconds(result, loadgen::PhaseKind::kWarmup).empty());
+}
+
+TEST_F(StoreTest, MigratesAVersionOneFileAndKeepsItsRuns) {
+  {
+    std::filesystem::create_directories(file().parent_path());
+    sqlite::SqliteConnection old(file().string());
+    migrateSchema(old, 1);
+    old.execute(
+        "INSERT INTO run (scenario_file, scenario_set, approaches, options, results_dir, "
+        "started_epoch_millis, status) VALUES ('old.csv', 'old', 'a,b', '', 'r', 1, "
+        "'completed')");
+    sqlite::SqliteStatement version = old.prepare("PRAGMA user_version");
+    ASSERT_TRUE(version.step());
+    ASSERT_EQ(version.columnInt64(0), 1);
+  }
+  ResultStore store(file());
+  EXPECT_EQ(store.schemaVersion(), ResultStore::kSchemaVersion);
+  const std::vector<RunRecord> runs = store.listRuns();
+  ASSERT_EQ(runs.size(), 1U);
+  EXPECT_EQ(runs[0].run.scenario_file, "old.csv");
+  EXPECT_EQ(runs[0].status, RunStatus::kCompleted);
+  // The new tables work on the migrated file.
+  const ResultId result = store.beginResult(runs[0].id, 0, "s", "a");
+  store.addSecond(result, sampleSecond(0));
+  EXPECT_EQ(store.seconds(result, loadgen::PhaseKind::kTest).size(), 1U);
+}
+
+TEST_F(StoreTest, RefusesAFileFromANewerBenchd) {
+  {
+    std::filesystem::create_directories(file().parent_path());
+    sqlite::SqliteConnection newer(file().string());
+    newer.execute("PRAGMA user_version = 99");
+  }
+  try {
+    const ResultStore store(file());
+    FAIL() << "opened a schema-99 file";
+  } catch (const StoreError& error) {
+    EXPECT_NE(std::string(error.what()).find("schema version 99"), std::string::npos)
+        << error.what();
+    EXPECT_NE(std::string(error.what()).find(file().string()), std::string::npos);
+  }
+}
+
+TEST_F(StoreTest, RefusesAFileThatIsNotADatabase) {
+  std::filesystem::create_directories(file().parent_path());
+  {
+    std::FILE* junk = std::fopen(file().c_str(), "w");
+    ASSERT_NE(junk, nullptr);
+    std::fputs("this is not an SQLite database, just text long enough to have a header\n", junk);
+    std::fclose(junk);
+  }
+  EXPECT_THROW(ResultStore{file()}, StoreError);
+}
+
+TEST_F(StoreTest, AReaderInTheMiddleOfAReadDoesNotBlockTheWriter) {
+  ResultStore writer(file());
+  writer.createRun(sampleRun());
+  // A reader holds a read transaction open (a statement mid-iteration) ...
+  sqlite3* reader = nullptr;
+  ASSERT_EQ(sqlite3_open(file().c_str(), &reader), SQLITE_OK);
+  sqlite3_busy_timeout(reader, 0);
+  sqlite3_stmt* select = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(reader, "SELECT id FROM run", -1, &select, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(select), SQLITE_ROW);
+  // ... while the writer writes: with WAL this neither waits nor fails.
+  const RunId second = writer.createRun(sampleRun());
+  EXPECT_GT(second, 0);
+  EXPECT_EQ(writer.listRuns().size(), 2U);
+  sqlite3_finalize(select);
+  sqlite3_close(reader);
+}
+
+TEST(RunStatusNames, RoundTrip) {
+  for (const RunStatus status :
+       {RunStatus::kRunning, RunStatus::kCompleted, RunStatus::kStopped, RunStatus::kFailed}) {
+    EXPECT_EQ(runStatusFromName(runStatusName(status)), status);
+  }
+  EXPECT_FALSE(runStatusFromName("exploded"));
+}
+
+}  // namespace
+}  // namespace benchd::store
