@@ -32,7 +32,9 @@ endfunction()
 
 # An approach plugin: a configured plugin that also joins the list the conformance suite runs
 # against (global property BENCHD_APPROACH_PLUGINS).
+# It is installed into the built-in plugin folder, where `benchd run` finds it without flags.
 function(benchd_add_approach_plugin target)
   benchd_configure_plugin(${target})
   set_property(GLOBAL APPEND PROPERTY BENCHD_APPROACH_PLUGINS ${target})
+  install(TARGETS ${target} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/benchd/plugins)
 endfunction()

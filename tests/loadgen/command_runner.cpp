@@ -15,9 +15,13 @@
 namespace benchd::loadgen::testing {
 
 CommandResult runCommand(const std::string& program, const std::vector<std::string>& arguments,
-                         std::chrono::milliseconds timeout) {
+                         std::chrono::milliseconds timeout,
+                         const std::function<void(pid_t)>& on_started) {
   const benchd::testing::SpawnedChild child = benchd::testing::spawnWithPipes(program, arguments);
   const pid_t pid = child.pid;
+  if (on_started) {
+    on_started(pid);
+  }
   CommandResult result;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   std::array<pollfd, 2> fds{{{child.stdout_fd, POLLIN, 0}, {child.stderr_fd, POLLIN, 0}}};

@@ -1,7 +1,9 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <string>
+#include <sys/types.h>
 #include <vector>
 
 namespace benchd::loadgen::testing {
@@ -15,7 +17,10 @@ struct CommandResult {
 
 /// Runs `program` with `arguments`, captures stdout and stderr, and waits for it (killing it
 /// after `timeout`).
+/// `on_started`, when given, receives the child's pid right after it started (for tests that
+/// signal it).
 CommandResult runCommand(const std::string& program, const std::vector<std::string>& arguments,
-                         std::chrono::milliseconds timeout = std::chrono::seconds(60));
+                         std::chrono::milliseconds timeout = std::chrono::seconds(60),
+                         const std::function<void(pid_t)>& on_started = {});
 
 }  // namespace benchd::loadgen::testing

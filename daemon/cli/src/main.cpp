@@ -1,9 +1,15 @@
 // benchd: subcommand dispatch. Each subcommand lives in its own files and is registered here.
+#include "compare_command.hpp"
 #include "load_command.hpp"
+#include "plugins_command.hpp"
+#include "run_command.hpp"
 #include "subcommand_table.hpp"
 
 int main(int argc, char** argv) {
   benchd::cli::SubcommandTable commands;
+  commands.add(benchd::cli::runSubcommand());
   commands.add(benchd::cli::loadSubcommand());
+  commands.add(benchd::cli::pluginsSubcommand());
+  commands.add(benchd::cli::compareSubcommand());
   return commands.dispatch(argc, argv);
 }

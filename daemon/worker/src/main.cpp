@@ -1,6 +1,7 @@
 // benchd-worker: loads one approach plugin, serves the microservice through it until SIGTERM
 // or SIGINT, and reports stats on stdout. One worker per (scenario, approach) run, so a
-// crashing plugin cannot take the daemon down and the server is measured alone.
+// crashing plugin cannot take the daemon down and the server is measured alone. With --inspect
+// it only loads and checks the plugin and describes it: benchd's plugin catalog.
 #include "host_api.hpp"
 #include "worker_events.hpp"
 #include "worker_options.hpp"
@@ -8,6 +9,9 @@
 #include <benchd/microservice/movie_service.hpp>
 #include <benchd/plugin_host/plugin_load_error.hpp>
 #include <benchd/plugin_host/plugin_loader.hpp>
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
 
 #include <malloc.h>
 #include <unistd.h>
@@ -127,11 +131,48 @@ void serveUntilSignalled(const sigset_t& stop_signals, const worker::WorkerOptio
   }
 }
 
+/// The --inspect line: what the plugin says about itself, for benchd's plugin catalog.
+///   {"event":"plugin","path":..,"name":..,"version":..,"description":..,
+///    "concurrency_model":..,"io_stack":..,"abi":"1.0"}
+/// (Kept here rather than in worker_events.cpp only because that file is not this change's.)
+std::string pluginEvent(const plugin_host::LoadedPlugin& plugin) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  const auto field = [&writer](const char* name, const std::string& value) {
+    writer.Key(name);
+    writer.String(value);
+  };
+  writer.StartObject();
+  field("event", "plugin");
+  field("path", plugin.path.string());
+  field("name", plugin.info.name);
+  field("version", plugin.info.version);
+  field("description", plugin.info.description);
+  field("concurrency_model", plugin.info.concurrency_model);
+  field("io_stack", plugin.info.io_stack);
+  field("abi", std::to_string(plugin.info.abi_major) + "." + std::to_string(plugin.info.abi_minor));
+  writer.EndObject();
+  return buffer.GetString();
+}
+
+/// --inspect: the same loadPlugin as for serving, so a plugin the catalog accepts is one a
+/// worker will load; then no server is created. SIGTERM keeps its default action here (the
+/// stop signals are only blocked for serving), so the parent-death signal and benchd's
+/// timeout kill end a plugin that hangs in its constructors.
+int inspectPlugin(const worker::WorkerOptions& options) {
+  plugin_host::LoadedPlugin plugin;
+  try {
+    plugin = plugin_host::loadPlugin(options.plugin_path);
+  } catch (const plugin_host::PluginLoadError& e) {
+    return fail(kExitPluginRefused, e.what());
+  }
+  worker::emitEvent(pluginEvent(plugin));
+  return kExitStopped;
+}
+
 int runWorker(int argc, char** argv) {
   if (!dieWithParent())
     return fail(kExitFailure, "parent process already exited");
-  const sigset_t stop_signals = blockStopSignals();
-  raiseOpenFileLimit();
 
   worker::WorkerOptions options;
   try {
@@ -144,6 +185,11 @@ int runWorker(int argc, char** argv) {
     std::fputs(worker::workerUsage().c_str(), stdout);
     return kExitStopped;
   }
+  if (options.inspect)
+    return inspectPlugin(options);
+  // Before the plugin is loaded: its threads inherit the blocked stop signals.
+  const sigset_t stop_signals = blockStopSignals();
+  raiseOpenFileLimit();
 
   plugin_host::LoadedPlugin plugin;
   try {

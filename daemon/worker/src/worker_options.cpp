@@ -24,6 +24,7 @@ Int parseNumber(std::string_view flag, std::string_view text, Int min, Int max) 
 
 std::string workerUsage() {
   return "usage: benchd-worker --plugin PATH --port N [options]\n"
+         "       benchd-worker --inspect PATH\n"
          "\n"
          "Serves the benchmark microservice through one approach plugin until SIGTERM or SIGINT.\n"
          "Prints a JSON 'ready' line with the bound port on stdout, then a JSON 'stats' line\n"
@@ -39,15 +40,19 @@ std::string workerUsage() {
          "  --stats-interval-ms N   stats period (default 1000)\n"
          "  --stop-timeout-ms N     how long a graceful stop waits for requests in flight "
          "(default 10000)\n"
+         "  --inspect PATH          only load and check the plugin as for serving, print one\n"
+         "                          JSON 'plugin' line describing it and exit (0, or 3 when\n"
+         "                          refused); takes no other option\n"
          "  --help                  this text\n"
          "\n"
-         "Exit codes: 0 stopped cleanly, 2 bad arguments, 3 plugin refused, 4 server failed to\n"
-         "start, 5 requests were cut off at stop, 1 anything else.\n";
+         "Exit codes: 0 stopped cleanly or inspected, 2 bad arguments, 3 plugin refused, 4 server\n"
+         "failed to start, 5 requests were cut off at stop, 1 anything else.\n";
 }
 
 WorkerOptions parseWorkerOptions(int argc, const char* const* argv) {
   WorkerOptions options;
   bool have_port = false;
+  std::string other_flag;  // the first flag besides --inspect, which --inspect refuses
   for (int i = 1; i < argc; ++i) {
     const std::string_view flag = argv[i];
     if (flag == "--help" || flag == "-h") {
@@ -60,6 +65,13 @@ WorkerOptions parseWorkerOptions(int argc, const char* const* argv) {
       throw UsageError("unexpected argument '" + std::string(flag) + "'");
     }
     const std::string_view value = argv[++i];
+    if (flag == "--inspect") {
+      options.inspect = true;
+      options.plugin_path = value;
+      continue;
+    }
+    if (other_flag.empty())
+      other_flag = flag;
     if (flag == "--plugin") {
       options.plugin_path = value;
     } else if (flag == "--port") {
@@ -87,6 +99,15 @@ WorkerOptions parseWorkerOptions(int argc, const char* const* argv) {
     } else {
       throw UsageError("unknown option '" + std::string(flag) + "' (see --help)");
     }
+  }
+  if (options.inspect) {
+    if (!other_flag.empty()) {
+      throw UsageError("--inspect takes no other option, got '" + other_flag +
+                       "' (inspect first, then serve with --plugin)");
+    }
+    if (options.plugin_path.empty())
+      throw UsageError("--inspect: empty plugin path");
+    return options;
   }
   if (options.plugin_path.empty())
     throw UsageError("--plugin is required");

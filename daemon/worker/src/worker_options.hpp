@@ -13,6 +13,8 @@ namespace benchd::worker {
 /// Command-line settings of benchd-worker.
 struct WorkerOptions {
   std::string plugin_path;
+  /// --inspect PLUGIN: load and check the plugin, print its description, exit; no server.
+  bool inspect = false;
   std::string bind_address = "127.0.0.1";
   std::uint16_t port = 0;
   unsigned threads = 0;  ///< 0 until parsed; defaults to the hardware's concurrency
@@ -29,8 +31,8 @@ class UsageError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-/// Parses argv. Throws UsageError for unknown flags, missing values, malformed numbers or a
-/// missing --plugin / --port.
+/// Parses argv. Throws UsageError for unknown flags, missing values, malformed numbers, a
+/// missing --plugin / --port, or --inspect combined with any other option.
 WorkerOptions parseWorkerOptions(int argc, const char* const* argv);
 
 /// The --help text.

@@ -1,0 +1,161 @@
+#include "run_options.hpp"
+
+#include "usage_error.hpp"
+
+#include <benchd/runner/cpu_list.hpp>
+
+#include <charconv>
+#include <stdexcept>
+
+namespace benchd::cli {
+namespace {
+
+std::uint32_t parseSeconds(std::string_view option, std::string_view text) {
+  std::uint32_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, error] = std::from_chars(text.data(), end, value);
+  if (text.empty() || error != std::errc{} || ptr != end || value > 86'400) {
+    throw UsageError(std::string(option) + ": expected whole seconds from 0 to 86400, got '" +
+                     std::string(text) + "'");
+  }
+  return value;
+}
+
+std::vector<std::string> splitNames(std::string_view option, std::string_view text) {
+  std::vector<std::string> names;
+  while (!text.empty()) {
+    const std::size_t comma = text.find(',');
+    const std::string_view name = text.substr(0, comma);
+    if (name.empty()) {
+      throw UsageError(std::string(option) + ": expected approach names separated by commas");
+    }
+    names.emplace_back(name);
+    text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
+  }
+  if (names.empty()) {
+    throw UsageError(std::string(option) + ": expected approach names separated by commas");
+  }
+  return names;
+}
+
+std::vector<unsigned> cpuList(std::string_view option, std::string_view text) {
+  try {
+    return runner::parseCpuList(text);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(std::string(option) + ": " + error.what());
+  }
+}
+
+}  // namespace
+
+std::string runUsage() {
+  return "usage: benchd run [SCENARIO_FILE] [-a a,b,c] [-w S] [-t S] [-o DIR] [-C] [--plan]\n"
+         "                  [options]\n"
+         "\n"
+         "Runs every row of a scenario file against every approach: a fresh benchd-worker per\n"
+         "(row, approach), health check, answer check, warm-up, test; samples the host, the\n"
+         "worker and the generator every second; stores everything in SQLite; writes\n"
+         "DIR/<file-stem>/results.csv and results.md with the winners grid.\n"
+         "\n"
+         "  SCENARIO_FILE           a path, or a bare name looked up in the scenarios folder\n"
+         "                          (default scenarios-quick.csv)\n"
+         "  -a a,b,c                approaches to run, in this order (default: every plugin\n"
+         "                          found, by name; see `benchd plugins`)\n"
+         "  -w S                    warm-up seconds for every row (overrides the file)\n"
+         "  -t S                    test seconds for every row (overrides the file)\n"
+         "  -o DIR                  results folder (default ./results)\n"
+         "  -C                      keep the per-second series as CSV files\n"
+         "  --plan                  check the file and the approaches, print the plan, run "
+         "nothing\n"
+         "  --plugin-dir DIR        search DIR for plugins first (repeatable); then\n"
+         "                          $BENCHD_PLUGIN_PATH, then the built-in folder\n"
+         "  --scenarios-dir DIR     where bare scenario names and workloads are looked up\n"
+         "                          (default $BENCHD_SCENARIOS_DIR, else the built-in folder)\n"
+         "  --server-cpus LIST      pin each worker to these CPUs, e.g. 1 or 2-3 (default: "
+         "unpinned)\n"
+         "  --generator-cpus LIST   pin the load generator to these CPUs (disjoint from the\n"
+         "                          server's; default: unpinned)\n"
+         "  --threads N             load-generator threads (default: its CPUs - 1, at least 1)\n"
+         "  --store FILE            SQLite results store (default DIR/benchd.sqlite)\n"
+         "  --quiet                 no progress on stderr\n"
+         "  --help                  this text\n"
+         "\n"
+         "Ctrl-C stops cleanly: the current worker is stopped, what finished is written and the\n"
+         "run is marked stopped; a second Ctrl-C exits at once.\n"
+         "\n"
+         "Exit codes: 0 the run completed (request errors and failed approaches are results),\n"
+         "1 it could not run (bad scenario file, no plugins, unwritable folder), 2 bad arguments,\n"
+         "130 stopped by a signal.\n";
+}
+
+RunOptions parseRunOptions(std::span<const std::string_view> arguments) {
+  RunOptions options;
+  bool have_file = false;
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    const std::string_view option = arguments[i];
+    if (option == "-C") {
+      options.keep_csv = true;
+      continue;
+    }
+    if (option == "--plan") {
+      options.plan_only = true;
+      continue;
+    }
+    if (option == "--quiet") {
+      options.quiet = true;
+      continue;
+    }
+    if (!option.starts_with("-")) {
+      if (have_file) {
+        throw UsageError("unexpected argument '" + std::string(option) +
+                         "' (one scenario file only)");
+      }
+      options.scenario_file = option;
+      have_file = true;
+      continue;
+    }
+    if (i + 1 >= arguments.size()) {
+      throw UsageError(std::string(option) + ": missing value");
+    }
+    const std::string_view value = arguments[++i];
+    if (option == "-a") {
+      options.approaches = splitNames(option, value);
+    } else if (option == "-w") {
+      options.warmup_seconds = parseSeconds(option, value);
+    } else if (option == "-t") {
+      options.test_seconds = parseSeconds(option, value);
+      if (*options.test_seconds == 0) {
+        throw UsageError("-t: the test phase needs at least 1 second");
+      }
+    } else if (option == "-o") {
+      if (value.empty()) {
+        throw UsageError("-o: empty folder name");
+      }
+      options.output_dir = value;
+    } else if (option == "--plugin-dir") {
+      options.plugin_dirs.emplace_back(value);
+    } else if (option == "--scenarios-dir") {
+      options.scenarios_dir = std::string(value);
+    } else if (option == "--server-cpus") {
+      options.server_cpus = cpuList(option, value);
+    } else if (option == "--generator-cpus") {
+      options.generator_cpus = cpuList(option, value);
+    } else if (option == "--threads") {
+      unsigned threads = 0;
+      const auto [ptr, error] = std::from_chars(value.data(), value.data() + value.size(), threads);
+      if (error != std::errc{} || ptr != value.data() + value.size() || threads == 0 ||
+          threads > 1024) {
+        throw UsageError("--threads: expected an integer from 1 to 1024, got '" +
+                         std::string(value) + "'");
+      }
+      options.threads = threads;
+    } else if (option == "--store") {
+      options.store_file = std::string(value);
+    } else {
+      throw UsageError("unknown option '" + std::string(option) + "'");
+    }
+  }
+  return options;
+}
+
+}  // namespace benchd::cli

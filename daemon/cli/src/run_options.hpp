@@ -1,0 +1,35 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace benchd::cli {
+
+/// `benchd run` arguments, checked. Defaults in comments.
+struct RunOptions {
+  std::string scenario_file = "scenarios-quick.csv";  ///< positional: a bare name or a path
+  std::vector<std::string> approaches;                ///< -a a,b,c (default: every plugin)
+  std::optional<std::uint32_t> warmup_seconds;        ///< -w S
+  std::optional<std::uint32_t> test_seconds;          ///< -t S
+  std::string output_dir = "results";                 ///< -o DIR: results go to DIR/<stem>/
+  bool keep_csv = false;                              ///< -C
+  bool plan_only = false;                             ///< --plan
+  std::vector<std::string> plugin_dirs;               ///< --plugin-dir DIR (repeatable)
+  std::optional<std::string> scenarios_dir;           ///< --scenarios-dir DIR
+  std::vector<unsigned> server_cpus;                  ///< --server-cpus LIST
+  std::vector<unsigned> generator_cpus;               ///< --generator-cpus LIST
+  std::optional<unsigned> threads;                    ///< --threads N (generator threads)
+  std::optional<std::string> store_file;              ///< --store FILE (default DIR/benchd.sqlite)
+  bool quiet = false;                                 ///< --quiet
+};
+
+/// Parses the arguments after `run`. Throws UsageError with one line naming the option.
+RunOptions parseRunOptions(std::span<const std::string_view> arguments);
+
+std::string runUsage();
+
+}  // namespace benchd::cli

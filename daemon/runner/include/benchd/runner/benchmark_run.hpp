@@ -1,0 +1,136 @@
+#pragma once
+
+#include <benchd/results/series.hpp>
+#include <benchd/results/summary_row.hpp>
+#include <benchd/runner/run_plan.hpp>
+#include <benchd/store/result_store.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace benchd::loadgen {
+class LoadEngine;
+}
+
+namespace benchd::runner {
+
+/// An accepted plugin to run.
+struct Approach {
+  std::string name;
+  std::filesystem::path plugin;
+};
+
+/// Where one (row, approach) stands.
+enum class RunStep : std::uint8_t {
+  kStarting = 1,  ///< worker starting, health check
+  kVerifying,     ///< checking its answers
+  kWarmup,
+  kTest,
+  kStopping,
+};
+std::string_view runStepName(RunStep step);
+
+/// A progress report, for terminals and (later) the API.
+struct Progress {
+  std::size_t row_number = 0;  ///< 1-based
+  std::size_t row_count = 0;
+  std::size_t approach_number = 0;  ///< 1-based
+  std::size_t approach_count = 0;
+  std::string scenario;
+  std::string approach;
+  RunStep step = RunStep::kStarting;
+  double phase_elapsed_seconds = 0.0;
+  double phase_seconds = 0.0;          ///< the phase's planned length (0 outside phases)
+  double run_elapsed_seconds = 0.0;    ///< since the run started
+  double run_remaining_seconds = 0.0;  ///< estimate: the plan's remaining time
+};
+
+/// Receives a run's events, on the thread that runs it, in order. Implementations return
+/// quickly: the snapshot events come from the load generator's interval callback.
+class RunObserver {
+ public:
+  virtual ~RunObserver() = default;
+  /// A step of a (row, approach) begins.
+  virtual void onStep(const Progress& /*progress*/) {}
+  /// One second of a warm-up or test phase.
+  virtual void onSecond(const Progress& /*progress*/, const results::SecondRecord& /*second*/) {}
+  /// A (row, approach) finished, failed rows included.
+  virtual void onResult(const Progress& /*progress*/, const results::SummaryRow& /*row*/) {}
+};
+
+/// Everything a run needs, decided before it starts.
+struct RunSettings {
+  std::filesystem::path scenario_file;
+  std::string scenario_set;              ///< the scenario file's stem
+  RunPlan plan;                          ///< rows with overrides applied, approaches by name
+  std::vector<Approach> approaches;      ///< same order as plan.approaches
+  std::filesystem::path worker;          ///< the benchd-worker executable
+  std::vector<unsigned> server_cpus;     ///< empty: unpinned
+  std::vector<unsigned> generator_cpus;  ///< empty: unpinned
+  unsigned generator_threads = 1;
+  std::filesystem::path results_dir;  ///< DIR/<scenario_set>
+  /// -C: keep each (row, approach)'s per-second series as CSV files beside the results.
+  bool keep_csv = false;
+  std::string options_text;  ///< for results.md and the store
+  std::chrono::milliseconds health_timeout{30'000};
+  std::chrono::milliseconds worker_stop_timeout{10'000};
+};
+
+enum class RunOutcome : std::uint8_t { kCompleted = 1, kStopped };
+
+struct RunReport {
+  store::RunId run_id = 0;
+  RunOutcome outcome = RunOutcome::kCompleted;
+  std::vector<results::SummaryRow> rows;  ///< finished results, in run order
+  std::chrono::seconds elapsed{0};
+};
+
+/// Runs a scenario file against approaches: for each row, for each approach, a fresh
+/// benchd-worker on an ephemeral port → health check (health_timeout) → answer check (a wrong
+/// answer fails that approach) → warm-up (stored, never summarised) → test → stop (graceful,
+/// then SIGKILL). Host, worker and generator samples are taken at the end of every load-generator
+/// interval, so each stored second pairs one snapshot with the samples of the same interval.
+/// A worker that will not start, answers wrongly, dies or leaves its test phase dead gets the
+/// original's failed row with the cause; the run carries on. Every second and every summary
+/// goes to the store as it happens.
+///
+/// The generator threads are pinned to generator_cpus (this process's threads created during the
+/// run inherit the calling thread's affinity, which execute() sets and restores).
+///
+/// Thread-safety: execute() on one thread, once; requestStop() from any thread (a signal
+/// watcher): the current phase ends early, the current (row, approach) is discarded, what
+/// finished stays, the run is marked stopped.
+class BenchmarkRun {
+ public:
+  BenchmarkRun(RunSettings settings, store::ResultStore& store, RunObserver& observer);
+  ~BenchmarkRun();
+  BenchmarkRun(const BenchmarkRun&) = delete;
+  BenchmarkRun& operator=(const BenchmarkRun&) = delete;
+
+  RunReport execute();
+  void requestStop() noexcept;
+
+  [[nodiscard]] const RunSettings& settings() const noexcept { return settings_; }
+
+ private:
+  struct Context;
+  /// The result of one (row, approach); nullopt when a stop request cut it short.
+  /// The test phase's seconds are left in `test_seconds` (for the raw CSV files).
+  std::optional<results::SummaryRow> runOne(Context& context, const RowPlan& row_plan,
+                                            const Approach& approach, store::ResultId result_id,
+                                            std::vector<results::SecondRecord>& test_seconds);
+
+  RunSettings settings_;
+  store::ResultStore& store_;
+  RunObserver& observer_;
+  std::unique_ptr<loadgen::LoadEngine> engine_;
+  std::atomic<bool> stop_requested_{false};
+};
+
+}  // namespace benchd::runner

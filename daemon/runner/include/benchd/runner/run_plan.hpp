@@ -1,0 +1,62 @@
+#pragma once
+
+#include <benchd/loadgen/host_limits.hpp>
+#include <benchd/scenario/scenario_row.hpp>
+#include <benchd/scenario/workload.hpp>
+#include <benchd/scenario/workload_catalog.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace benchd::runner {
+
+/// Seconds a (row, approach) costs besides its phases: starting the worker, the health check,
+/// verifying answers, stopping it. An estimate for the plan and the ETA, not a limit.
+inline constexpr std::chrono::seconds kPerRunOverhead{3};
+
+/// One scenario row as it will run.
+struct RowPlan {
+  scenario::ScenarioRow row;  ///< with -w/-t overrides applied
+  const scenario::Workload* workload = nullptr;
+  /// Profiles of the row that nothing installed implements (e.g. "postgres"): the row gets a
+  /// failed result for every approach, naming them.
+  std::vector<std::string> unsupported_profiles;
+  std::uint32_t peak_connections = 0;            ///< the most connections its phases open at once
+  std::chrono::seconds seconds_per_approach{0};  ///< warm-up + test + kPerRunOverhead
+  loadgen::HostLimitCheck limits;                ///< problems refuse the row, warnings don't
+};
+
+/// What `benchd run` will do: rows × approaches, their lengths and what the host may refuse.
+struct RunPlan {
+  std::vector<RowPlan> rows;
+  std::vector<std::string> approaches;
+  std::chrono::seconds total{0};  ///< estimated wall time of the whole run
+  std::uint32_t peak_connections = 0;
+};
+
+/// The -w/-t overrides of the original's benchmark.sh: replace every row's warm-up / test
+/// seconds when given.
+struct DurationOverrides {
+  std::optional<std::uint32_t> warmup_seconds;
+  std::optional<std::uint32_t> test_seconds;
+};
+
+/// Plans the run. `limits` are this host's (loadgen::readHostLimits() after raising the
+/// open-file limit). Pure function.
+RunPlan planRun(const std::vector<scenario::ScenarioRow>& rows,
+                const scenario::WorkloadCatalog& workloads,
+                const std::vector<std::string>& approaches, const DurationOverrides& overrides,
+                const loadgen::HostLimits& limits);
+
+/// "1 h 02 min 05 s", "3 min 10 s", "45 s".
+std::string formatDuration(std::chrono::seconds duration);
+
+/// The plan for people: one line per row with its phases, workload, profiles, connections and
+/// rate; then unsupported profiles, host-limit problems and warnings, and the totals.
+void printPlan(std::ostream& out, const RunPlan& plan, const std::string& scenario_file);
+
+}  // namespace benchd::runner

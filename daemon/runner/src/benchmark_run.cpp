@@ -1,0 +1,285 @@
+#include "answer_check.hpp"
+#include "cpu_affinity.hpp"
+#include "results_folder.hpp"
+#include "worker_supervisor.hpp"
+
+#include <benchd/loadgen/host_limits.hpp>
+#include <benchd/loadgen/load_engine.hpp>
+#include <benchd/results/summary_metrics.hpp>
+#include <benchd/runner/benchmark_run.hpp>
+#include <benchd/sampling/host_sampler.hpp>
+#include <benchd/sampling/process_sampler.hpp>
+#include <benchd/sampling/system_specs.hpp>
+#include <benchd/scenario/stage_plan.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+
+namespace benchd::runner {
+namespace {
+
+std::int64_t epochMillisNow() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+bool isOpenModel(const scenario::Workload& workload) {
+  return std::any_of(
+      workload.sub_scenarios.begin(), workload.sub_scenarios.end(),
+      [](const scenario::SubScenario& sub) { return scenario::isArrivalRate(sub.executor); });
+}
+
+std::string quotedList(const std::vector<std::string>& names) {
+  std::string text;
+  for (const std::string& name : names) {
+    text += (text.empty() ? "'" : ", '") + name + "'";
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string_view runStepName(RunStep step) {
+  switch (step) {
+    case RunStep::kStarting:
+      return "starting";
+    case RunStep::kVerifying:
+      return "verifying";
+    case RunStep::kWarmup:
+      return "warm-up";
+    case RunStep::kTest:
+      return "test";
+    case RunStep::kStopping:
+      return "stopping";
+  }
+  return "unknown";
+}
+
+/// Where the run is, for progress reports.
+struct BenchmarkRun::Context {
+  store::RunId run_id = 0;
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+  std::chrono::seconds planned_done{0};  ///< plan time of the (row, approach)s already done
+  std::chrono::steady_clock::time_point current_started = started;
+  std::chrono::seconds current_planned{0};
+  Progress progress;
+
+  Progress at(RunStep step, double phase_elapsed = 0.0, double phase_seconds = 0.0) {
+    Progress report = progress;
+    report.step = step;
+    report.phase_elapsed_seconds = phase_elapsed;
+    report.phase_seconds = phase_seconds;
+    const auto now = std::chrono::steady_clock::now();
+    report.run_elapsed_seconds = std::chrono::duration<double>(now - started).count();
+    const double current_spent =
+        std::min(std::chrono::duration<double>(now - current_started).count(),
+                 static_cast<double>(current_planned.count()));
+    report.run_remaining_seconds =
+        std::max(0.0, static_cast<double>(total.count() - planned_done.count()) - current_spent);
+    return report;
+  }
+
+  std::chrono::seconds total{0};
+};
+
+BenchmarkRun::BenchmarkRun(RunSettings settings, store::ResultStore& store, RunObserver& observer)
+    : settings_(std::move(settings)), store_(store), observer_(observer) {}
+
+BenchmarkRun::~BenchmarkRun() = default;
+
+void BenchmarkRun::requestStop() noexcept {
+  stop_requested_.store(true);
+  if (loadgen::LoadEngine* engine = engine_.get()) {
+    engine->requestStop();
+  }
+}
+
+RunReport BenchmarkRun::execute() {
+  // The engine's threads are created by this thread during each phase and inherit its
+  // affinity; the worker gets the server CPUs in its child before exec.
+  const ScopedThreadAffinity generator_affinity(settings_.generator_cpus);
+  loadgen::EngineOptions engine_options;
+  engine_options.threads = settings_.generator_threads;
+  engine_ = std::make_unique<loadgen::LoadEngine>(engine_options);
+  if (stop_requested_.load()) {
+    engine_->requestStop();
+  }
+
+  const std::int64_t started_millis = epochMillisNow();
+  const sampling::SystemSpecs specs = sampling::collectSystemSpecs(settings_.results_dir);
+  store::NewRun new_run;
+  new_run.scenario_file = settings_.scenario_file.string();
+  new_run.scenario_set = settings_.scenario_set;
+  new_run.approaches = settings_.plan.approaches;
+  new_run.options_text = settings_.options_text;
+  new_run.results_dir = settings_.results_dir.string();
+  new_run.started_epoch_millis = started_millis;
+  for (const sampling::SpecEntry& entry : specs.entries) {
+    new_run.system_specs.emplace_back(entry.label, entry.value);
+  }
+  std::vector<scenario::ScenarioRow> rows;
+  for (const RowPlan& row_plan : settings_.plan.rows) {
+    rows.push_back(row_plan.row);
+  }
+  Context context;
+  context.total = settings_.plan.total;
+  context.run_id = store_.createRun(new_run);
+  store_.addScenarioRows(context.run_id, rows);
+
+  ResultsFolder folder(settings_.results_dir, settings_.keep_csv, new_run, rows);
+  RunReport report;
+  report.run_id = context.run_id;
+  context.progress.row_count = settings_.plan.rows.size();
+  context.progress.approach_count = settings_.approaches.size();
+  for (std::size_t row_index = 0; row_index < settings_.plan.rows.size(); ++row_index) {
+    const RowPlan& row_plan = settings_.plan.rows[row_index];
+    for (std::size_t approach_index = 0; approach_index < settings_.approaches.size();
+         ++approach_index) {
+      if (stop_requested_.load()) {
+        break;
+      }
+      const Approach& approach = settings_.approaches[approach_index];
+      context.progress.row_number = row_index + 1;
+      context.progress.approach_number = approach_index + 1;
+      context.progress.scenario = row_plan.row.name;
+      context.progress.approach = approach.name;
+      context.current_started = std::chrono::steady_clock::now();
+      context.current_planned = row_plan.seconds_per_approach;
+      const store::ResultId result_id =
+          store_.beginResult(context.run_id, row_index, row_plan.row.name, approach.name);
+      std::optional<results::SummaryRow> summary;
+      std::vector<results::SecondRecord> seconds;
+      summary = runOne(context, row_plan, approach, result_id, seconds);
+      context.planned_done += row_plan.seconds_per_approach;
+      if (!summary) {
+        break;  // stopped mid-way: the partial result is not a result
+      }
+      store_.finishResult(result_id, *summary);
+      folder.addResult(*summary, seconds);
+      report.rows.push_back(*summary);
+      observer_.onResult(context.at(RunStep::kStopping), *summary);
+    }
+  }
+  report.outcome = stop_requested_.load() ? RunOutcome::kStopped : RunOutcome::kCompleted;
+  const std::int64_t finished_millis = epochMillisNow();
+  store_.finishRun(context.run_id,
+                   report.outcome == RunOutcome::kStopped ? store::RunStatus::kStopped
+                                                          : store::RunStatus::kCompleted,
+                   report.outcome == RunOutcome::kStopped ? "stopped on request" : "",
+                   finished_millis);
+  folder.finish(report.rows, specs.entries, started_millis, finished_millis,
+                report.outcome == RunOutcome::kStopped);
+  report.elapsed = std::chrono::duration_cast<std::chrono::seconds>(
+      std::chrono::steady_clock::now() - context.started);
+  engine_.reset();
+  return report;
+}
+
+std::optional<results::SummaryRow> BenchmarkRun::runOne(
+    Context& context, const RowPlan& row_plan, const Approach& approach, store::ResultId result_id,
+    std::vector<results::SecondRecord>& test_seconds) {
+  const scenario::ScenarioRow& row = row_plan.row;
+  const auto failed = [&](const std::string& reason, std::uint64_t errors = 1) {
+    return results::failedRow(row.name, approach.name, reason, errors);
+  };
+  observer_.onStep(context.at(RunStep::kStarting));
+  if (!row_plan.unsupported_profiles.empty()) {
+    return failed("server profile " + quotedList(row_plan.unsupported_profiles) +
+                  " is implemented by no installed plugin nor the core (implemented: "
+                  "no-cache, no-keep-alive, read-write)");
+  }
+  if (!row_plan.limits.problems.empty()) {
+    std::string reason = "refused by the host's limits:";
+    for (const std::string& problem : row_plan.limits.problems) {
+      reason += " " + problem;
+    }
+    return failed(reason);
+  }
+  try {
+    WorkerLaunch launch;
+    launch.worker = settings_.worker;
+    launch.plugin = approach.plugin;
+    launch.profiles = row.server_profiles;
+    launch.cpus = settings_.server_cpus;
+    launch.stop_timeout = settings_.worker_stop_timeout;
+    WorkerSupervisor worker(launch);
+    if (const auto not_ready = worker.waitReady(settings_.health_timeout)) {
+      return failed(*not_ready);
+    }
+    if (stop_requested_.load()) {
+      return std::nullopt;
+    }
+    observer_.onStep(context.at(RunStep::kVerifying));
+    if (const auto wrong = findWrongAnswer(worker.port(), approach.name, row, *row_plan.workload)) {
+      return failed(worker.alive() ? *wrong : *wrong + "; the worker " + worker.describeEnd());
+    }
+
+    loadgen::RequestTarget target;
+    target.port = worker.port();
+    target.approach = approach.name;
+    target.delay_call_depth = row.delay_call_depth;
+    target.delay_millis = row.delay_millis;
+
+    std::optional<loadgen::PhaseResult> test_result;
+    for (const loadgen::PhaseKind kind : {loadgen::PhaseKind::kWarmup, loadgen::PhaseKind::kTest}) {
+      const bool warmup = kind == loadgen::PhaseKind::kWarmup;
+      const scenario::PhaseLoad load =
+          warmup ? scenario::warmupPhaseOf(row) : scenario::testPhaseOf(row);
+      if (load.duration.count() == 0) {
+        continue;
+      }
+      const RunStep step = warmup ? RunStep::kWarmup : RunStep::kTest;
+      const auto phase_seconds = static_cast<double>(load.duration.count());
+      observer_.onStep(context.at(step, 0.0, phase_seconds));
+      const scenario::StagePlan stages = scenario::planStages(*row_plan.workload, load);
+      // Primed now, so the first sample covers exactly the first interval of the phase.
+      sampling::HostSampler host_sampler;
+      sampling::ProcessSampler worker_sampler(worker.pid());
+      sampling::ProcessSampler generator_sampler(::getpid());
+      const auto on_snapshot = [&](const loadgen::LoadSnapshot& snapshot) {
+        results::SecondRecord second;
+        second.load = results::LoadSecond::of(snapshot);
+        second.system.host = host_sampler.sample();
+        second.system.epoch_millis = second.system.host.epoch_millis;
+        second.system.worker = worker_sampler.sample();
+        second.system.generator = generator_sampler.sample();
+        second.system.worker_stats = worker.latestStats();
+        store_.addSecond(result_id, second);
+        const double elapsed =
+            static_cast<double>((snapshot.start + snapshot.duration).count()) / 1e6;
+        observer_.onSecond(context.at(step, elapsed, phase_seconds), second);
+        if (!warmup) {
+          test_seconds.push_back(std::move(second));
+        }
+      };
+      loadgen::PhaseResult result = engine_->runPhase(stages, target, kind, on_snapshot);
+      if (stop_requested_.load()) {
+        return std::nullopt;
+      }
+      if (!worker.alive()) {
+        return failed("the worker " + worker.describeEnd() + " during the " +
+                          std::string(loadgen::phaseKindName(kind)) + " phase",
+                      std::max<std::uint64_t>(1, result.totals.errors.total()));
+      }
+      if (!warmup) {
+        test_result = std::move(result);
+      }
+    }
+    observer_.onStep(context.at(RunStep::kStopping));
+    const results::TestPhaseData data{*test_result, test_seconds, isOpenModel(*row_plan.workload)};
+    results::SummaryRow summary = results::computeSummary(row.name, approach.name, data);
+    const ExitStatus stopped = worker.stop();
+    if (!stopped.succeeded()) {
+      // A worker that had to be killed, or cut requests off at stop, still produced valid
+      // numbers; say so beside them rather than failing the row.
+      summary.diagnostics.worker_stop = stopped.describe();
+    }
+    return summary;
+  } catch (const std::exception& error) {
+    return failed(error.what());
+  }
+}
+
+}  // namespace benchd::runner

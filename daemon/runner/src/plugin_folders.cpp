@@ -1,0 +1,114 @@
+#include <benchd/runner/plugin_folders.hpp>
+
+#include <cstdlib>
+#include <stdexcept>
+
+namespace benchd::runner {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The CMake build folder: BENCHD_BUILD_PLUGIN_DIR is "<build>/plugins".
+fs::path buildFolder() {
+  std::error_code ignored;
+  const fs::path plugins(BENCHD_BUILD_PLUGIN_DIR);
+  return fs::weakly_canonical(plugins.parent_path(), ignored);
+}
+
+/// True when `path` is `folder` or lies below it, compared by whole path components.
+bool isInside(const fs::path& path, const fs::path& folder) {
+  if (folder.empty() || path.empty())
+    return false;
+  const fs::path relative = path.lexically_relative(folder);
+  return !relative.empty() && *relative.begin() != "..";
+}
+
+std::optional<std::string_view> variable(const char* name) {
+  const char* value = std::getenv(name);
+  if (value == nullptr)
+    return std::nullopt;
+  return std::string_view(value);
+}
+
+}  // namespace
+
+std::string_view originName(FolderOrigin origin) {
+  switch (origin) {
+    case FolderOrigin::kPluginDirOption:
+      return "--plugin-dir";
+    case FolderOrigin::kEnvironment:
+      return "$BENCHD_PLUGIN_PATH";
+    case FolderOrigin::kBuiltIn:
+      return "built-in";
+  }
+  return "unknown";
+}
+
+Installation installationFor(const fs::path& executable) {
+  std::error_code ignored;
+  const fs::path resolved = fs::weakly_canonical(executable, ignored);
+  Installation installation;
+  installation.build_tree = isInside(resolved.empty() ? executable : resolved, buildFolder());
+  if (installation.build_tree) {
+    installation.plugin_dir = BENCHD_BUILD_PLUGIN_DIR;
+    installation.worker_path = BENCHD_BUILD_WORKER_PATH;
+  } else {
+    installation.plugin_dir = BENCHD_INSTALLED_PLUGIN_DIR;
+    installation.worker_path = BENCHD_INSTALLED_WORKER_PATH;
+  }
+  return installation;
+}
+
+fs::path currentExecutable() {
+  std::error_code error;
+  fs::path executable = fs::read_symlink("/proc/self/exe", error);
+  if (error) {
+    throw std::runtime_error("cannot find this program's own path from /proc/self/exe: " +
+                             error.message() + " (is /proc mounted?)");
+  }
+  return executable;
+}
+
+Installation currentInstallation() {
+  return installationFor(currentExecutable());
+}
+
+std::vector<PluginFolder> pluginFolders(const std::vector<fs::path>& plugin_dirs,
+                                        std::optional<std::string_view> plugin_path_variable,
+                                        const Installation& installation) {
+  std::vector<PluginFolder> folders;
+  for (const fs::path& dir : plugin_dirs)
+    folders.push_back({dir, FolderOrigin::kPluginDirOption});
+  if (plugin_path_variable) {
+    const std::string_view text = *plugin_path_variable;
+    for (std::size_t start = 0;;) {
+      const std::size_t colon = text.find(':', start);
+      const std::string_view entry = text.substr(start, colon - start);  // npos: to the end
+      if (!entry.empty())
+        folders.push_back({fs::path(entry), FolderOrigin::kEnvironment});
+      if (colon == std::string_view::npos)
+        break;
+      start = colon + 1;
+    }
+  }
+  folders.push_back({installation.plugin_dir, FolderOrigin::kBuiltIn});
+  return folders;
+}
+
+std::vector<PluginFolder> pluginFolders(const std::vector<fs::path>& plugin_dirs) {
+  return pluginFolders(plugin_dirs, variable("BENCHD_PLUGIN_PATH"), currentInstallation());
+}
+
+fs::path workerPath(std::optional<std::string_view> worker_variable,
+                    const Installation& installation) {
+  if (worker_variable && !worker_variable->empty())
+    return fs::path(*worker_variable);
+  return installation.worker_path;
+}
+
+fs::path workerPath() {
+  return workerPath(variable("BENCHD_WORKER"), currentInstallation());
+}
+
+}  // namespace benchd::runner

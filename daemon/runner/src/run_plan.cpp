@@ -1,0 +1,116 @@
+#include <benchd/microservice/service_profile.hpp>
+#include <benchd/runner/run_plan.hpp>
+#include <benchd/scenario/stage_plan.hpp>
+
+#include <algorithm>
+#include <ostream>
+
+namespace benchd::runner {
+namespace {
+
+bool isImplemented(const std::string& profile) {
+  return std::find(microservice::kImplementedProfiles.begin(),
+                   microservice::kImplementedProfiles.end(),
+                   profile) != microservice::kImplementedProfiles.end();
+}
+
+std::string twoDigits(std::int64_t value) {
+  return (value < 10 ? "0" : "") + std::to_string(value);
+}
+
+}  // namespace
+
+std::string formatDuration(std::chrono::seconds duration) {
+  const std::int64_t total = duration.count();
+  const std::int64_t hours = total / 3600;
+  const std::int64_t minutes = total / 60 % 60;
+  const std::int64_t seconds = total % 60;
+  if (hours > 0) {
+    return std::to_string(hours) + " h " + twoDigits(minutes) + " min " + twoDigits(seconds) + " s";
+  }
+  if (minutes > 0) {
+    return std::to_string(minutes) + " min " + twoDigits(seconds) + " s";
+  }
+  return std::to_string(seconds) + " s";
+}
+
+RunPlan planRun(const std::vector<scenario::ScenarioRow>& rows,
+                const scenario::WorkloadCatalog& workloads,
+                const std::vector<std::string>& approaches, const DurationOverrides& overrides,
+                const loadgen::HostLimits& limits) {
+  RunPlan plan;
+  plan.approaches = approaches;
+  for (const scenario::ScenarioRow& source : rows) {
+    RowPlan row_plan;
+    row_plan.row = source;
+    if (overrides.warmup_seconds) {
+      row_plan.row.warmup_seconds = *overrides.warmup_seconds;
+    }
+    if (overrides.test_seconds) {
+      row_plan.row.test_seconds = *overrides.test_seconds;
+    }
+    row_plan.workload = &workloads.get(row_plan.row.workload);
+    for (const std::string& profile : row_plan.row.server_profiles) {
+      if (!isImplemented(profile)) {
+        row_plan.unsupported_profiles.push_back(profile);
+      }
+    }
+    row_plan.peak_connections =
+        scenario::planStages(*row_plan.workload, scenario::testPhaseOf(row_plan.row))
+            .peak_connections;
+    row_plan.seconds_per_approach =
+        std::chrono::seconds(row_plan.row.warmup_seconds + row_plan.row.test_seconds) +
+        kPerRunOverhead;
+    row_plan.limits =
+        loadgen::checkHostLimits(row_plan.peak_connections, row_plan.row.delay_call_depth, limits);
+    plan.total += row_plan.seconds_per_approach * static_cast<std::int64_t>(approaches.size());
+    plan.peak_connections = std::max(plan.peak_connections, row_plan.peak_connections);
+    plan.rows.push_back(std::move(row_plan));
+  }
+  return plan;
+}
+
+void printPlan(std::ostream& out, const RunPlan& plan, const std::string& scenario_file) {
+  out << "plan: " << scenario_file << ": " << plan.rows.size() << " rows x "
+      << plan.approaches.size() << " approaches = " << plan.rows.size() * plan.approaches.size()
+      << " runs\n";
+  out << "approaches:";
+  for (const std::string& approach : plan.approaches) {
+    out << " " << approach;
+  }
+  out << "\n\n";
+  std::size_t number = 0;
+  for (const RowPlan& row_plan : plan.rows) {
+    const scenario::ScenarioRow& row = row_plan.row;
+    out << "  " << ++number << ". " << row.name << ": " << row.workload << ", " << row.connections
+        << " connections";
+    if (row.requests_per_second) {
+      out << ", " << *row.requests_per_second << " req/s";
+    }
+    out << ", depth " << row.delay_call_depth << ", delay " << row.delay_millis << " ms, warm-up "
+        << row.warmup_seconds << " s, test " << row.test_seconds << " s";
+    if (!row.server_profiles.empty()) {
+      out << ", profiles";
+      for (const std::string& profile : row.server_profiles) {
+        out << " " << profile;
+      }
+    }
+    out << " (peak " << row_plan.peak_connections << " connections, about "
+        << formatDuration(row_plan.seconds_per_approach) << " per approach)\n";
+    for (const std::string& profile : row_plan.unsupported_profiles) {
+      out << "     UNSUPPORTED: server profile '" << profile
+          << "' is implemented by no installed plugin nor the core; this row will get a "
+             "failed result for every approach\n";
+    }
+    for (const std::string& problem : row_plan.limits.problems) {
+      out << "     HOST LIMIT: " << problem << "\n";
+    }
+    for (const std::string& warning : row_plan.limits.warnings) {
+      out << "     warning: " << warning << "\n";
+    }
+  }
+  out << "\ntotal: about " << formatDuration(plan.total) << " of wall time; peak "
+      << plan.peak_connections << " connections\n";
+}
+
+}  // namespace benchd::runner

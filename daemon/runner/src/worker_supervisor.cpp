@@ -1,0 +1,153 @@
+#include "worker_supervisor.hpp"
+
+#include "http_probe.hpp"
+
+#include <rapidjson/document.h>
+
+#include <sstream>
+
+namespace benchd::runner {
+namespace {
+
+/// A stopping worker gets its own stop timeout plus this to exit before SIGKILL.
+constexpr std::chrono::milliseconds kStopMargin{5'000};
+constexpr std::chrono::milliseconds kHealthPollPeriod{100};
+constexpr std::size_t kStderrLinesShown = 5;
+
+std::vector<std::string> workerArguments(const WorkerLaunch& launch) {
+  std::vector<std::string> arguments = {
+      "--plugin",
+      launch.plugin.string(),
+      "--port",
+      "0",
+      "--stats-interval-ms",
+      "1000",
+      "--stop-timeout-ms",
+      std::to_string(launch.stop_timeout.count()),
+  };
+  for (const std::string& profile : launch.profiles) {
+    arguments.emplace_back("--profile");
+    arguments.push_back(profile);
+  }
+  return arguments;
+}
+
+SpawnOptions spawnOptions(const WorkerLaunch& launch) {
+  SpawnOptions options;
+  options.cpu_affinity = launch.cpus;
+  return options;
+}
+
+}  // namespace
+
+WorkerSupervisor::WorkerSupervisor(const WorkerLaunch& launch)
+    : child_(launch.worker, workerArguments(launch), spawnOptions(launch)),
+      stop_timeout_(launch.stop_timeout) {
+  reader_ = std::thread([this] { readEvents(); });
+}
+
+WorkerSupervisor::~WorkerSupervisor() {
+  stop();
+}
+
+void WorkerSupervisor::readEvents() {
+  while (!child_.stdoutClosed()) {
+    for (const std::string& line : child_.readStdoutLines(std::chrono::milliseconds(500))) {
+      rapidjson::Document event;
+      if (event.Parse(line.c_str()).HasParseError() || !event.IsObject() ||
+          !event.HasMember("event") || !event["event"].IsString()) {
+        continue;  // not an event line; the worker's diagnostics go to stderr
+      }
+      const std::string_view kind = event["event"].GetString();
+      const std::scoped_lock lock(mutex_);
+      if (kind == "ready" && event.HasMember("port") && event["port"].IsUint()) {
+        port_ = static_cast<std::uint16_t>(event["port"].GetUint());
+      } else if (kind == "stats") {
+        results::WorkerStats stats;
+        if (event.HasMember("epoch_millis") && event["epoch_millis"].IsInt64()) {
+          stats.epoch_millis = event["epoch_millis"].GetInt64();
+        }
+        if (event.HasMember("heap_bytes") && event["heap_bytes"].IsInt64()) {
+          stats.heap_bytes = event["heap_bytes"].GetInt64();
+        }
+        if (event.HasMember("counters") && event["counters"].IsObject()) {
+          for (const auto& counter : event["counters"].GetObject()) {
+            if (counter.value.IsInt64()) {
+              stats.counters.emplace_back(counter.name.GetString(), counter.value.GetInt64());
+            }
+          }
+        }
+        stats_ = std::move(stats);
+      }
+    }
+  }
+  child_.drainOutput(std::chrono::milliseconds(1'000));
+}
+
+void WorkerSupervisor::joinReader() {
+  if (reader_.joinable()) {
+    reader_.join();
+  }
+}
+
+std::uint16_t WorkerSupervisor::port() const {
+  const std::scoped_lock lock(mutex_);
+  return port_;
+}
+
+std::optional<results::WorkerStats> WorkerSupervisor::latestStats() const {
+  const std::scoped_lock lock(mutex_);
+  return stats_;
+}
+
+bool WorkerSupervisor::alive() {
+  return !child_.exitStatus() && !child_.tryWait();
+}
+
+std::optional<std::string> WorkerSupervisor::waitReady(std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  std::string last_problem = "it printed no ready line";
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (!alive()) {
+      return "the worker " + describeEnd() + " before it was ready";
+    }
+    if (const std::uint16_t bound = port(); bound != 0) {
+      try {
+        const HttpReply reply =
+            probeHttp(bound, "GET", "/health", "", std::chrono::milliseconds(2'000));
+        if (reply.status == 200) {
+          return std::nullopt;
+        }
+        last_problem = "GET /health answered " + std::to_string(reply.status);
+      } catch (const HttpProbeError& error) {
+        last_problem = error.what();
+      }
+    }
+    std::this_thread::sleep_for(kHealthPollPeriod);
+  }
+  return "the worker was not healthy within " + std::to_string(timeout.count() / 1000) + " s (" +
+         last_problem + ")";
+}
+
+ExitStatus WorkerSupervisor::stop() {
+  ExitStatus status =
+      child_.exitStatus() ? *child_.exitStatus() : child_.stop(stop_timeout_ + kStopMargin);
+  joinReader();
+  return status;
+}
+
+std::string WorkerSupervisor::describeEnd() {
+  const ExitStatus status = stop();
+  std::ostringstream text;
+  text << (status.signalled() ? "was killed by " : "exited with ") << status.describe();
+  const std::vector<std::string> lines = child_.stderrTail(kStderrLinesShown);
+  if (!lines.empty()) {
+    text << "; its last stderr lines: ";
+    for (std::size_t index = 0; index < lines.size(); ++index) {
+      text << (index == 0 ? "" : " | ") << lines[index];
+    }
+  }
+  return text.str();
+}
+
+}  // namespace benchd::runner

@@ -1,0 +1,77 @@
+#pragma once
+
+#include <benchd/results/series.hpp>
+#include <benchd/runner/child_process.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace benchd::runner {
+
+/// How to start one benchd-worker.
+struct WorkerLaunch {
+  std::filesystem::path worker;  ///< the benchd-worker executable
+  std::filesystem::path plugin;
+  std::vector<std::string> profiles;
+  std::vector<unsigned> cpus;  ///< empty: unpinned
+  std::chrono::milliseconds stop_timeout{10'000};
+};
+
+/// One benchd-worker process serving one plugin on an ephemeral loopback port, for one
+/// (scenario row, approach). A reader thread consumes the worker's JSON event lines (ready,
+/// stats, stopped) as they come, so its pipe never fills and the latest stats are always at
+/// hand for the samplers.
+///
+/// Thread-safety: construct, waitReady, alive, stop and describeEnd from one thread (the
+/// runner's); latestStats and port from any thread.
+class WorkerSupervisor {
+ public:
+  /// Spawns the worker; throws std::runtime_error when it cannot be started at all.
+  explicit WorkerSupervisor(const WorkerLaunch& launch);
+  /// Stops a worker still running (stop()).
+  ~WorkerSupervisor();
+  WorkerSupervisor(const WorkerSupervisor&) = delete;
+  WorkerSupervisor& operator=(const WorkerSupervisor&) = delete;
+
+  [[nodiscard]] pid_t pid() const noexcept { return child_.pid(); }
+
+  /// Waits until the worker has printed its ready line AND answers GET /health with 200,
+  /// within `timeout` overall. nullopt when ready; otherwise why not (it exited, or the time
+  /// ran out), with its exit status and last stderr lines when it is gone.
+  std::optional<std::string> waitReady(std::chrono::milliseconds timeout);
+
+  /// The port from the ready line; 0 before it.
+  [[nodiscard]] std::uint16_t port() const;
+  /// The worker's latest stats line, if it printed one.
+  [[nodiscard]] std::optional<results::WorkerStats> latestStats() const;
+
+  /// True while the process has not exited.
+  bool alive();
+
+  /// Graceful stop: SIGTERM (the worker drains requests in flight within its stop timeout),
+  /// then SIGKILL after the stop timeout plus a margin. Idempotent. Returns how it ended.
+  ExitStatus stop();
+
+  /// After the process ended (alive() false or stop()): "exited with exit code 4" / "was
+  /// killed by signal 6 (SIGABRT)", plus its last stderr lines.
+  [[nodiscard]] std::string describeEnd();
+
+ private:
+  void readEvents();
+  void joinReader();
+
+  ChildProcess child_;
+  std::chrono::milliseconds stop_timeout_;
+  std::thread reader_;
+  mutable std::mutex mutex_;
+  std::uint16_t port_ = 0;
+  std::optional<results::WorkerStats> stats_;
+};
+
+}  // namespace benchd::runner

@@ -1,0 +1,292 @@
+// `benchd run` as a real process: real workers, real plugins, real SQLite, real files.
+#include "command_runner.hpp"
+#include "runner_test_support.hpp"
+
+#include <benchd/results/results_table.hpp>
+#include <benchd/results/summary_row.hpp>
+#include <benchd/store/result_store.hpp>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <csignal>
+#include <fstream>
+#include <sqlite3.h>
+#include <sstream>
+#include <thread>
+
+namespace benchd::runner::testing {
+namespace {
+
+using loadgen::testing::CommandResult;
+using loadgen::testing::runCommand;
+
+/// A scenario file: the original's header, then `rows`. Built by appending (g++ 12 reports a
+/// false -Warray-bounds for `std::string + literal` here).
+std::string scenarioCsv(std::string_view rows) {
+  constexpr std::string_view kHeader =
+      "scenario,k6Config,serverProfiles,delayCallDepth,delayInMillis,connections,"
+      "requestsPerSecond,warmupDurationInSeconds,testDurationInSeconds\n";
+  std::string text;
+  text.reserve(kHeader.size() + rows.size());
+  text.append(kHeader);
+  text.append(rows);
+  return text;
+}
+
+std::string readFile(const fs::path& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+fs::path writeFile(const fs::path& path, const std::string& text) {
+  std::ofstream(path) << text;
+  return path;
+}
+
+double number(const results::ResultsTable& table, const results::ResultsRow& row,
+              const char* metric) {
+  return table.number(row, metric).value_or(-1.0);
+}
+
+const results::ResultsRow* findRow(const results::ResultsTable& table, const std::string& scenario,
+                                   const std::string& approach) {
+  for (const results::ResultsRow& row : table.rows()) {
+    if (row.scenario == scenario && row.approach == approach) {
+      return &row;
+    }
+  }
+  return nullptr;
+}
+
+std::string describe(const CommandResult& result) {
+  return "exit " + std::to_string(result.exit_code) + "\nstdout:\n" + result.out + "\nstderr:\n" +
+         result.err;
+}
+
+/// scenarios-ci.csv over every built approach plugin, to completion: the main job end to end.
+TEST(BenchdRun, RunsTheCiScenariosOverEveryPluginToCompletion) {
+  const TempDir dir;
+  const CommandResult result = runCommand(
+      benchdExecutable().string(), {"run", "scenarios-ci.csv", "-o", dir.path().string(), "-C"},
+      std::chrono::minutes(10));
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const fs::path results_dir = dir.path() / "scenarios-ci";
+  const results::ResultsTable table = results::readResultsCsvFile(results_dir / "results.csv");
+  ASSERT_EQ(table.metricNames().size(), results::kMetricCount);
+  for (std::size_t index = 0; index < results::kMetricCount; ++index) {
+    EXPECT_EQ(table.metricNames()[index], results::kMetricNames[index]);
+  }
+  const std::vector<std::string> plugins = approachPluginFiles();
+  ASSERT_EQ(table.rows().size(), 4 * plugins.size()) << readFile(results_dir / "results.csv");
+  for (const results::ResultsRow& row : table.rows()) {
+    SCOPED_TRACE(row.scenario + " x " + row.approach);
+    EXPECT_GT(number(table, row, "requests_ok"), 0);
+    EXPECT_EQ(number(table, row, "requests_error"), 0);
+    EXPECT_GT(number(table, row, "sockets_max"), 0);
+    EXPECT_GT(number(table, row, "os_threads_max"), 0);
+    EXPECT_GT(number(table, row, "rss_mib_max"), 0);
+    EXPECT_GT(number(table, row, "heap_mib_max"), 0);
+    EXPECT_GT(number(table, row, "cpu_use_percent_max"), 0);
+    EXPECT_GT(number(table, row, "cpu_millis_per_request"), 0);
+    EXPECT_GT(number(table, row, "network_kib_per_req_avg"), 0);
+    if (row.scenario != "ci-get-time-no-delay") {
+      // Every other ci row waits 100 ms at the innermost call.
+      EXPECT_GE(number(table, row, "latency_millis_p50"), 100);
+      EXPECT_LT(number(table, row, "latency_millis_p50"), 150);
+    }
+    EXPECT_TRUE(fs::exists(results_dir / row.scenario / (row.approach + "-load.csv")));
+    EXPECT_TRUE(fs::exists(results_dir / row.scenario / (row.approach + "-system.csv")));
+  }
+  // Fixed-rate rows reach their rate: 500 req/s for 5 s, 200 req/s for 5 s.
+  for (const std::string& plugin : plugins) {
+    const std::string approach = fs::path(plugin).stem().string();
+    const results::ResultsRow* fast = findRow(table, "ci-get-time-no-delay", approach);
+    ASSERT_NE(fast, nullptr) << approach;
+    EXPECT_NEAR(number(table, *fast, "requests_per_second_p50"), 500, 50) << approach;
+    const results::ResultsRow* nested = findRow(table, "ci-get-movies-call-depth-1", approach);
+    ASSERT_NE(nested, nullptr) << approach;
+    EXPECT_NEAR(number(table, *nested, "requests_per_second_p50"), 200, 20) << approach;
+  }
+  const std::string markdown = readFile(results_dir / "results.md");
+  EXPECT_NE(markdown.find("# scenarios-ci"), std::string::npos);
+  EXPECT_NE(markdown.find("## System Specs"), std::string::npos);
+  EXPECT_NE(markdown.find("| Kernel |"), std::string::npos);
+  EXPECT_NE(markdown.find("## Result Overview"), std::string::npos);
+  EXPECT_NE(markdown.find("### ci-sharp-spikes-get-post-movies"), std::string::npos);
+  EXPECT_NE(result.out.find("winners over"), std::string::npos) << describe(result);
+
+  const store::ResultStore store(dir.path() / "benchd.sqlite");
+  const std::vector<store::RunRecord> runs = store.listRuns();
+  ASSERT_EQ(runs.size(), 1U);
+  EXPECT_EQ(runs[0].status, store::RunStatus::kCompleted);
+  EXPECT_EQ(store.summaries(runs[0].id).size(), table.rows().size());
+  const auto result_id =
+      store.findResult(runs[0].id, "ci-get-movies-call-depth-1", "callbacks-asio");
+  ASSERT_TRUE(result_id);
+  const auto seconds = store.seconds(*result_id, loadgen::PhaseKind::kTest);
+  ASSERT_GE(seconds.size(), 5U);
+  EXPECT_TRUE(seconds[1].system.worker.present);
+  EXPECT_TRUE(seconds[1].system.worker_stats.has_value());
+  EXPECT_EQ(store.seconds(*result_id, loadgen::PhaseKind::kWarmup).size(), 1U);
+}
+
+/// A plugin whose worker dies gets a failed row with the cause, a profile nothing implements
+/// gets a failed row naming it, and the rest of the run completes.
+TEST(BenchdRun, FailsWhatCannotRunAndCarriesOn) {
+  const TempDir dir;
+  const fs::path file =
+      writeFile(dir.path() / "mixed.csv",
+                scenarioCsv("tiny-get-time,get-time.js,,0,0,10,50,0,2\n"
+                            "needs-postgres,get-movies.js,postgres,0,0,10,50,0,2\n"));
+  const CommandResult result = runCommand(
+      benchdExecutable().string(),
+      {"run", file.string(), "-o", dir.path().string(), "--plugin-dir",
+       testPluginFolder("crash-on-request").string(), "-a", "crash-on-request,callbacks-asio"},
+      std::chrono::minutes(3));
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const results::ResultsTable table =
+      results::readResultsCsvFile(dir.path() / "mixed" / "results.csv");
+  ASSERT_EQ(table.rows().size(), 4U) << describe(result);
+  const results::ResultsRow* crashed = findRow(table, "tiny-get-time", "crash-on-request");
+  ASSERT_NE(crashed, nullptr);
+  EXPECT_GE(number(table, *crashed, "requests_error"), 1);
+  EXPECT_EQ(number(table, *crashed, "requests_ok"), 0);
+  EXPECT_EQ(number(table, *crashed, "latency_millis_p50"), 0);
+  const results::ResultsRow* healthy = findRow(table, "tiny-get-time", "callbacks-asio");
+  ASSERT_NE(healthy, nullptr);
+  EXPECT_GT(number(table, *healthy, "requests_ok"), 0);
+  EXPECT_EQ(number(table, *healthy, "requests_error"), 0);
+  for (const char* approach : {"crash-on-request", "callbacks-asio"}) {
+    const results::ResultsRow* postgres = findRow(table, "needs-postgres", approach);
+    ASSERT_NE(postgres, nullptr) << approach;
+    EXPECT_EQ(number(table, *postgres, "requests_error"), 1);
+  }
+  const std::string markdown = readFile(dir.path() / "mixed" / "results.md");
+  EXPECT_NE(markdown.find("SIGABRT"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("server profile 'postgres'"), std::string::npos) << markdown;
+  EXPECT_NE(result.err.find("FAILED"), std::string::npos) << describe(result);
+}
+
+TEST(BenchdRun, RefusesAPluginInAWorldWritableFolder) {
+  const TempDir dir;
+  const fs::path open_folder = dir.subfolder("open", fs::perms::all);
+  copyInto(testPluginFile("crash-on-request"), open_folder, "crash-on-request.so");
+  const CommandResult result =
+      runCommand(benchdExecutable().string(), {"run", "scenarios-ci.csv", "--plan", "--plugin-dir",
+                                               open_folder.string(), "-a", "crash-on-request"});
+  EXPECT_EQ(result.exit_code, 1) << describe(result);
+  EXPECT_NE(result.err.find("crash-on-request"), std::string::npos) << describe(result);
+  EXPECT_NE(result.err.find("writable"), std::string::npos) << describe(result);
+}
+
+/// The original's files load unchanged: a header with a missing comma, '#' rows, blank rows,
+/// CRLF line ends, ".js" names, empty rates and profiles nothing here implements.
+TEST(BenchdRun, PlansAFileWithEveryQuirkOfTheOriginalFormat) {
+  const TempDir dir;
+  const fs::path file =
+      writeFile(dir.path() / "quirks.csv",
+                "scenario,k6Config,serverProfile delayCallDepth,delayInMillis,connections,"
+                "requestsPerSecond,warmupDurationInSeconds,testDurationInSeconds\r\n"
+                "# a commented-out row,get-time.js,,0,0,1,1,0,1\r\n"
+                "\r\n"
+                "smoke,get-time.js,,1,100,5,5,0,15\r\n"
+                "   \r\n"
+                "spike,get-post-movies-smooth-vus-spike.js,,0,100,20000,,0,180\r\n"
+                "pg,get-movies.js,postgres|no-cache,0,100,10,10,10,300\r\n");
+  const CommandResult result =
+      runCommand(benchdExecutable().string(), {"run", file.string(), "--plan"});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_NE(result.out.find("3 rows x"), std::string::npos) << describe(result);
+  EXPECT_NE(result.out.find("1. smoke: get-time"), std::string::npos) << describe(result);
+  EXPECT_NE(result.out.find("2. spike: get-post-movies-smooth-vus-spike"), std::string::npos);
+  EXPECT_NE(result.out.find("peak 20000 connections"), std::string::npos) << describe(result);
+  EXPECT_NE(result.out.find("UNSUPPORTED: server profile 'postgres'"), std::string::npos);
+  EXPECT_NE(result.out.find("total: about"), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir.path() / "results")) << "--plan must run nothing";
+}
+
+TEST(BenchdRun, NamesTheLineOfABadScenarioFile) {
+  const TempDir dir;
+  const fs::path file =
+      writeFile(dir.path() / "bad.csv", scenarioCsv("ok,get-time.js,,0,0,5,5,0,1\n"
+                                                    "bad,get-time.js,,0,0,zero,5,0,1\n"));
+  const CommandResult result =
+      runCommand(benchdExecutable().string(), {"run", file.string(), "--plan"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("bad.csv:3: column 6 (connections)"), std::string::npos)
+      << describe(result);
+  const CommandResult missing =
+      runCommand(benchdExecutable().string(), {"run", "no-such-file", "--plan"});
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.err.find("scenarios-quick.csv"), std::string::npos) << describe(missing);
+  const CommandResult unknown =
+      runCommand(benchdExecutable().string(), {"run", "--plan", "-a", "no-such-approach"});
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_NE(unknown.err.find("no-such-approach"), std::string::npos) << describe(unknown);
+  const CommandResult overlap =
+      runCommand(benchdExecutable().string(),
+                 {"run", "--plan", "--server-cpus", "0", "--generator-cpus", "0"});
+  EXPECT_EQ(overlap.exit_code, 2);
+  EXPECT_NE(overlap.err.find("share CPU 0"), std::string::npos) << describe(overlap);
+}
+
+/// Counts the stored seconds of the run in `file` (0 before the store exists).
+int storedSeconds(const fs::path& file) {
+  sqlite3* db = nullptr;
+  if (!fs::exists(file) ||
+      sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+    sqlite3_close(db);
+    return 0;
+  }
+  sqlite3_stmt* count = nullptr;
+  int seconds = 0;
+  if (sqlite3_prepare_v2(db, "SELECT count(*) FROM load_second WHERE phase = 'test'", -1, &count,
+                         nullptr) == SQLITE_OK &&
+      sqlite3_step(count) == SQLITE_ROW) {
+    seconds = sqlite3_column_int(count, 0);
+  }
+  sqlite3_finalize(count);
+  sqlite3_close(db);
+  return seconds;
+}
+
+TEST(BenchdRun, StopsCleanlyOnSigint) {
+  const TempDir dir;
+  const fs::path file =
+      writeFile(dir.path() / "long.csv", scenarioCsv("first,get-time.js,,0,0,10,50,0,2\n"
+                                                     "long,get-time.js,,0,0,10,50,0,120\n"));
+  std::atomic<pid_t> pid{-1};
+  std::thread stopper([&] {
+    // Waits for a state (the long row's test phase stored its seconds), never a fixed time.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
+    while (std::chrono::steady_clock::now() < deadline &&
+           storedSeconds(dir.path() / "benchd.sqlite") < 4) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    if (pid.load() > 0) {
+      ::kill(pid.load(), SIGINT);
+    }
+  });
+  const CommandResult result =
+      runCommand(benchdExecutable().string(),
+                 {"run", file.string(), "-o", dir.path().string(), "-a", "callbacks-asio"},
+                 std::chrono::minutes(3), [&pid](pid_t started) { pid.store(started); });
+  stopper.join();
+  EXPECT_EQ(result.exit_code, 130) << describe(result);
+  EXPECT_NE(result.out.find("stopped"), std::string::npos) << describe(result);
+  const results::ResultsTable table =
+      results::readResultsCsvFile(dir.path() / "long" / "results.csv");
+  ASSERT_EQ(table.rows().size(), 1U) << "only the finished row is a result";
+  EXPECT_EQ(table.rows()[0].scenario, "first");
+  EXPECT_NE(readFile(dir.path() / "long" / "results.md").find("stopped before it finished"),
+            std::string::npos);
+  const store::ResultStore store(dir.path() / "benchd.sqlite");
+  ASSERT_EQ(store.listRuns().size(), 1U);
+  EXPECT_EQ(store.listRuns()[0].status, store::RunStatus::kStopped);
+}
+
+}  // namespace
+}  // namespace benchd::runner::testing

@@ -1,0 +1,132 @@
+// Plan math and the small parsers `benchd run` relies on.
+#include <benchd/loadgen/host_limits.hpp>
+#include <benchd/runner/cpu_list.hpp>
+#include <benchd/runner/run_plan.hpp>
+#include <benchd/scenario/scenario_file.hpp>
+#include <benchd/scenario/workload_catalog.hpp>
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace benchd::runner {
+namespace {
+
+scenario::WorkloadCatalog shippedWorkloads() {
+  return scenario::WorkloadCatalog::loadDirectory(std::filesystem::path(BENCHD_SOURCE_DIR) /
+                                                  "scenarios" / "workloads");
+}
+
+loadgen::HostLimits roomyHost() {
+  loadgen::HostLimits limits;
+  limits.open_files_soft = 1'000'000;
+  limits.open_files_hard = 1'000'000;
+  limits.ephemeral_ports = 64'000;
+  limits.ephemeral_port_range = "1024 65535";
+  limits.somaxconn = 65'535;
+  return limits;
+}
+
+std::vector<scenario::ScenarioRow> rowsOf(const std::string& text,
+                                          const scenario::WorkloadCatalog& workloads) {
+  return scenario::parseScenarioText(text, "test.csv", workloads);
+}
+
+/// A scenario file: the original's header, then `rows`. Built by appending (g++ 12 reports a
+/// false -Warray-bounds for `std::string + literal` here).
+std::string scenarioCsv(std::string_view rows) {
+  constexpr std::string_view kHeader =
+      "scenario,k6Config,serverProfiles,delayCallDepth,delayInMillis,connections,"
+      "requestsPerSecond,warmupDurationInSeconds,testDurationInSeconds\n";
+  std::string text;
+  text.reserve(kHeader.size() + rows.size());
+  text.append(kHeader);
+  text.append(rows);
+  return text;
+}
+
+TEST(PlanRun, AddsPhasesAndOverheadPerApproach) {
+  const scenario::WorkloadCatalog workloads = shippedWorkloads();
+  const auto rows = rowsOf(scenarioCsv("a,get-time.js,,0,0,50,500,2,10\n"
+                                       "b,get-movies-stepped-vus-spike.js,,0,100,400,,0,20\n"),
+                           workloads);
+  const RunPlan plan = planRun(rows, workloads, {"x", "y", "z"}, {}, roomyHost());
+  ASSERT_EQ(plan.rows.size(), 2U);
+  EXPECT_EQ(plan.rows[0].seconds_per_approach, std::chrono::seconds(12) + kPerRunOverhead);
+  EXPECT_EQ(plan.rows[1].seconds_per_approach, std::chrono::seconds(20) + kPerRunOverhead);
+  EXPECT_EQ(plan.total, 3 * (std::chrono::seconds(32) + 2 * kPerRunOverhead));
+  EXPECT_EQ(plan.rows[0].peak_connections, 50U);
+  EXPECT_EQ(plan.rows[1].peak_connections, 400U);
+  EXPECT_EQ(plan.peak_connections, 400U);
+  EXPECT_TRUE(plan.rows[0].limits.problems.empty());
+}
+
+TEST(PlanRun, AppliesDurationOverridesToEveryRow) {
+  const scenario::WorkloadCatalog workloads = shippedWorkloads();
+  const auto rows = rowsOf(scenarioCsv("a,get-time.js,,0,0,50,500,2,10\n"), workloads);
+  const RunPlan plan = planRun(rows, workloads, {"x"}, {0, 3}, roomyHost());
+  EXPECT_EQ(plan.rows[0].row.warmup_seconds, 0U);
+  EXPECT_EQ(plan.rows[0].row.test_seconds, 3U);
+  EXPECT_EQ(plan.total, std::chrono::seconds(3) + kPerRunOverhead);
+}
+
+TEST(PlanRun, NamesProfilesNothingImplements) {
+  const scenario::WorkloadCatalog workloads = shippedWorkloads();
+  const auto rows =
+      rowsOf(scenarioCsv("a,get-movies.js,postgres|no-cache,0,100,10,10,0,5\n"
+                         "b,get-movies.js,rest-client-jdk,1,100,10,10,0,5\n"
+                         "c,get-movies.js,read-write|no-keep-alive,1,100,10,10,0,5\n"),
+             workloads);
+  const RunPlan plan = planRun(rows, workloads, {"x"}, {}, roomyHost());
+  EXPECT_EQ(plan.rows[0].unsupported_profiles, std::vector<std::string>{"postgres"});
+  EXPECT_EQ(plan.rows[1].unsupported_profiles, std::vector<std::string>{"rest-client-jdk"});
+  EXPECT_TRUE(plan.rows[2].unsupported_profiles.empty());
+  std::ostringstream text;
+  printPlan(text, plan, "test.csv");
+  EXPECT_NE(text.str().find("UNSUPPORTED: server profile 'postgres'"), std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find("3 rows x 1 approaches"), std::string::npos) << text.str();
+}
+
+TEST(PlanRun, ReportsHostLimitsThatWouldRefuseARow) {
+  const scenario::WorkloadCatalog workloads = shippedWorkloads();
+  const auto rows = rowsOf(scenarioCsv("big,get-time.js,,0,0,20000,20000,0,5\n"), workloads);
+  loadgen::HostLimits small = roomyHost();
+  small.open_files_soft = 1024;
+  small.open_files_hard = 1024;
+  const RunPlan plan = planRun(rows, workloads, {"x"}, {}, small);
+  ASSERT_FALSE(plan.rows[0].limits.problems.empty());
+  std::ostringstream text;
+  printPlan(text, plan, "test.csv");
+  EXPECT_NE(text.str().find("HOST LIMIT"), std::string::npos) << text.str();
+}
+
+TEST(FormatDuration, ReadsLikeAClock) {
+  EXPECT_EQ(formatDuration(std::chrono::seconds(45)), "45 s");
+  EXPECT_EQ(formatDuration(std::chrono::seconds(190)), "3 min 10 s");
+  EXPECT_EQ(formatDuration(std::chrono::seconds(3725)), "1 h 02 min 05 s");
+}
+
+TEST(CpuList, ParsesTasksetSyntax) {
+  EXPECT_EQ(parseCpuList("0"), std::vector<unsigned>{0});
+  EXPECT_EQ(parseCpuList("3,1-2,1"), (std::vector<unsigned>{1, 2, 3}));
+  EXPECT_THROW(parseCpuList(""), std::invalid_argument);
+  EXPECT_THROW(parseCpuList("a"), std::invalid_argument);
+  EXPECT_THROW(parseCpuList("3-1"), std::invalid_argument);
+  EXPECT_THROW(parseCpuList("1,,2"), std::invalid_argument);
+  EXPECT_EQ(formatCpuList({0, 1, 2, 3, 6}), "0-3,6");
+  EXPECT_EQ(formatCpuList({}), "all");
+}
+
+TEST(CpuList, RefusesOverlapAndCpusOutOfReach) {
+  const std::vector<unsigned> allowed = allowedCpus();
+  ASSERT_FALSE(allowed.empty());
+  EXPECT_NE(findCpuSetProblem({allowed[0]}, {allowed[0]}).find("share CPU"), std::string::npos);
+  EXPECT_NE(findCpuSetProblem({1023}, {}).find("not available"), std::string::npos);
+  if (allowed.size() >= 2) {
+    EXPECT_EQ(findCpuSetProblem({allowed[0]}, {allowed[1]}), "");
+  }
+}
+
+}  // namespace
+}  // namespace benchd::runner

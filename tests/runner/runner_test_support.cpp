@@ -1,0 +1,76 @@
+#include "runner_test_support.hpp"
+
+#include <stdlib.h>
+
+#include <stdexcept>
+#include <string_view>
+#include <sys/stat.h>
+
+namespace benchd::runner::testing {
+
+TempDir::TempDir() {
+  std::string pattern = (fs::temp_directory_path() / "benchd-runner-test-XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr)
+    throw std::runtime_error("mkdtemp failed for " + pattern);
+  path_ = pattern;
+}
+
+TempDir::~TempDir() {
+  std::error_code ignored;
+  fs::remove_all(path_, ignored);
+}
+
+fs::path TempDir::subfolder(const std::string& name, fs::perms mode) const {
+  const fs::path folder = path_ / name;
+  fs::create_directory(folder);
+  fs::permissions(folder, mode, fs::perm_options::replace);
+  return folder;
+}
+
+fs::path testPluginFolder(const std::string& name) {
+  return fs::path(BENCHD_TEST_PLUGIN_DIR) / name;
+}
+
+fs::path testPluginFile(const std::string& name) {
+  return testPluginFolder(name) / (name + ".so");
+}
+
+fs::path approachPluginFolder() {
+  return BENCHD_PLUGIN_DIR;
+}
+
+std::vector<std::string> approachPluginFiles() {
+  std::vector<std::string> files;
+  const std::string_view list = BENCHD_APPROACH_PLUGIN_FILES;
+  for (std::size_t start = 0; start < list.size();) {
+    const std::size_t comma = std::min(list.find(',', start), list.size());
+    if (comma > start)
+      files.emplace_back(list.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return files;
+}
+
+fs::path approachPluginFile(const std::string& name) {
+  return approachPluginFolder() / (name + ".so");
+}
+
+fs::path brokenPluginFolder() {
+  return BENCHD_BROKEN_PLUGIN_DIR;
+}
+
+fs::path workerExecutable() {
+  return BENCHD_WORKER_PATH;
+}
+
+fs::path benchdExecutable() {
+  return BENCHD_CLI_PATH;
+}
+
+fs::path copyInto(const fs::path& file, const fs::path& folder, const std::string& file_name) {
+  const fs::path copy = folder / file_name;
+  fs::copy_file(file, copy, fs::copy_options::overwrite_existing);
+  return copy;
+}
+
+}  // namespace benchd::runner::testing
