@@ -11,7 +11,8 @@ namespace {
 namespace fs = std::filesystem;
 
 Installation someInstallation() {
-  return {false, "/usr/lib/benchd/plugins", "/usr/libexec/benchd/benchd-worker"};
+  return {false, "/usr/lib/benchd/plugins", "/usr/libexec/benchd/benchd-worker",
+          "/usr/share/benchd/scenarios"};
 }
 
 TEST(PluginFolders, ExplicitThenEnvironmentThenBuiltIn) {
@@ -61,6 +62,17 @@ TEST(Installation, AnExecutableElsewhereUsesTheInstalledFiles) {
   EXPECT_NE(installation.plugin_dir, testing::approachPluginFolder());
   EXPECT_EQ(installation.worker_path.filename(), "benchd-worker");
   EXPECT_NE(installation.worker_path, testing::workerExecutable());
+}
+
+TEST(Installation, InstalledFilesAreFoundBesideTheExecutablesPrefix) {
+  const Installation installation = installationFor("/opt/some/prefix/bin/benchd");
+  const auto under_prefix = [](const fs::path& path) {
+    return path.string().rfind("/opt/some/prefix/", 0) == 0;
+  };
+  EXPECT_TRUE(under_prefix(installation.plugin_dir)) << installation.plugin_dir;
+  EXPECT_TRUE(under_prefix(installation.worker_path)) << installation.worker_path;
+  EXPECT_TRUE(under_prefix(installation.scenarios_dir)) << installation.scenarios_dir;
+  EXPECT_EQ(installation.scenarios_dir.filename(), "scenarios");
 }
 
 TEST(Installation, ASiblingFolderWithTheSamePrefixIsNotTheBuildTree) {

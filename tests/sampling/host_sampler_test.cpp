@@ -87,8 +87,9 @@ class HostSamplerTest : public ::testing::Test {
 TEST_F(HostSamplerTest, FirstSampleCoversTheTimeSinceConstruction) {
   HostSampler sampler = makeSampler();
   clock_->advance(1000ms);
-  // 200 jiffies over the interval: user 30 + nice 10, system 20, iowait 10, irq 2, softirq 8,
-  // steal 0, idle 120; guest 4 is inside user and must not enlarge the total.
+  // 200 jiffies over the interval: user 30, nice 10, system 20, iowait 10, irq 2, softirq 8,
+  // steal 0, idle 120; guest 4 is inside user and must not enlarge the total. As sar -u: user
+  // 30 (nice apart), system 20 + 2 + 8 = 30.
   counters_.user += 30;
   counters_.guest += 4;
   counters_.nice += 10;
@@ -110,8 +111,8 @@ TEST_F(HostSamplerTest, FirstSampleCoversTheTimeSinceConstruction) {
   const HostSample sample = sampler.sample();
   EXPECT_EQ(sample.epoch_millis, 1'700'000'001'000);
   EXPECT_DOUBLE_EQ(sample.interval_seconds, 1.0);
-  EXPECT_DOUBLE_EQ(sample.cpu_user_percent, 20.0);
-  EXPECT_DOUBLE_EQ(sample.cpu_system_percent, 10.0);
+  EXPECT_DOUBLE_EQ(sample.cpu_user_percent, 15.0);
+  EXPECT_DOUBLE_EQ(sample.cpu_system_percent, 15.0);
   EXPECT_DOUBLE_EQ(sample.cpu_iowait_percent, 5.0);
   EXPECT_DOUBLE_EQ(sample.ram_used_percent, 40.0);
   EXPECT_EQ(sample.tcp_sockets_in_use, 42U);

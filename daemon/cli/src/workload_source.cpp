@@ -1,5 +1,6 @@
 #include "workload_source.hpp"
 
+#include <benchd/runner/plugin_folders.hpp>
 #include <benchd/scenario/workload_catalog.hpp>
 #include <benchd/scenario/workload_file.hpp>
 
@@ -15,11 +16,7 @@ std::filesystem::path scenariosDirectory(const std::optional<std::string>& expli
       from_environment != nullptr && *from_environment != '\0') {
     return from_environment;
   }
-  std::error_code ignored;
-  if (std::filesystem::is_directory(BENCHD_INSTALLED_SCENARIOS_DIR, ignored)) {
-    return BENCHD_INSTALLED_SCENARIOS_DIR;
-  }
-  return BENCHD_SOURCE_SCENARIOS_DIR;
+  return runner::currentInstallation().scenarios_dir;
 }
 
 scenario::Workload loadWorkloadFor(const std::string& name_or_file,

@@ -8,8 +8,9 @@
 
 namespace benchd::cli {
 
-/// The scenarios directory named workloads come from: `explicit_dir` when given, else
-/// $BENCHD_SCENARIOS_DIR, else the installed directory when it exists, else the source tree's.
+/// The scenarios directory named workloads and scenario files come from: `explicit_dir` when
+/// given, else $BENCHD_SCENARIOS_DIR, else the built-in one (the installed folder for an
+/// installed benchd, the source tree's for a build; see runner/plugin_folders.hpp).
 std::filesystem::path scenariosDirectory(const std::optional<std::string>& explicit_dir);
 
 /// A workload given as a name ("get-time", "get-time.js") from `scenarios_dir`/workloads, or as

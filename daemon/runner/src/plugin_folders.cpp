@@ -53,9 +53,13 @@ Installation installationFor(const fs::path& executable) {
   if (installation.build_tree) {
     installation.plugin_dir = BENCHD_BUILD_PLUGIN_DIR;
     installation.worker_path = BENCHD_BUILD_WORKER_PATH;
+    installation.scenarios_dir = BENCHD_SOURCE_SCENARIOS_DIR;
   } else {
-    installation.plugin_dir = BENCHD_INSTALLED_PLUGIN_DIR;
-    installation.worker_path = BENCHD_INSTALLED_WORKER_PATH;
+    // The install layout relative to <prefix>/bin, fixed at configure time.
+    const fs::path bin = (resolved.empty() ? executable : resolved).parent_path();
+    installation.plugin_dir = (bin / BENCHD_BIN_TO_PLUGIN_DIR).lexically_normal();
+    installation.worker_path = (bin / BENCHD_BIN_TO_WORKER).lexically_normal();
+    installation.scenarios_dir = (bin / BENCHD_BIN_TO_SCENARIOS_DIR).lexically_normal();
   }
   return installation;
 }

@@ -91,13 +91,15 @@ HostSample HostSampler::sample() {
 
   // Per-field deltas, then the total as their sum: a field that went backwards then neither
   // counts itself nor inflates the total.
-  const std::uint64_t user =
-      counterDelta(before.cpu.user, now.cpu.user) + counterDelta(before.cpu.nice, now.cpu.nice);
-  const std::uint64_t system = counterDelta(before.cpu.system, now.cpu.system);
+  // As `sar -u` reports them: %user without nice, %system with the interrupt time (on loopback
+  // the network stack's softirq work is much of what a benchmark costs the kernel).
+  const std::uint64_t user = counterDelta(before.cpu.user, now.cpu.user);
+  const std::uint64_t system = counterDelta(before.cpu.system, now.cpu.system) +
+                               counterDelta(before.cpu.irq, now.cpu.irq) +
+                               counterDelta(before.cpu.softirq, now.cpu.softirq);
   const std::uint64_t iowait = counterDelta(before.cpu.iowait, now.cpu.iowait);
-  const std::uint64_t total = user + system + iowait + counterDelta(before.cpu.idle, now.cpu.idle) +
-                              counterDelta(before.cpu.irq, now.cpu.irq) +
-                              counterDelta(before.cpu.softirq, now.cpu.softirq) +
+  const std::uint64_t total = user + system + iowait + counterDelta(before.cpu.nice, now.cpu.nice) +
+                              counterDelta(before.cpu.idle, now.cpu.idle) +
                               counterDelta(before.cpu.steal, now.cpu.steal);
   sample.cpu_user_percent = percentOf(user, total);
   sample.cpu_system_percent = percentOf(system, total);

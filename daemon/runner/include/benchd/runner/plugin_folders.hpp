@@ -8,6 +8,11 @@
 //      installed, the build tree's (<build>/plugins) when it runs from the build tree.
 // benchd-worker: $BENCHD_WORKER when set and not empty, else the installed
 // (<libexecdir>/benchd/benchd-worker) or build-tree (<build>/bin/benchd-worker) one.
+// Scenarios: the installed <datadir>/benchd/scenarios, or the source tree's scenarios/.
+//
+// Installed locations are found relative to the executable (<prefix>/bin/benchd ->
+// <prefix>/lib/benchd/plugins, ...), so an install under any prefix (/usr from the .deb, a
+// `cmake --install --prefix` folder) finds its own plugins, worker and scenarios.
 //
 // "Runs from the build tree" means: the running executable (/proc/self/exe) lies inside the
 // CMake build folder this library was compiled in. Anything else, including a copy of the
@@ -50,6 +55,7 @@ struct Installation {
   bool build_tree = false;  ///< running from the build tree rather than installed
   std::filesystem::path plugin_dir;
   std::filesystem::path worker_path;
+  std::filesystem::path scenarios_dir;  ///< scenario files, workloads/ and movies.json
 };
 
 /// The build-tree locations when `executable` lies inside the build folder, else the installed

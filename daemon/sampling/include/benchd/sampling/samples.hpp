@@ -12,7 +12,8 @@ struct HostSample {
   std::int64_t epoch_millis = 0;  ///< wall clock at the end of the interval
   double interval_seconds = 0.0;  ///< length of the interval the deltas cover
   /// Share of all CPUs' time over the interval, in percent (0..100 whatever the core count),
-  /// from /proc/stat: user includes nice; system excludes irq/softirq/steal (as sar's %system).
+  /// from /proc/stat, as `sar -u` (the original's source) reports them: user without nice,
+  /// system including irq and softirq time, iowait. Nice and steal count only in the total.
   double cpu_user_percent = 0.0;
   double cpu_system_percent = 0.0;
   double cpu_iowait_percent = 0.0;
