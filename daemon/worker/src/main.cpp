@@ -10,9 +10,6 @@
 #include <benchd/plugin_host/plugin_load_error.hpp>
 #include <benchd/plugin_host/plugin_loader.hpp>
 
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
-
 #include <malloc.h>
 #include <unistd.h>
 
@@ -131,30 +128,6 @@ void serveUntilSignalled(const sigset_t& stop_signals, const worker::WorkerOptio
   }
 }
 
-/// The --inspect line: what the plugin says about itself, for benchd's plugin catalog.
-///   {"event":"plugin","path":..,"name":..,"version":..,"description":..,
-///    "concurrency_model":..,"io_stack":..,"abi":"1.0"}
-/// (Kept here rather than in worker_events.cpp only because that file is not this change's.)
-std::string pluginEvent(const plugin_host::LoadedPlugin& plugin) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
-  const auto field = [&writer](const char* name, const std::string& value) {
-    writer.Key(name);
-    writer.String(value);
-  };
-  writer.StartObject();
-  field("event", "plugin");
-  field("path", plugin.path.string());
-  field("name", plugin.info.name);
-  field("version", plugin.info.version);
-  field("description", plugin.info.description);
-  field("concurrency_model", plugin.info.concurrency_model);
-  field("io_stack", plugin.info.io_stack);
-  field("abi", std::to_string(plugin.info.abi_major) + "." + std::to_string(plugin.info.abi_minor));
-  writer.EndObject();
-  return buffer.GetString();
-}
-
 /// --inspect: the same loadPlugin as for serving, so a plugin the catalog accepts is one a
 /// worker will load; then no server is created. SIGTERM keeps its default action here (the
 /// stop signals are only blocked for serving), so the parent-death signal and benchd's
@@ -166,7 +139,7 @@ int inspectPlugin(const worker::WorkerOptions& options) {
   } catch (const plugin_host::PluginLoadError& e) {
     return fail(kExitPluginRefused, e.what());
   }
-  worker::emitEvent(pluginEvent(plugin));
+  worker::emitEvent(worker::pluginEvent(plugin));
   return kExitStopped;
 }
 

@@ -80,6 +80,26 @@ std::string stoppedEvent(bool drained) {
   return buffer.GetString();
 }
 
+std::string pluginEvent(const plugin_host::LoadedPlugin& plugin) {
+  rapidjson::StringBuffer buffer;
+  Writer writer(buffer);
+  const auto field = [&writer](const char* name, const std::string& value) {
+    writer.Key(name);
+    writer.String(value);
+  };
+  writer.StartObject();
+  field("event", "plugin");
+  field("path", plugin.path.string());
+  field("name", plugin.info.name);
+  field("version", plugin.info.version);
+  field("description", plugin.info.description);
+  field("concurrency_model", plugin.info.concurrency_model);
+  field("io_stack", plugin.info.io_stack);
+  field("abi", std::to_string(plugin.info.abi_major) + "." + std::to_string(plugin.info.abi_minor));
+  writer.EndObject();
+  return buffer.GetString();
+}
+
 void emitEvent(const std::string& line) {
   std::fwrite(line.data(), 1, line.size(), stdout);
   std::fputc('\n', stdout);

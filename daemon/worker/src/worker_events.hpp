@@ -15,12 +15,16 @@ namespace benchd::worker {
 ///   {"event":"ready","pid":..,"port":..,"plugin":{name,version,concurrency_model,io_stack,abi}}
 ///   {"event":"stats","epoch_millis":..,"heap_bytes":..,"counters":{"name":value,...}}
 ///   {"event":"stopped","drained":true|false}
+///   {"event":"plugin","path":..,"name":..,"version":..,"description":..,
+///    "concurrency_model":..,"io_stack":..,"abi":"1.0"}       (--inspect only)
 using Counters = std::vector<std::pair<std::string, std::int64_t>>;
 
 std::string readyEvent(const plugin_host::PluginInfo& plugin, std::uint16_t port);
 std::string statsEvent(std::int64_t epoch_millis, std::int64_t heap_bytes,
                        const Counters& counters);
 std::string stoppedEvent(bool drained);
+/// What a plugin says about itself, for benchd's plugin catalog (--inspect).
+std::string pluginEvent(const plugin_host::LoadedPlugin& plugin);
 
 /// Writes one line to stdout and flushes it, so a reader on a pipe sees it at once.
 /// Called from the worker's main thread only.
