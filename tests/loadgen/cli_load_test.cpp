@@ -63,12 +63,12 @@ TEST(CliLoad, BadArgumentsGiveOneLineAndTheUsage) {
       {{"--url", "http://127.0.0.1:1", "--approach", "a", "--arrivals", "queue"},
        "benchd load: --arrivals: expected 'drop' or 'wait', got 'queue'"},
       {{"--url", "http://127.0.0.1:1", "--approach", "a", "--workload", "get-time-arrival-rate"},
-       "benchd load: --rate is required: workload 'get-time-arrival-rate' has an arrival-rate "
-       "executor"},
+       "benchd load: --rate: workload 'get-time-arrival-rate' has an arrival-rate executor and "
+       "needs a request rate, got nothing"},
       {{"--url", "http://127.0.0.1:1", "--approach", "a", "--workload",
         "get-post-movies-smooth-vus-spike", "--connections", "3"},
-       "benchd load: --connections 3 is too few for workload 'get-post-movies-smooth-vus-spike': "
-       "sub-scenario 'getMovies1' would get no connection"},
+       "benchd load: --connections: 3 connections leave sub-scenario 'getMovies1' of workload "
+       "'get-post-movies-smooth-vus-spike' none (it gets 0.25 of them)"},
   };
   for (const auto& [arguments, message] : cases) {
     std::vector<std::string> full = {"load"};

@@ -1,21 +1,28 @@
 #include "load_command.hpp"
 
 #include "load_options.hpp"
-#include "load_report.hpp"
 #include "progress_line.hpp"
 #include "stop_on_signal.hpp"
 #include "usage_error.hpp"
 #include "workload_source.hpp"
 
 #include <benchd/loadgen/load_engine.hpp>
-#include <benchd/scenario/stage_plan.hpp>
+#include <benchd/results/load_report_json.hpp>
+#include <benchd/results/load_report_text.hpp>
+#include <benchd/results/load_summary.hpp>
+#include <benchd/scenario/row_check.hpp>
+#include <benchd/scenario/scenario_row.hpp>
 #include <benchd/scenario/workload_catalog.hpp>
 
 #include <unistd.h>
 
 #include <atomic>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace benchd::cli {
 namespace {
@@ -36,19 +43,34 @@ scenario::ScenarioRow rowFor(const LoadOptions& options, const scenario::Workloa
   return row;
 }
 
-/// The checks loadScenarioFile makes for a row, as usage errors.
+/// The check loadScenarioFile makes for a row (checkRowFitsWorkload), as a usage error naming
+/// the option that gives the column.
 void checkRowFits(const LoadOptions& options, const scenario::Workload& workload) {
-  if (workload.needsRequestRate() && !options.rate) {
-    throw UsageError("--rate is required: workload '" + workload.name +
-                     "' has an arrival-rate executor");
+  const std::optional<scenario::RowProblem> problem =
+      scenario::checkRowFitsWorkload(workload, options.connections, options.rate);
+  if (problem) {
+    throw UsageError((problem->column == scenario::RowColumn::kRequestsPerSecond
+                          ? "--rate: "
+                          : "--connections: ") +
+                     problem->reason);
   }
-  for (const scenario::SubScenario& sub : workload.sub_scenarios) {
-    if (scenario::connectionsOf(sub, options.connections) == 0) {
-      throw UsageError("--connections " + std::to_string(options.connections) +
-                       " is too few for workload '" + workload.name + "': sub-scenario '" +
-                       sub.name + "' would get no connection");
-    }
-  }
+}
+
+/// What `benchd load` ran, for the summary's header.
+results::LoadRunDescription describeRun(const LoadOptions& options,
+                                        const scenario::Workload& workload, bool stopped_early) {
+  results::LoadRunDescription run;
+  run.target = options.url;
+  run.approach = options.approach;
+  run.workload = workload.name;
+  run.connections = options.connections;
+  run.test_seconds = options.duration_seconds;
+  run.warmup_seconds = options.warmup_seconds;
+  run.requests_per_second = options.rate;
+  run.delay_call_depth = options.delay_call_depth;
+  run.delay_millis = options.delay_millis;
+  run.stopped_early = stopped_early;
+  return run;
 }
 
 int runLoad(std::span<const std::string_view> arguments) {
@@ -83,13 +105,13 @@ int runLoad(std::span<const std::string_view> arguments) {
                                                    kProgressMinimumSeconds;
   ProgressLine progress(std::cerr, ::isatty(STDERR_FILENO) == 1, options.warmup_seconds,
                         options.duration_seconds);
-  std::vector<SnapshotDigest> digests;
+  std::vector<results::LoadSecondDigest> digests;
   const auto on_snapshot = [&](const loadgen::LoadSnapshot& snapshot) {
     if (show_progress) {
       progress.show(snapshot);
     }
     if (snapshot.phase == loadgen::PhaseKind::kTest) {
-      digests.push_back(SnapshotDigest::of(snapshot));
+      digests.push_back(results::LoadSecondDigest::of(snapshot));
     }
   };
 
@@ -101,11 +123,12 @@ int runLoad(std::span<const std::string_view> arguments) {
       engine.runScenario(rowFor(options, workload), workload, target, on_snapshot);
   progress.finish();
 
-  const LoadReport report{options, workload, result.test, digests, stopped.load()};
+  const results::LoadSummary summary = results::makeLoadSummary(
+      describeRun(options, workload, stopped.load()), workload, result.test, std::move(digests));
   if (options.json) {
-    writeJsonReport(std::cout, report);
+    results::writeLoadReportJson(std::cout, summary);
   } else {
-    writeTextReport(std::cout, report);
+    results::writeLoadReportText(std::cout, summary);
   }
   return 0;
 }

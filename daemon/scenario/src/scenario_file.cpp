@@ -1,14 +1,15 @@
 #include "scenario_columns.hpp"
 #include "text_fields.hpp"
 
+#include <benchd/scenario/row_check.hpp>
 #include <benchd/scenario/scenario_file.hpp>
 #include <benchd/scenario/scenario_file_error.hpp>
-#include <benchd/scenario/stage_plan.hpp>
 #include <benchd/scenario/workload_catalog.hpp>
 
 #include <charconv>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -106,22 +107,15 @@ std::vector<std::string> readProfiles(const RowLocation& where, std::string_view
   return profiles;
 }
 
-/// The row's numbers must suit its workload: arrival rates need requestsPerSecond, and every
-/// sub-scenario needs at least one connection.
-void checkRowFitsWorkload(const RowLocation& where, const ScenarioRow& row,
-                          const Workload& workload) {
-  if (workload.needsRequestRate() && !row.requests_per_second) {
-    where.fail(kRequestsPerSecondColumn,
-               "workload '" + workload.name +
-                   "' has an arrival-rate executor and needs a request rate, got nothing");
-  }
-  for (const SubScenario& sub_scenario : workload.sub_scenarios) {
-    if (connectionsOf(sub_scenario, row.connections) == 0) {
-      where.fail(kConnectionsColumn, std::to_string(row.connections) +
-                                         " connections leave sub-scenario '" + sub_scenario.name +
-                                         "' of workload '" + workload.name + "' none (it gets " +
-                                         formatNumber(sub_scenario.connection_share) + " of them)");
-    }
+/// The row's numbers must suit its workload (see checkRowFitsWorkload in row_check.hpp), reported
+/// at the column the problem is about.
+void checkRowFits(const RowLocation& where, const ScenarioRow& row, const Workload& workload) {
+  const std::optional<RowProblem> problem =
+      checkRowFitsWorkload(workload, row.connections, row.requests_per_second);
+  if (problem) {
+    where.fail(problem->column == RowColumn::kRequestsPerSecond ? kRequestsPerSecondColumn
+                                                                : kConnectionsColumn,
+               problem->reason);
   }
 }
 
@@ -178,7 +172,7 @@ ScenarioRow readRow(const RowLocation& where, const std::vector<std::string_view
   row.warmup_seconds = readInteger(where, kWarmupColumn, field(kWarmupColumn), kZeroOrMore);
   row.test_seconds = readInteger(where, kTestColumn, field(kTestColumn), kOneOrMore);
 
-  checkRowFitsWorkload(where, row, *workload);
+  checkRowFits(where, row, *workload);
   return row;
 }
 

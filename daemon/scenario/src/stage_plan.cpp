@@ -1,8 +1,11 @@
+#include <benchd/scenario/row_check.hpp>
 #include <benchd/scenario/stage_plan.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
+#include <string>
 
 namespace benchd::scenario {
 namespace {
@@ -88,9 +91,10 @@ StagePlan planStages(const Workload& workload, const PhaseLoad& load) {
   if (load.duration <= std::chrono::seconds(0)) {
     throw std::invalid_argument("a phase must last at least one second");
   }
-  if (workload.needsRequestRate() && !load.requests_per_second) {
-    throw std::invalid_argument("workload '" + workload.name +
-                                "' has an arrival-rate executor and needs a request rate");
+  if (const std::optional<RowProblem> problem =
+          checkRowFitsWorkload(workload, load.connections, load.requests_per_second)) {
+    throw std::invalid_argument(std::string(rowColumnName(problem->column)) + ": " +
+                                problem->reason);
   }
   StagePlan plan;
   plan.duration = std::chrono::duration_cast<milliseconds>(load.duration);

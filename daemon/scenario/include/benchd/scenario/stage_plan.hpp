@@ -67,9 +67,11 @@ std::uint32_t connectionsOf(const SubScenario& sub_scenario, std::uint32_t conne
 /// Turns fractions into absolute stages. Stage ends are rounded to the millisecond on the
 /// cumulative time line, so the stages add up to the duration exactly; VU targets are
 /// floor(fraction * connections of the sub-scenario). Throws std::invalid_argument for a
-/// duration of 0, an arrival-rate workload without requests_per_second (a loaded scenario row
-/// never has either for its test phase) or a ramping sub-scenario without stages (a loaded
-/// workload never has one). Pure function; safe to call from any thread.
+/// duration of 0, for numbers that do not suit the workload (checkRowFitsWorkload in
+/// row_check.hpp: an arrival-rate workload without requests_per_second, a sub-scenario left
+/// without a connection; what() is "<column>: <reason>"), which a loaded scenario row never has
+/// for its test phase, or for a ramping sub-scenario without stages (a loaded workload never has
+/// one). Pure function; safe to call from any thread.
 StagePlan planStages(const Workload& workload, const PhaseLoad& load);
 
 }  // namespace benchd::scenario
