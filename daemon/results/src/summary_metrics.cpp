@@ -73,10 +73,20 @@ AvgMax perRequest(std::span<const SecondRecord> seconds, Value value) {
   return result;
 }
 
+/// The seconds for which the worker had printed a stats line (it prints its first one a
+/// second after it started), so a missing line never counts as an empty heap.
+std::vector<SecondRecord> withWorkerStats(std::span<const SecondRecord> seconds) {
+  std::vector<SecondRecord> result;
+  for (const SecondRecord& second : seconds) {
+    if (second.system.worker_stats) {
+      result.push_back(second);
+    }
+  }
+  return result;
+}
+
 double heapMebibytes(const SecondRecord& second) {
-  return second.system.worker_stats
-             ? static_cast<double>(second.system.worker_stats->heap_bytes) / kMebibyte
-             : 0.0;
+  return static_cast<double>(second.system.worker_stats->heap_bytes) / kMebibyte;
 }
 
 std::string errorsByClass(const loadgen::ErrorCounts& errors) {
@@ -138,7 +148,8 @@ SummaryRow computeSummary(const std::string& scenario, const std::string& approa
   set("ram_use_percent_avg", ram.avg);
   set("ram_use_percent_max", ram.max);
 
-  const AvgMax heap = avgMax(seconds, heapMebibytes);
+  const std::vector<SecondRecord> reported = withWorkerStats(seconds);
+  const AvgMax heap = avgMax(std::span<const SecondRecord>(reported), heapMebibytes);
   set("heap_mib_avg", heap.avg);
   set("heap_mib_max", heap.max);
   const AvgMax rss = avgMax(seconds, [](const SecondRecord& s) {

@@ -4,9 +4,10 @@
 #include "worker_supervisor.hpp"
 
 #include <benchd/loadgen/host_limits.hpp>
-#include <benchd/loadgen/load_engine.hpp>
+#include <benchd/microservice/service_profile.hpp>
 #include <benchd/results/summary_metrics.hpp>
 #include <benchd/runner/benchmark_run.hpp>
+#include <benchd/sampling/clock.hpp>
 #include <benchd/sampling/host_sampler.hpp>
 #include <benchd/sampling/process_sampler.hpp>
 #include <benchd/sampling/system_specs.hpp>
@@ -20,9 +21,13 @@ namespace benchd::runner {
 namespace {
 
 std::int64_t epochMillisNow() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
+  return sampling::systemClock()->epochMillis();
+}
+
+loadgen::EngineOptions engineOptionsFor(const RunSettings& settings) {
+  loadgen::EngineOptions options;
+  options.threads = settings.generator_threads;
+  return options;
 }
 
 bool isOpenModel(const scenario::Workload& workload) {
@@ -35,6 +40,14 @@ std::string quotedList(const std::vector<std::string>& names) {
   std::string text;
   for (const std::string& name : names) {
     text += (text.empty() ? "'" : ", '") + name + "'";
+  }
+  return text;
+}
+
+std::string implementedProfiles() {
+  std::string text;
+  for (const std::string_view profile : microservice::kImplementedProfiles) {
+    text += (text.empty() ? "" : ", ") + std::string(profile);
   }
   return text;
 }
@@ -85,27 +98,22 @@ struct BenchmarkRun::Context {
 };
 
 BenchmarkRun::BenchmarkRun(RunSettings settings, store::ResultStore& store, RunObserver& observer)
-    : settings_(std::move(settings)), store_(store), observer_(observer) {}
+    : settings_(std::move(settings)),
+      store_(store),
+      observer_(observer),
+      engine_(engineOptionsFor(settings_)) {}
 
 BenchmarkRun::~BenchmarkRun() = default;
 
 void BenchmarkRun::requestStop() noexcept {
   stop_requested_.store(true);
-  if (loadgen::LoadEngine* engine = engine_.get()) {
-    engine->requestStop();
-  }
+  engine_.requestStop();
 }
 
 RunReport BenchmarkRun::execute() {
   // The engine's threads are created by this thread during each phase and inherit its
   // affinity; the worker gets the server CPUs in its child before exec.
   const ScopedThreadAffinity generator_affinity(settings_.generator_cpus);
-  loadgen::EngineOptions engine_options;
-  engine_options.threads = settings_.generator_threads;
-  engine_ = std::make_unique<loadgen::LoadEngine>(engine_options);
-  if (stop_requested_.load()) {
-    engine_->requestStop();
-  }
 
   const std::int64_t started_millis = epochMillisNow();
   const sampling::SystemSpecs specs = sampling::collectSystemSpecs(settings_.results_dir);
@@ -128,9 +136,36 @@ RunReport BenchmarkRun::execute() {
   context.run_id = store_.createRun(new_run);
   store_.addScenarioRows(context.run_id, rows);
 
-  ResultsFolder folder(settings_.results_dir, settings_.keep_csv, new_run, rows);
   RunReport report;
   report.run_id = context.run_id;
+  std::optional<ResultsFolder> folder;
+  try {
+    folder.emplace(settings_.results_dir, settings_.keep_csv, new_run, rows);
+    runAll(context, *folder, report);
+  } catch (const std::exception& error) {
+    store_.finishRun(context.run_id, store::RunStatus::kFailed, error.what(), epochMillisNow());
+    if (folder) {
+      try {
+        folder->finish(report.rows, specs.entries, started_millis, epochMillisNow(), true);
+      } catch (const std::exception&) {
+        // The first error is the one to report (probably the folder failing in both cases).
+      }
+    }
+    throw;
+  }
+  report.outcome = stop_requested_.load() ? RunOutcome::kStopped : RunOutcome::kCompleted;
+  const bool stopped = report.outcome == RunOutcome::kStopped;
+  const std::int64_t finished_millis = epochMillisNow();
+  store_.finishRun(context.run_id,
+                   stopped ? store::RunStatus::kStopped : store::RunStatus::kCompleted,
+                   stopped ? "stopped on request" : "", finished_millis);
+  folder->finish(report.rows, specs.entries, started_millis, finished_millis, stopped);
+  report.elapsed = std::chrono::duration_cast<std::chrono::seconds>(
+      std::chrono::steady_clock::now() - context.started);
+  return report;
+}
+
+void BenchmarkRun::runAll(Context& context, ResultsFolder& folder, RunReport& report) {
   context.progress.row_count = settings_.plan.rows.size();
   context.progress.approach_count = settings_.approaches.size();
   for (std::size_t row_index = 0; row_index < settings_.plan.rows.size(); ++row_index) {
@@ -138,7 +173,7 @@ RunReport BenchmarkRun::execute() {
     for (std::size_t approach_index = 0; approach_index < settings_.approaches.size();
          ++approach_index) {
       if (stop_requested_.load()) {
-        break;
+        return;
       }
       const Approach& approach = settings_.approaches[approach_index];
       context.progress.row_number = row_index + 1;
@@ -149,12 +184,12 @@ RunReport BenchmarkRun::execute() {
       context.current_planned = row_plan.seconds_per_approach;
       const store::ResultId result_id =
           store_.beginResult(context.run_id, row_index, row_plan.row.name, approach.name);
-      std::optional<results::SummaryRow> summary;
       std::vector<results::SecondRecord> seconds;
-      summary = runOne(context, row_plan, approach, result_id, seconds);
+      const std::optional<results::SummaryRow> summary =
+          runOne(context, row_plan, approach, result_id, seconds);
       context.planned_done += row_plan.seconds_per_approach;
       if (!summary) {
-        break;  // stopped mid-way: the partial result is not a result
+        return;  // stopped mid-way: the partial result is not a result
       }
       store_.finishResult(result_id, *summary);
       folder.addResult(*summary, seconds);
@@ -162,19 +197,6 @@ RunReport BenchmarkRun::execute() {
       observer_.onResult(context.at(RunStep::kStopping), *summary);
     }
   }
-  report.outcome = stop_requested_.load() ? RunOutcome::kStopped : RunOutcome::kCompleted;
-  const std::int64_t finished_millis = epochMillisNow();
-  store_.finishRun(context.run_id,
-                   report.outcome == RunOutcome::kStopped ? store::RunStatus::kStopped
-                                                          : store::RunStatus::kCompleted,
-                   report.outcome == RunOutcome::kStopped ? "stopped on request" : "",
-                   finished_millis);
-  folder.finish(report.rows, specs.entries, started_millis, finished_millis,
-                report.outcome == RunOutcome::kStopped);
-  report.elapsed = std::chrono::duration_cast<std::chrono::seconds>(
-      std::chrono::steady_clock::now() - context.started);
-  engine_.reset();
-  return report;
 }
 
 std::optional<results::SummaryRow> BenchmarkRun::runOne(
@@ -187,8 +209,8 @@ std::optional<results::SummaryRow> BenchmarkRun::runOne(
   observer_.onStep(context.at(RunStep::kStarting));
   if (!row_plan.unsupported_profiles.empty()) {
     return failed("server profile " + quotedList(row_plan.unsupported_profiles) +
-                  " is implemented by no installed plugin nor the core (implemented: "
-                  "no-cache, no-keep-alive, read-write)");
+                  " is implemented by no installed plugin nor the core (implemented: " +
+                  implementedProfiles() + ")");
   }
   if (!row_plan.limits.problems.empty()) {
     std::string reason = "refused by the host's limits:";
@@ -205,7 +227,12 @@ std::optional<results::SummaryRow> BenchmarkRun::runOne(
     launch.cpus = settings_.server_cpus;
     launch.stop_timeout = settings_.worker_stop_timeout;
     WorkerSupervisor worker(launch);
-    if (const auto not_ready = worker.waitReady(settings_.health_timeout)) {
+    const auto not_ready =
+        worker.waitReady(settings_.health_timeout, [this] { return stop_requested_.load(); });
+    if (stop_requested_.load()) {
+      return std::nullopt;
+    }
+    if (not_ready) {
       return failed(*not_ready);
     }
     if (stop_requested_.load()) {
@@ -213,7 +240,12 @@ std::optional<results::SummaryRow> BenchmarkRun::runOne(
     }
     observer_.onStep(context.at(RunStep::kVerifying));
     if (const auto wrong = findWrongAnswer(worker.port(), approach.name, row, *row_plan.workload)) {
-      return failed(worker.alive() ? *wrong : *wrong + "; the worker " + worker.describeEnd());
+      // A worker that crashed on the request resets the connection a moment before the kernel
+      // reports its exit; give it that moment, so the reason names the crash.
+      constexpr std::chrono::milliseconds kCrashGrace{2'000};
+      return failed(worker.exitsWithin(kCrashGrace)
+                        ? *wrong + "; the worker " + worker.describeEnd()
+                        : *wrong);
     }
 
     loadgen::RequestTarget target;
@@ -234,11 +266,17 @@ std::optional<results::SummaryRow> BenchmarkRun::runOne(
       const auto phase_seconds = static_cast<double>(load.duration.count());
       observer_.onStep(context.at(step, 0.0, phase_seconds));
       const scenario::StagePlan stages = scenario::planStages(*row_plan.workload, load);
-      // Primed now, so the first sample covers exactly the first interval of the phase.
+      // Primed just before the engine sets the phase up (connects), so the first sample covers
+      // that setup and the first interval, and every later one exactly its interval.
       sampling::HostSampler host_sampler;
       sampling::ProcessSampler worker_sampler(worker.pid());
       sampling::ProcessSampler generator_sampler(::getpid());
       const auto on_snapshot = [&](const loadgen::LoadSnapshot& snapshot) {
+        if (stop_requested_.load()) {
+          // A stop that came between the check below and the engine's start of the phase was
+          // cleared by runPhase; asking again ends the phase within an interval.
+          engine_.requestStop();
+        }
         results::SecondRecord second;
         second.load = results::LoadSecond::of(snapshot);
         second.system.host = host_sampler.sample();
@@ -254,7 +292,10 @@ std::optional<results::SummaryRow> BenchmarkRun::runOne(
           test_seconds.push_back(std::move(second));
         }
       };
-      loadgen::PhaseResult result = engine_->runPhase(stages, target, kind, on_snapshot);
+      if (stop_requested_.load()) {
+        return std::nullopt;
+      }
+      loadgen::PhaseResult result = engine_.runPhase(stages, target, kind, on_snapshot);
       if (stop_requested_.load()) {
         return std::nullopt;
       }
@@ -268,6 +309,18 @@ std::optional<results::SummaryRow> BenchmarkRun::runOne(
       }
     }
     observer_.onStep(context.at(RunStep::kStopping));
+    if (!test_result) {
+      return failed("the row has no test phase");  // a loaded scenario row always has one
+    }
+    // Read-only rows change no state, so the answers must still be right after the load: an
+    // approach that degrades into fast wrong answers under load fails here.
+    if (microservice::ServiceProfile::fromNames(row.server_profiles).read_only) {
+      if (const auto wrong =
+              findWrongAnswer(worker.port(), approach.name, row, *row_plan.workload)) {
+        return failed("after the test phase, " + *wrong,
+                      std::max<std::uint64_t>(1, test_result->totals.errors.total()));
+      }
+    }
     const results::TestPhaseData data{*test_result, test_seconds, isOpenModel(*row_plan.workload)};
     results::SummaryRow summary = results::computeSummary(row.name, approach.name, data);
     const ExitStatus stopped = worker.stop();

@@ -74,7 +74,8 @@ bool moveTo(int from, int to) noexcept {
 /// Runs in the forked child: only async-signal-safe calls, no allocation.
 [[noreturn]] void execInChild(const char* program, char* const* argv, char* const* envp,
                               int stdin_fd, int stdout_fd, int stderr_fd, int report_fd,
-                              const cpu_set_t* affinity, int death_signal, pid_t parent) noexcept {
+                              const cpu_set_t* affinity, int death_signal, pid_t parent,
+                              bool own_process_group) noexcept {
   if (!moveTo(stdin_fd, STDIN_FILENO) || !moveTo(stdout_fd, STDOUT_FILENO) ||
       !moveTo(stderr_fd, STDERR_FILENO)) {
     failInChild(report_fd, kStepStdio);
@@ -100,6 +101,9 @@ bool moveTo(int from, int to) noexcept {
       errno = 0;
       failInChild(report_fd, kStepParentGone);
     }
+  }
+  if (own_process_group) {
+    ::setpgid(0, 0);  // cannot fail for a fresh child that is not a session leader
   }
   if (affinity != nullptr && ::sched_setaffinity(0, sizeof(cpu_set_t), affinity) != 0) {
     failInChild(report_fd, kStepAffinity);
@@ -231,7 +235,12 @@ ChildProcess::ChildProcess(const std::filesystem::path& program,
     CPU_SET(cpu, &affinity);
   }
 
-  const int stdin_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  // Owned by a Pipe-like guard so an exception from the pipes below cannot leak it.
+  struct DevNull {
+    int fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    ~DevNull() { closeFd(fd); }
+  } dev_null;
+  const int stdin_fd = dev_null.fd;
   if (stdin_fd < 0)
     throw std::runtime_error(std::string("cannot open /dev/null: ") + std::strerror(errno));
   Pipe out;
@@ -242,10 +251,9 @@ ChildProcess::ChildProcess(const std::filesystem::path& program,
   if (child == 0) {
     execInChild(command.front().c_str(), argv.data(), envp.data(), stdin_fd, out.ends[1],
                 err.ends[1], report.ends[1], options.cpu_affinity.empty() ? nullptr : &affinity,
-                options.parent_death_signal, parent);
+                options.parent_death_signal, parent, options.own_process_group);
   }
   const int fork_error = errno;
-  ::close(stdin_fd);
   if (child < 0) {
     throw std::runtime_error("cannot start " + program.string() +
                              ": fork: " + std::strerror(fork_error));

@@ -95,7 +95,7 @@ void ResultsFolder::addResult(const results::SummaryRow& row,
                               const std::vector<results::SecondRecord>& test_seconds) {
   results_.push_back(row);
   writeResultsCsv();
-  if (keep_csv_ && !row.failed) {
+  if (keep_csv_ && !test_seconds.empty()) {  // a failed row keeps what it measured, if anything
     const std::filesystem::path scenario_dir = dir_ / row.scenario;
     std::filesystem::create_directories(scenario_dir);
     writeFile(scenario_dir / (row.approach + "-load.csv"),

@@ -4,6 +4,7 @@
 
 #include <rapidjson/document.h>
 
+#include <cstdio>
 #include <sstream>
 
 namespace benchd::runner {
@@ -35,6 +36,7 @@ std::vector<std::string> workerArguments(const WorkerLaunch& launch) {
 SpawnOptions spawnOptions(const WorkerLaunch& launch) {
   SpawnOptions options;
   options.cpu_affinity = launch.cpus;
+  options.own_process_group = true;
   return options;
 }
 
@@ -47,10 +49,26 @@ WorkerSupervisor::WorkerSupervisor(const WorkerLaunch& launch)
 }
 
 WorkerSupervisor::~WorkerSupervisor() {
-  stop();
+  try {
+    stop();
+  } catch (const std::exception&) {
+    // waitpid failed, which only a bug elsewhere (someone else reaping) can cause; the child
+    // is then not ours to wait for, and a destructor must not throw. The reader still ends
+    // when the pipe closes.
+    joinReader();
+  }
 }
 
-void WorkerSupervisor::readEvents() {
+void WorkerSupervisor::readEvents() noexcept {
+  try {
+    readEventLines();
+  } catch (const std::exception& error) {
+    // Losing the stats is better than losing the run: samples then carry no worker stats.
+    std::fprintf(stderr, "benchd: reading the worker's events failed: %s\n", error.what());
+  }
+}
+
+void WorkerSupervisor::readEventLines() {
   while (!child_.stdoutClosed()) {
     for (const std::string& line : child_.readStdoutLines(std::chrono::milliseconds(500))) {
       rapidjson::Document event;
@@ -104,10 +122,18 @@ bool WorkerSupervisor::alive() {
   return !child_.exitStatus() && !child_.tryWait();
 }
 
-std::optional<std::string> WorkerSupervisor::waitReady(std::chrono::milliseconds timeout) {
+bool WorkerSupervisor::exitsWithin(std::chrono::milliseconds timeout) {
+  return child_.exitStatus() || child_.waitExit(timeout);
+}
+
+std::optional<std::string> WorkerSupervisor::waitReady(std::chrono::milliseconds timeout,
+                                                       const std::function<bool()>& cancelled) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   std::string last_problem = "it printed no ready line";
   while (std::chrono::steady_clock::now() < deadline) {
+    if (cancelled && cancelled()) {
+      return "stopped on request while the worker started";
+    }
     if (!alive()) {
       return "the worker " + describeEnd() + " before it was ready";
     }

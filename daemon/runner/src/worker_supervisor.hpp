@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -14,13 +15,15 @@
 
 namespace benchd::runner {
 
-/// How to start one benchd-worker.
+/// How to start one benchd-worker. It runs in a process group of its own, so a terminal's
+/// Ctrl-C reaches benchd only, which stops the worker in order.
 struct WorkerLaunch {
   std::filesystem::path worker;  ///< the benchd-worker executable
   std::filesystem::path plugin;
   std::vector<std::string> profiles;
   std::vector<unsigned> cpus;  ///< empty: unpinned
-  std::chrono::milliseconds stop_timeout{10'000};
+  /// The worker's own bound on draining requests at stop (its --stop-timeout-ms).
+  std::chrono::milliseconds stop_timeout{0};
 };
 
 /// One benchd-worker process serving one plugin on an ephemeral loopback port, for one
@@ -42,9 +45,11 @@ class WorkerSupervisor {
   [[nodiscard]] pid_t pid() const noexcept { return child_.pid(); }
 
   /// Waits until the worker has printed its ready line AND answers GET /health with 200,
-  /// within `timeout` overall. nullopt when ready; otherwise why not (it exited, or the time
-  /// ran out), with its exit status and last stderr lines when it is gone.
-  std::optional<std::string> waitReady(std::chrono::milliseconds timeout);
+  /// within `timeout` overall. nullopt when ready; otherwise why not (it exited, the time ran
+  /// out, or `cancelled` returned true), with its exit status and last stderr lines when it
+  /// is gone.
+  std::optional<std::string> waitReady(std::chrono::milliseconds timeout,
+                                       const std::function<bool()>& cancelled = {});
 
   /// The port from the ready line; 0 before it.
   [[nodiscard]] std::uint16_t port() const;
@@ -53,6 +58,8 @@ class WorkerSupervisor {
 
   /// True while the process has not exited.
   bool alive();
+  /// True when the process exits within `timeout` (or already has).
+  bool exitsWithin(std::chrono::milliseconds timeout);
 
   /// Graceful stop: SIGTERM (the worker drains requests in flight within its stop timeout),
   /// then SIGKILL after the stop timeout plus a margin. Idempotent. Returns how it ended.
@@ -63,7 +70,8 @@ class WorkerSupervisor {
   [[nodiscard]] std::string describeEnd();
 
  private:
-  void readEvents();
+  void readEvents() noexcept;
+  void readEventLines();
   void joinReader();
 
   ChildProcess child_;

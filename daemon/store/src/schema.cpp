@@ -172,8 +172,14 @@ int schemaVersionOf(sqlite::SqliteConnection& connection) {
 
 void migrateSchema(sqlite::SqliteConnection& connection, int target_version) {
   const int target = std::min(target_version, ResultStore::kSchemaVersion);
-  for (int version = userVersion(connection); version < target; ++version) {
+  for (;;) {
+    // The version is read inside the write transaction: two processes opening a new file at
+    // once must not both run the same step.
     sqlite::SqliteTransaction transaction(connection);
+    const int version = userVersion(connection);
+    if (version >= target) {
+      return;  // the transaction rolls back; it changed nothing
+    }
     connection.execute(kMigrations[static_cast<std::size_t>(version)]);
     connection.execute(("PRAGMA user_version = " + std::to_string(version + 1)).c_str());
     transaction.commit();

@@ -26,8 +26,8 @@ struct TestPhaseData {
 ///  * latency_millis_*: interpolated percentiles of the requested samples (interpolatedPercentile);
 ///  * host metrics (cpu, ram, sockets, network) over the LOAD WINDOW: the seconds from the first
 ///    to the last one in which a request completed; cpu = user + system + iowait;
-///  * worker metrics (heap, rss, threads) over every test-phase second; thread and socket
-///    averages rounded to integers;
+///  * worker metrics (heap, rss, threads) over every test-phase second (heap: every second with a
+///    stats line of the worker); thread and socket averages rounded to integers;
 ///  * context_switches_per_request and cpu_millis_per_request: the worker's totals over the test
 ///    phase divided by the completed requests (0 without requests);
 ///  * network_*_per_req: loopback rx + tx over seconds with at least one completed request,

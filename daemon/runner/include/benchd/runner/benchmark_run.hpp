@@ -1,5 +1,6 @@
 #pragma once
 
+#include <benchd/loadgen/load_engine.hpp>
 #include <benchd/results/series.hpp>
 #include <benchd/results/summary_row.hpp>
 #include <benchd/runner/run_plan.hpp>
@@ -14,11 +15,9 @@
 #include <string>
 #include <vector>
 
-namespace benchd::loadgen {
-class LoadEngine;
-}
-
 namespace benchd::runner {
+
+class ResultsFolder;
 
 /// An accepted plugin to run.
 struct Approach {
@@ -78,7 +77,10 @@ struct RunSettings {
   /// -C: keep each (row, approach)'s per-second series as CSV files beside the results.
   bool keep_csv = false;
   std::string options_text;  ///< for results.md and the store
+  /// A worker must be ready and answer /health within this (the original polled for 120 s).
   std::chrono::milliseconds health_timeout{30'000};
+  /// How long a worker may drain requests in flight at stop (its --stop-timeout-ms); SIGKILL
+  /// follows a few seconds later.
   std::chrono::milliseconds worker_stop_timeout{10'000};
 };
 
@@ -106,6 +108,10 @@ struct RunReport {
 /// Thread-safety: execute() on one thread, once; requestStop() from any thread (a signal
 /// watcher): the current phase ends early, the current (row, approach) is discarded, what
 /// finished stays, the run is marked stopped.
+///
+/// Errors: a failed (row, approach) is a result, not an error. execute() throws only when the
+/// run cannot go on (the store or the results folder fails); the run is then marked failed in
+/// the store and results.md is written for what finished before the exception propagates.
 class BenchmarkRun {
  public:
   BenchmarkRun(RunSettings settings, store::ResultStore& store, RunObserver& observer);
@@ -120,6 +126,8 @@ class BenchmarkRun {
 
  private:
   struct Context;
+  /// Every (row, approach) in order, into `report` and `folder`.
+  void runAll(Context& context, ResultsFolder& folder, RunReport& report);
   /// The result of one (row, approach); nullopt when a stop request cut it short.
   /// The test phase's seconds are left in `test_seconds` (for the raw CSV files).
   std::optional<results::SummaryRow> runOne(Context& context, const RowPlan& row_plan,
@@ -129,7 +137,9 @@ class BenchmarkRun {
   RunSettings settings_;
   store::ResultStore& store_;
   RunObserver& observer_;
-  std::unique_ptr<loadgen::LoadEngine> engine_;
+  /// Built once and never replaced, so requestStop() from another thread always finds it.
+  /// Its threads are created per phase by execute()'s thread and inherit its affinity.
+  loadgen::LoadEngine engine_;
   std::atomic<bool> stop_requested_{false};
 };
 

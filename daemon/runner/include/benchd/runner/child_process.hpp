@@ -71,6 +71,9 @@ struct SpawnOptions {
   int parent_death_signal = SIGKILL;
   /// Variables set (or replaced) in the child's environment, on top of this process's.
   std::vector<std::pair<std::string, std::string>> environment;
+  /// Puts the child in a process group of its own, so a terminal's Ctrl-C (sent to the
+  /// foreground group) reaches only benchd, which then stops its children in order.
+  bool own_process_group = false;
 };
 
 /// A started child process with its stdout and stderr on pipes. Move-only; the destructor
