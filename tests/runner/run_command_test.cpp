@@ -4,6 +4,7 @@
 
 #include <benchd/results/results_table.hpp>
 #include <benchd/results/summary_row.hpp>
+#include <benchd/runner/cpu_list.hpp>
 #include <benchd/store/result_store.hpp>
 
 #include <gtest/gtest.h>
@@ -20,19 +21,6 @@ namespace {
 
 using loadgen::testing::CommandResult;
 using loadgen::testing::runCommand;
-
-/// A scenario file: the original's header, then `rows`. Built by appending (g++ 12 reports a
-/// false -Warray-bounds for `std::string + literal` here).
-std::string scenarioCsv(std::string_view rows) {
-  constexpr std::string_view kHeader =
-      "scenario,k6Config,serverProfiles,delayCallDepth,delayInMillis,connections,"
-      "requestsPerSecond,warmupDurationInSeconds,testDurationInSeconds\n";
-  std::string text;
-  text.reserve(kHeader.size() + rows.size());
-  text.append(kHeader);
-  text.append(rows);
-  return text;
-}
 
 std::string readFile(const fs::path& path) {
   std::ifstream in(path);
@@ -168,6 +156,81 @@ TEST(BenchdRun, FailsWhatCannotRunAndCarriesOn) {
   EXPECT_NE(markdown.find("SIGABRT"), std::string::npos) << markdown;
   EXPECT_NE(markdown.find("server profile 'postgres'"), std::string::npos) << markdown;
   EXPECT_NE(result.err.find("FAILED"), std::string::npos) << describe(result);
+}
+
+/// A fast but wrong approach must not win: its answers are checked before any load.
+TEST(BenchdRun, FailsAnApproachThatAnswersWrongly) {
+  const TempDir dir;
+  const fs::path file =
+      writeFile(dir.path() / "answers.csv", scenarioCsv("time,get-time.js,,0,0,10,50,0,2\n"
+                                                        "movies,get-movies.js,,1,10,10,50,0,2\n"));
+  const CommandResult result = runCommand(
+      benchdExecutable().string(),
+      {"run", file.string(), "-o", dir.path().string(), "--plugin-dir",
+       testPluginFolder("wrong-answers").string(), "-a", "wrong-answers,coroutines-asio"},
+      std::chrono::minutes(3));
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const results::ResultsTable table =
+      results::readResultsCsvFile(dir.path() / "answers" / "results.csv");
+  for (const char* scenario : {"time", "movies"}) {
+    const results::ResultsRow* wrong = findRow(table, scenario, "wrong-answers");
+    ASSERT_NE(wrong, nullptr) << scenario;
+    EXPECT_EQ(number(table, *wrong, "requests_ok"), 0) << scenario;
+    EXPECT_GE(number(table, *wrong, "requests_error"), 1) << scenario;
+    const results::ResultsRow* right = findRow(table, scenario, "coroutines-asio");
+    ASSERT_NE(right, nullptr) << scenario;
+    EXPECT_GT(number(table, *right, "requests_ok"), 0) << scenario;
+  }
+  const std::string markdown = readFile(dir.path() / "answers" / "results.md");
+  EXPECT_NE(markdown.find("wrong answer: GET /wrong-answers/epoch-millis?delayCallDepth=0&"
+                          "delayInMillis=0: expected the epoch milliseconds as an integer, "
+                          "got '[]'"),
+            std::string::npos)
+      << markdown;
+  EXPECT_NE(markdown.find("expected the movies of 'Allen'"), std::string::npos) << markdown;
+}
+
+TEST(BenchdRun, FailsAWorkerThatNeverBecomesHealthy) {
+  const TempDir dir;
+  const fs::path file =
+      writeFile(dir.path() / "health.csv", scenarioCsv("time,get-time.js,,0,0,10,50,0,2\n"));
+  const CommandResult result = runCommand(
+      benchdExecutable().string(),
+      {"run", file.string(), "-o", dir.path().string(), "--plugin-dir",
+       testPluginFolder("never-healthy").string(), "-a", "never-healthy", "--health-timeout", "2"},
+      std::chrono::minutes(2));
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const std::string markdown = readFile(dir.path() / "health" / "results.md");
+  EXPECT_NE(markdown.find("the worker was not healthy within 2 s (GET /health answered 503)"),
+            std::string::npos)
+      << markdown;
+}
+
+/// Pinning is applied (the worker's affinity is checked by ChildProcess's own tests) and
+/// reported in results.md.
+TEST(BenchdRun, PinsServerAndGeneratorToDisjointCpus) {
+  const std::vector<unsigned> cpus = allowedCpus();
+  if (cpus.size() < 2) {
+    GTEST_SKIP() << "needs two CPUs";
+  }
+  const TempDir dir;
+  const fs::path file =
+      writeFile(dir.path() / "pinned.csv", scenarioCsv("time,get-time.js,,0,0,10,50,0,2\n"));
+  const CommandResult result = runCommand(
+      benchdExecutable().string(),
+      {"run", file.string(), "-o", dir.path().string(), "-a", "callbacks-asio", "--server-cpus",
+       std::to_string(cpus[1]), "--generator-cpus", std::to_string(cpus[0])},
+      std::chrono::minutes(2));
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const std::string markdown = readFile(dir.path() / "pinned" / "results.md");
+  EXPECT_NE(markdown.find("Server CPUs: " + std::to_string(cpus[1]) +
+                          "; load generator CPUs: " + std::to_string(cpus[0]) + " (1 thread)"),
+            std::string::npos)
+      << markdown;
+  const results::ResultsTable table =
+      results::readResultsCsvFile(dir.path() / "pinned" / "results.csv");
+  ASSERT_EQ(table.rows().size(), 1U);
+  EXPECT_GT(number(table, table.rows()[0], "requests_ok"), 0);
 }
 
 TEST(BenchdRun, RefusesAPluginInAWorldWritableFolder) {

@@ -1,4 +1,6 @@
 // Plan math and the small parsers `benchd run` relies on.
+#include "runner_test_support.hpp"
+
 #include <benchd/loadgen/host_limits.hpp>
 #include <benchd/runner/cpu_list.hpp>
 #include <benchd/runner/run_plan.hpp>
@@ -11,6 +13,8 @@
 
 namespace benchd::runner {
 namespace {
+
+using testing::scenarioCsv;
 
 scenario::WorkloadCatalog shippedWorkloads() {
   return scenario::WorkloadCatalog::loadDirectory(std::filesystem::path(BENCHD_SOURCE_DIR) /
@@ -30,19 +34,6 @@ loadgen::HostLimits roomyHost() {
 std::vector<scenario::ScenarioRow> rowsOf(const std::string& text,
                                           const scenario::WorkloadCatalog& workloads) {
   return scenario::parseScenarioText(text, "test.csv", workloads);
-}
-
-/// A scenario file: the original's header, then `rows`. Built by appending (g++ 12 reports a
-/// false -Warray-bounds for `std::string + literal` here).
-std::string scenarioCsv(std::string_view rows) {
-  constexpr std::string_view kHeader =
-      "scenario,k6Config,serverProfiles,delayCallDepth,delayInMillis,connections,"
-      "requestsPerSecond,warmupDurationInSeconds,testDurationInSeconds\n";
-  std::string text;
-  text.reserve(kHeader.size() + rows.size());
-  text.append(kHeader);
-  text.append(rows);
-  return text;
 }
 
 TEST(PlanRun, AddsPhasesAndOverheadPerApproach) {

@@ -73,4 +73,16 @@ fs::path copyInto(const fs::path& file, const fs::path& folder, const std::strin
   return copy;
 }
 
+std::string scenarioCsv(std::string_view rows) {
+  // Built by appending: g++ 12 reports a false -Warray-bounds for `std::string + literal` here.
+  constexpr std::string_view kHeader =
+      "scenario,k6Config,serverProfiles,delayCallDepth,delayInMillis,connections,"
+      "requestsPerSecond,warmupDurationInSeconds,testDurationInSeconds\n";
+  std::string text;
+  text.reserve(kHeader.size() + rows.size());
+  text.append(kHeader);
+  text.append(rows);
+  return text;
+}
+
 }  // namespace benchd::runner::testing

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace benchd::runner::testing {
@@ -39,6 +40,9 @@ fs::path brokenPluginFolder();
 
 fs::path workerExecutable();
 fs::path benchdExecutable();
+
+/// A scenario file's text: the original's header line, then `rows`.
+std::string scenarioCsv(std::string_view rows);
 
 /// Copies `file` into `folder` as `file_name`, keeping its permissions.
 fs::path copyInto(const fs::path& file, const fs::path& folder, const std::string& file_name);

@@ -157,6 +157,7 @@ int runBenchmarks(std::span<const std::string_view> arguments) {
   settings.generator_threads = generator_threads;
   settings.results_dir = output_dir / settings.scenario_set;
   settings.keep_csv = options.keep_csv;
+  settings.health_timeout = std::chrono::seconds(options.health_timeout_seconds);
   settings.options_text = settingsNote(options, plan, generator_threads);
 
   std::cerr << "benchd run: " << scenario_file.string() << ": " << plan.rows.size() << " rows x "

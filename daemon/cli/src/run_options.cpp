@@ -77,6 +77,8 @@ std::string runUsage() {
          "                          server's; default: unpinned)\n"
          "  --threads N             load-generator threads (default: its CPUs - 1, at least 1)\n"
          "  --store FILE            SQLite results store (default DIR/benchd.sqlite)\n"
+         "  --health-timeout S      a worker must answer GET /health within S seconds, else its\n"
+         "                          row fails (default 30)\n"
          "  --quiet                 no progress on stderr\n"
          "  --help                  this text\n"
          "\n"
@@ -149,6 +151,11 @@ RunOptions parseRunOptions(std::span<const std::string_view> arguments) {
                          std::string(value) + "'");
       }
       options.threads = threads;
+    } else if (option == "--health-timeout") {
+      options.health_timeout_seconds = parseSeconds(option, value);
+      if (options.health_timeout_seconds == 0) {
+        throw UsageError("--health-timeout: expected at least 1 second");
+      }
     } else if (option == "--store") {
       options.store_file = std::string(value);
     } else {

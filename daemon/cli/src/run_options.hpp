@@ -24,6 +24,7 @@ struct RunOptions {
   std::vector<unsigned> generator_cpus;               ///< --generator-cpus LIST
   std::optional<unsigned> threads;                    ///< --threads N (generator threads)
   std::optional<std::string> store_file;              ///< --store FILE (default DIR/benchd.sqlite)
+  std::uint32_t health_timeout_seconds = 30;          ///< --health-timeout S
   bool quiet = false;                                 ///< --quiet
 };
 

@@ -1,6 +1,11 @@
-// Test fixture: a real, minimal plugin that answers `GET /health` with 200 {"status":"UP"} and
-// calls abort() on any other request. It lets run-engine tests see a worker die in the middle
-// of a run (after it became healthy) and check that the run reports a failed row and goes on.
+// Test fixture: a real, minimal plugin that misbehaves in one of three ways, chosen at compile
+// time (BENCHD_TEST_PLUGIN_BEHAVIOUR, BENCHD_TEST_PLUGIN_NAME; see CMakeLists.txt):
+//   crash-on-request  GET /health answers 200 {"status":"UP"}, any other request abort()s: a
+//                     worker that dies after it became healthy;
+//   wrong-answers     GET /health answers 200, any other request 200 "[]" at once: the fast
+//                     but wrong approach that must not win;
+//   never-healthy     GET /health answers 503, any other request 200 "[]": a worker that never
+//                     becomes ready.
 //
 // One accept thread serves one connection at a time with plain blocking sockets: read one
 // request head, answer, close. stop() wakes the thread through a pipe, so it never waits on a
@@ -37,6 +42,9 @@ constexpr int kRequestTimeoutMillis = 5000;
 /// A request head longer than this is not one of ours; the connection is dropped.
 constexpr std::size_t kMaxHeadBytes = 16 * 1024;
 
+enum Behaviour { kCrashOnRequest = 1, kWrongAnswers = 2, kNeverHealthy = 3 };
+constexpr Behaviour kBehaviour = static_cast<Behaviour>(BENCHD_TEST_PLUGIN_BEHAVIOUR);
+
 constexpr std::string_view kHealthResponse =
     "HTTP/1.1 200 OK\r\n"
     "Content-Type: application/json\r\n"
@@ -44,6 +52,23 @@ constexpr std::string_view kHealthResponse =
     "Connection: close\r\n"
     "\r\n"
     "{\"status\":\"UP\"}";
+
+constexpr std::string_view kUnhealthyResponse =
+    "HTTP/1.1 503 Service Unavailable\r\n"
+    "Content-Type: application/json\r\n"
+    "Content-Length: 17\r\n"
+    "Connection: close\r\n"
+    "\r\n"
+    "{\"status\":\"DOWN\"}";
+
+/// Fast and wrong: every movie list is empty, every epoch is "[]".
+constexpr std::string_view kWrongResponse =
+    "HTTP/1.1 200 OK\r\n"
+    "Content-Type: application/json\r\n"
+    "Content-Length: 2\r\n"
+    "Connection: close\r\n"
+    "\r\n"
+    "[]";
 
 std::string errnoText(const char* what) {
   return std::string(what) + ": " + std::strerror(errno);
@@ -159,17 +184,22 @@ class Server {
       head.append(chunk.data(), static_cast<std::size_t>(got));
     }
     const std::string_view request_line = std::string_view(head).substr(0, head.find("\r\n"));
-    if (request_line != "GET /health HTTP/1.1" && request_line != "GET /health HTTP/1.0") {
+    const bool health =
+        request_line == "GET /health HTTP/1.1" || request_line == "GET /health HTTP/1.0";
+    if (!health && kBehaviour == kCrashOnRequest) {
       const std::string message =
           "crash-on-request: aborting on '" + std::string(request_line) + "', as designed";
       host_->log(host_->host_context, BENCHD_LOG_ERROR, message.data(), message.size());
       std::abort();
     }
+    const std::string_view response = !health                       ? kWrongResponse
+                                      : kBehaviour == kNeverHealthy ? kUnhealthyResponse
+                                                                    : kHealthResponse;
     in_flight_.store(1);
     std::size_t sent = 0;
-    while (sent < kHealthResponse.size()) {
-      const ssize_t wrote = ::send(client, kHealthResponse.data() + sent,
-                                   kHealthResponse.size() - sent, MSG_NOSIGNAL);
+    while (sent < response.size()) {
+      const ssize_t wrote =
+          ::send(client, response.data() + sent, response.size() - sent, MSG_NOSIGNAL);
       if (wrote <= 0)
         break;
       sent += static_cast<std::size_t>(wrote);
@@ -205,9 +235,9 @@ class Server {
 };
 
 constexpr benchd::sdk::PluginFacts kFacts = {
-    .name = "crash-on-request",
+    .name = BENCHD_TEST_PLUGIN_NAME,
     .version = "0.1.0",
-    .description = "Test fixture: answers GET /health, aborts the process on any other request",
+    .description = "Test fixture that misbehaves on purpose (see misbehaving_plugin.cpp)",
     .concurrency_model = BENCHD_MODEL_OS_THREADS,
     .io_stack = "POSIX blocking sockets",
 };
