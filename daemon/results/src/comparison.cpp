@@ -1,3 +1,5 @@
+#include "markdown_text.hpp"
+
 #include <benchd/results/comparison.hpp>
 #include <benchd/results/metric_format.hpp>
 
@@ -122,17 +124,6 @@ std::string meanText(double value) {
   return std::isnan(value) ? "n/a" : formatMetricValue(value);
 }
 
-std::string escaped(std::string_view text) {
-  std::string result;
-  for (const char c : text) {
-    if (c == '|') {
-      result += '\\';
-    }
-    result += c;
-  }
-  return result;
-}
-
 std::string_view impactSymbol(ChangeClass change) {
   switch (change) {
     case ChangeClass::kImproved:
@@ -152,7 +143,8 @@ void writeUnmatched(std::ostream& out, std::string_view side,
   }
   out << "- only in " << side << ":";
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    out << (i == 0 ? " " : ", ") << escaped(runs[i].scenario) << " / " << escaped(runs[i].approach);
+    out << (i == 0 ? " " : ", ") << markdownCell(runs[i].scenario) << " / "
+        << markdownCell(runs[i].approach);
   }
   out << '\n';
 }
@@ -283,8 +275,8 @@ void writeComparisonMarkdown(std::ostream& out, const Comparison& comparison,
   out << "# Benchmark Comparison Report\n\n"
       << "| role | path | last modified |\n"
       << "|---|---|---|\n"
-      << "| before | " << escaped(before.path) << " | " << modified(before) << " |\n"
-      << "| after | " << escaped(after.path) << " | " << modified(after) << " |\n\n"
+      << "| before | " << markdownCell(before.path) << " | " << modified(before) << " |\n"
+      << "| after | " << markdownCell(after.path) << " | " << modified(after) << " |\n\n"
       << "A change beyond ±" << twoDecimals(comparison.threshold_percent)
       << " % counts as improved (✅) or regressed (❌), otherwise neutral (➖). Throughput: higher "
          "is better; latency: lower is better. Repeated runs of a scenario and approach are "
@@ -303,8 +295,8 @@ void writeComparisonMarkdown(std::ostream& out, const Comparison& comparison,
            "(abs) |\n"
         << "|---|---|---|---|---:|---:|---:|---:|\n";
     for (const MetricChange& change : group.changes) {
-      out << "| " << impactSymbol(change.change) << " | " << escaped(change.scenario) << " | "
-          << escaped(change.approach) << " | " << shortMetricName(change.metric) << " | "
+      out << "| " << impactSymbol(change.change) << " | " << markdownCell(change.scenario) << " | "
+          << markdownCell(change.approach) << " | " << shortMetricName(change.metric) << " | "
           << meanText(change.before) << " | " << meanText(change.after) << " | "
           << twoDecimals(change.percent_change) << " | " << twoDecimals(change.absolute_change)
           << " |\n";

@@ -1,3 +1,5 @@
+#include "markdown_text.hpp"
+
 #include <benchd/results/metric_format.hpp>
 #include <benchd/results/results_markdown.hpp>
 #include <benchd/results/winners_markdown.hpp>
@@ -45,9 +47,9 @@ std::string anchorOf(const std::string& heading) {
 std::string profilesOf(const scenario::ScenarioRow& row) {
   std::string text;
   for (const std::string& profile : row.server_profiles) {
-    text += (text.empty() ? "" : "\\|") + profile;
+    text += (text.empty() ? "" : "|") + profile;
   }
-  return text;
+  return markdownCell(text);
 }
 
 void writeKeyNumbers(std::ostream& out, const SummaryRow& row) {
@@ -90,6 +92,33 @@ void writeKeyNumbers(std::ostream& out, const SummaryRow& row) {
   out << "\n\n";
 }
 
+/// What the grid ranks but should not be read without: failed results (ranked last, as in the
+/// original) and results whose load generator saturated (their numbers may be the generator's
+/// limit, not the server's). Nothing when there are none.
+void writeCaveats(std::ostream& out, const std::vector<SummaryRow>& results) {
+  bool any = false;
+  for (const SummaryRow& row : results) {
+    if (!row.failed && !row.diagnostics.generator_saturated) {
+      continue;
+    }
+    if (!any) {
+      out << "### Caveats\n\n";
+      any = true;
+    }
+    out << "- " << row.scenario << " × " << row.approach << ": ";
+    if (row.failed) {
+      out << "**failed** (all metrics 0, ranked last): " << row.failure_reason << "\n";
+    } else {
+      out << "**load generator saturated**, so its numbers may show the generator's limit "
+             "rather than the server's: "
+          << row.diagnostics.saturation_reason << "\n";
+    }
+  }
+  if (any) {
+    out << "\n";
+  }
+}
+
 }  // namespace
 
 void writeResultsMarkdown(std::ostream& out, const ResultsDocument& document) {
@@ -106,7 +135,7 @@ void writeResultsMarkdown(std::ostream& out, const ResultsDocument& document) {
 
   out << "## System Specs\n\n| | |\n|---|---|\n";
   for (const auto& [label, value] : document.specs) {
-    out << "| " << label << " | " << value << " |\n";
+    out << "| " << markdownCell(label) << " | " << markdownCell(value) << " |\n";
   }
   out << "\n## Scenarios\n\nScenario file: `" << document.scenario_file << "`\n\n";
   if (!document.settings_note.empty()) {
@@ -132,6 +161,7 @@ void writeResultsMarkdown(std::ostream& out, const ResultsDocument& document) {
   } else {
     writeWinnersMarkdown(out, document.winners);
     out << "\n";
+    writeCaveats(out, document.results);
   }
 
   out << "## Result Details\n\n";

@@ -1,3 +1,5 @@
+#include "markdown_text.hpp"
+
 #include <benchd/results/metric_format.hpp>
 #include <benchd/results/winners_markdown.hpp>
 
@@ -8,17 +10,6 @@
 
 namespace benchd::results {
 namespace {
-
-std::string escaped(std::string_view text) {
-  std::string result;
-  for (const char c : text) {
-    if (c == '|') {
-      result += '\\';
-    }
-    result += c;
-  }
-  return result;
-}
 
 /// The value as results.csv holds it; an empty cell counts (and shows) as 0.
 std::string valueText(const RankedResult& result) {
@@ -58,8 +49,8 @@ void writeStandingsMarkdown(std::ostream& out, const WinnersGrid& grid) {
   out << "| rank | approach | wins | share |\n"
       << "|---:|---|---:|---:|\n";
   for (const ApproachStanding& standing : grid.standings) {
-    out << "| " << standing.rank << " | " << escaped(standing.approach) << " | " << standing.wins
-        << " | " << standing.percent << " % |\n";
+    out << "| " << standing.rank << " | " << markdownCell(standing.approach) << " | "
+        << standing.wins << " | " << standing.percent << " % |\n";
   }
   if (grid.draws > 0) {
     out << "| | no winner (draws) | " << grid.draws << " | " << grid.draw_percent << " % |\n";
@@ -78,7 +69,7 @@ void writeStandingsMarkdown(std::ostream& out, const WinnersGrid& grid) {
 void writeWinnersGridMarkdown(std::ostream& out, const WinnersGrid& grid) {
   out << "| metric |";
   for (const std::string& scenario : grid.scenarios) {
-    out << ' ' << escaped(scenario) << " |";
+    out << ' ' << markdownCell(scenario) << " |";
   }
   out << "\n|---|";
   for (std::size_t i = 0; i < grid.scenarios.size(); ++i) {
@@ -86,10 +77,10 @@ void writeWinnersGridMarkdown(std::ostream& out, const WinnersGrid& grid) {
   }
   out << '\n';
   for (std::size_t metric = 0; metric < grid.metrics.size(); ++metric) {
-    out << "| " << escaped(grid.metrics[metric])
+    out << "| " << markdownCell(grid.metrics[metric])
         << (grid.directions[metric] == Direction::kHigherIsBetter ? " ↑" : " ↓") << " |";
     for (std::size_t scenario = 0; scenario < grid.scenarios.size(); ++scenario) {
-      out << ' ' << escaped(winnersCellText(grid.cell(metric, scenario))) << " |";
+      out << ' ' << markdownCell(winnersCellText(grid.cell(metric, scenario))) << " |";
     }
     out << '\n';
   }

@@ -1,0 +1,105 @@
+// results.md as the original lays it out (reference §9.4), rendered from a hand-made document.
+#include <benchd/results/results_markdown.hpp>
+#include <benchd/results/results_table.hpp>
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace benchd::results {
+namespace {
+
+std::size_t positionOf(const std::string& text, const std::string& part) {
+  const std::size_t at = text.find(part);
+  EXPECT_NE(at, std::string::npos) << "missing: " << part << "\n" << text;
+  return at;
+}
+
+ResultsDocument sampleDocument() {
+  ResultsDocument document;
+  document.title = "scenarios-ci";
+  document.started_epoch_millis = 1'764'450'000'000;  // 2025-11-29 21:00:00 UTC
+  document.finished_epoch_millis = 1'764'450'000'000 + 3'725'000;
+  document.specs = {{"OS", "Debian GNU/Linux 12"}, {"odd|label", "a|b"}};
+  document.scenario_file = "scenarios/scenarios-ci.csv";
+  document.settings_note = "Server CPUs: all.";
+  scenario::ScenarioRow row;
+  row.name = "ci-get-movies";
+  row.workload = "get-movies";
+  row.server_profiles = {"no-cache", "read-write"};
+  row.connections = 100;
+  row.requests_per_second = 200;
+  row.test_seconds = 5;
+  document.rows = {row};
+  SummaryRow good;
+  good.scenario = "ci-get-movies";
+  good.approach = "callbacks-asio";
+  good.setMetric("requests_ok", 1000);
+  good.setMetric("latency_millis_p50", 100.4);
+  good.diagnostics.generator_saturated = true;
+  good.diagnostics.saturation_reason = "10 of 10 seconds at 99 % CPU";
+  document.results = {good, failedRow("ci-get-movies", "threads-poco", "the worker died")};
+  document.winners = computeWinners(toResultsTable(document.results));
+  document.images = {"ci-get-movies/callbacks-asio.png"};
+  return document;
+}
+
+TEST(ResultsMarkdown, HasTheOriginalsSectionsInOrder) {
+  std::ostringstream out;
+  writeResultsMarkdown(out, sampleDocument());
+  const std::string text = out.str();
+  const std::size_t title = positionOf(text, "# scenarios-ci\n");
+  const std::size_t time = positionOf(text, "## Test Time");
+  const std::size_t specs = positionOf(text, "## System Specs");
+  const std::size_t scenarios = positionOf(text, "## Scenarios");
+  const std::size_t overview = positionOf(text, "## Result Overview");
+  const std::size_t details = positionOf(text, "## Result Details");
+  EXPECT_LT(title, time);
+  EXPECT_LT(time, specs);
+  EXPECT_LT(specs, scenarios);
+  EXPECT_LT(scenarios, overview);
+  EXPECT_LT(overview, details);
+  positionOf(text, "| Start (UTC) | 2025-11-29 21:00:00 |");
+  positionOf(text, "| Duration | 01:02:05 |");
+  positionOf(text, "| odd\\|label | a\\|b |");
+  positionOf(text,
+             "| [ci-get-movies](#ci-get-movies) | get-movies | no-cache\\|read-write | 0 | 0 "
+             "| 100 | 200 | 0 | 5 |");
+  positionOf(text, "Server CPUs: all.");
+}
+
+TEST(ResultsMarkdown, EmbedsChartsThatExistAndSaysWhichDoNot) {
+  std::ostringstream out;
+  writeResultsMarkdown(out, sampleDocument());
+  const std::string text = out.str();
+  positionOf(text, "#### callbacks-asio\n\n![callbacks-asio](./ci-get-movies/callbacks-asio.png)");
+  positionOf(text, "#### threads-poco (No image available)");
+  EXPECT_EQ(text.find("results.png"), std::string::npos) << "not rendered, not embedded";
+}
+
+TEST(ResultsMarkdown, FlagsFailedAndSaturatedResults) {
+  std::ostringstream out;
+  writeResultsMarkdown(out, sampleDocument());
+  const std::string text = out.str();
+  const std::size_t caveats = positionOf(text, "### Caveats");
+  EXPECT_LT(caveats, positionOf(text, "## Result Details"));
+  positionOf(text, "- ci-get-movies × callbacks-asio: **load generator saturated**");
+  positionOf(text, "10 of 10 seconds at 99 % CPU");
+  positionOf(text,
+             "- ci-get-movies × threads-poco: **failed** (all metrics 0, ranked last): "
+             "the worker died");
+  positionOf(text, "**Failed**: the worker died");
+}
+
+TEST(ResultsMarkdown, SaysWhenARunWasStopped) {
+  ResultsDocument document = sampleDocument();
+  document.stopped = true;
+  document.results.clear();
+  std::ostringstream out;
+  writeResultsMarkdown(out, document);
+  positionOf(out.str(), "This run was stopped before it finished");
+  positionOf(out.str(), "No results.");
+}
+
+}  // namespace
+}  // namespace benchd::results
