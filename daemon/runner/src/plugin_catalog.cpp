@@ -1,5 +1,6 @@
 #include <benchd/runner/child_process.hpp>
 #include <benchd/runner/plugin_catalog.hpp>
+#include <benchd/worker/worker_protocol.hpp>
 
 #include <rapidjson/document.h>
 
@@ -20,11 +21,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-/// benchd-worker's exit code for a plugin it refuses (see `benchd-worker --help`).
-constexpr int kWorkerExitPluginRefused = 3;
-/// The prefix of benchd-worker's one-line errors on stderr.
-constexpr std::string_view kWorkerErrorPrefix = "benchd-worker: error: ";
-
 /// How long a child whose output has closed may take to exit.
 constexpr std::chrono::milliseconds kExitGrace{1000};
 
@@ -44,8 +40,8 @@ std::string durationText(std::chrono::milliseconds duration) {
 std::string workerErrorLine(const ChildProcess& child) {
   const std::vector<std::string> tail = child.stderrTail(20);
   for (auto line = tail.rbegin(); line != tail.rend(); ++line) {
-    if (line->starts_with(kWorkerErrorPrefix))
-      return line->substr(kWorkerErrorPrefix.size());
+    if (line->starts_with(worker::kErrorPrefix))
+      return line->substr(worker::kErrorPrefix.size());
   }
   return tail.empty() ? std::string("(no message on stderr)") : tail.back();
 }
@@ -102,7 +98,7 @@ void conclude(Candidate& candidate, ChildProcess& child, Clock::time_point deadl
                        ", " + signalName(status->signal_number) + ")";
     return;
   }
-  if (status->exit_code == kWorkerExitPluginRefused) {
+  if (status->exit_code == worker::kExitPluginRefused) {
     candidate.reason = workerErrorLine(child);
     return;
   }

@@ -9,6 +9,7 @@
 #include <benchd/microservice/movie_service.hpp>
 #include <benchd/plugin_host/plugin_load_error.hpp>
 #include <benchd/plugin_host/plugin_loader.hpp>
+#include <benchd/worker/worker_protocol.hpp>
 
 #include <malloc.h>
 #include <unistd.h>
@@ -30,17 +31,16 @@ namespace {
 namespace plugin_host = benchd::plugin_host;
 namespace worker = benchd::worker;
 
-enum ExitCode : int {
-  kExitStopped = 0,
-  kExitFailure = 1,
-  kExitUsage = 2,
-  kExitPluginRefused = 3,
-  kExitStartFailed = 4,
-  kExitCutOff = 5,
-};
+using worker::kExitCutOff;
+using worker::kExitFailure;
+using worker::kExitPluginRefused;
+using worker::kExitStartFailed;
+using worker::kExitStopped;
+using worker::kExitUsage;
 
 int fail(int code, const std::string& message) {
-  std::fprintf(stderr, "benchd-worker: error: %s\n", message.c_str());
+  const std::string line = std::string(worker::kErrorPrefix) + message + "\n";
+  std::fputs(line.c_str(), stderr);
   return code;
 }
 
@@ -151,7 +151,8 @@ int runWorker(int argc, char** argv) {
   try {
     options = worker::parseWorkerOptions(argc, argv);
   } catch (const worker::UsageError& e) {
-    std::fprintf(stderr, "benchd-worker: error: %s\n%s", e.what(), worker::workerUsage().c_str());
+    const std::string line = std::string(worker::kErrorPrefix) + e.what() + "\n";
+    std::fputs((line + worker::workerUsage()).c_str(), stderr);
     return kExitUsage;
   }
   if (options.show_help) {
