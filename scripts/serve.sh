@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The main job, for now: builds benchd and serves the benchmark microservice through one
-# approach plugin on 127.0.0.1, until Ctrl-C. (Becomes `benchd run` on the default scenarios
-# when the engine lands.)
+# Builds benchd and serves the benchmark microservice through one approach plugin on
+# 127.0.0.1, until Ctrl-C: for poking one approach with curl or another load tool. The main
+# job, a scenario file against every approach, is scripts/run.sh.
 #
 # Usage: scripts/serve.sh [plugin] [port] [extra benchd-worker args...]
 #   plugin  approach plugin name (default callbacks-asio)
