@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds everything with the `ci` preset (warnings are errors), checks formatting and runs
-# every test. Installs the Debian packages it needs first. Usage: scripts/test.sh [ctest args]
+# every test; then builds the unit suites with AddressSanitizer + UBSan and runs them again.
+# Installs the Debian packages it needs first. Usage: scripts/test.sh [ctest args for the ci run]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,4 +19,8 @@ echo "== build"
 cmake --build --preset ci
 echo "== test"
 ctest --preset ci -j2 "$@"
+echo "== sanitizers: the unit suites under AddressSanitizer + UBSan (preset asan)"
+cmake --preset asan >/dev/null
+cmake --build --preset asan --target benchd_unit_suites
+ctest --preset asan -L unit -j2
 echo "== build and tests took $(( $(date +%s) - start )) s"

@@ -8,25 +8,6 @@
 
 namespace benchd::runner::testing {
 
-TempDir::TempDir() {
-  std::string pattern = (fs::temp_directory_path() / "benchd-runner-test-XXXXXX").string();
-  if (::mkdtemp(pattern.data()) == nullptr)
-    throw std::runtime_error("mkdtemp failed for " + pattern);
-  path_ = pattern;
-}
-
-TempDir::~TempDir() {
-  std::error_code ignored;
-  fs::remove_all(path_, ignored);
-}
-
-fs::path TempDir::subfolder(const std::string& name, fs::perms mode) const {
-  const fs::path folder = path_ / name;
-  fs::create_directory(folder);
-  fs::permissions(folder, mode, fs::perm_options::replace);
-  return folder;
-}
-
 fs::path testPluginFolder(const std::string& name) {
   return fs::path(BENCHD_TEST_PLUGIN_DIR) / name;
 }

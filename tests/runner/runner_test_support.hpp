@@ -1,6 +1,8 @@
 #pragma once
 // Paths and temporary folders shared by the runner tests.
 
+#include "temp_dir.hpp"
+
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -10,21 +12,7 @@ namespace benchd::runner::testing {
 
 namespace fs = std::filesystem;
 
-/// A private (0700) temporary folder, removed with everything in it at the end of the test.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  [[nodiscard]] const fs::path& path() const noexcept { return path_; }
-  /// Creates `name` inside with `mode` (applied with chmod, so the umask does not interfere).
-  [[nodiscard]] fs::path subfolder(const std::string& name, fs::perms mode) const;
-
- private:
-  fs::path path_;
-};
+using benchd::testing::TempDir;
 
 /// The folder and the file of a test plugin from tests/runner/test_plugins ("crash-on-load").
 fs::path testPluginFolder(const std::string& name);

@@ -1,4 +1,4 @@
-#include "fixture_dir.hpp"
+#include "temp_dir.hpp"
 
 #include <benchd/sampling/host_sampler.hpp>
 #include <benchd/sampling/proc_parsers.hpp>
@@ -41,7 +41,7 @@ struct HostCountersText {
   std::uint64_t lo_rx_bytes = 1000, lo_rx_packets = 10, lo_tx_bytes = 1000, lo_tx_packets = 10;
   std::uint64_t active_opens = 13, passive_opens = 2;
 
-  void writeTo(const testing::FixtureDir& dir) const {
+  void writeTo(const benchd::testing::TempDir& dir) const {
     const auto n = [](std::uint64_t v) { return std::to_string(v); };
     dir.write("stat", "cpu  " + n(user) + " " + n(nice) + " " + n(system) + " " + n(idle) + " " +
                           n(iowait) + " " + n(irq) + " " + n(softirq) + " " + n(steal) + " " +
@@ -79,7 +79,7 @@ class HostSamplerTest : public ::testing::Test {
     return HostSampler(options);
   }
 
-  testing::FixtureDir dir_;
+  benchd::testing::TempDir dir_;
   std::shared_ptr<ManualClock> clock_ = std::make_shared<ManualClock>();
   HostCountersText counters_;
 };

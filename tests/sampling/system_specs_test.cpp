@@ -1,4 +1,4 @@
-#include "fixture_dir.hpp"
+#include "temp_dir.hpp"
 
 #include <benchd/sampling/system_specs.hpp>
 
@@ -11,7 +11,7 @@ namespace benchd::sampling {
 namespace {
 
 TEST(SystemSpecs, EveryLabelIsPresentInOrderAndNonEmpty) {
-  const testing::FixtureDir dir;
+  const benchd::testing::TempDir dir;
   const SystemSpecs specs = collectSystemSpecs(dir.path());
   const std::vector<std::string> expected = {"OS",
                                              "Kernel",
@@ -40,7 +40,7 @@ TEST(SystemSpecs, EveryLabelIsPresentInOrderAndNonEmpty) {
 
 TEST(SystemSpecs, ThisMachineIsReadable) {
   // Everything here is readable on a Linux test host, so nothing may say "unavailable".
-  const testing::FixtureDir dir;
+  const benchd::testing::TempDir dir;
   const SystemSpecs specs = collectSystemSpecs(dir.path());
   for (const SpecEntry& entry : specs.entries) {
     EXPECT_NE(entry.value, "unavailable") << entry.label;
@@ -55,7 +55,7 @@ TEST(SystemSpecs, ThisMachineIsReadable) {
 }
 
 TEST(SystemSpecs, SysctlWhitespaceIsCollapsed) {
-  const testing::FixtureDir dir;
+  const benchd::testing::TempDir dir;
   const std::string range = collectSystemSpecs(dir.path()).valueOf("net.ipv4.ip_local_port_range");
   EXPECT_EQ(range.find('\t'), std::string::npos) << range;
   EXPECT_EQ(range.find('\n'), std::string::npos) << range;
@@ -63,7 +63,7 @@ TEST(SystemSpecs, SysctlWhitespaceIsCollapsed) {
 }
 
 TEST(SystemSpecs, ResultsFolderNeedNotExistYet) {
-  const testing::FixtureDir dir;
+  const benchd::testing::TempDir dir;
   const SystemSpecs specs = collectSystemSpecs(dir.path() / "not" / "yet" / "created");
   EXPECT_NE(specs.valueOf("Disk"), "unavailable");
   EXPECT_GT(specs.disk_total_bytes, 0U);

@@ -13,8 +13,8 @@
 namespace benchd::scenario {
 namespace {
 
+using benchd::testing::TempDir;
 using testing::shippedWorkloads;
-using testing::TempDir;
 
 constexpr const char* kHeader =
     "scenario,k6Config,serverProfiles,delayCallDepth,delayInMillis,connections,requestsPerSecond,"

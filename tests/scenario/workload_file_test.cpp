@@ -13,10 +13,10 @@
 namespace benchd::scenario {
 namespace {
 
+using benchd::testing::TempDir;
 using std::chrono::milliseconds;
 using testing::scenariosDir;
 using testing::shippedWorkloads;
-using testing::TempDir;
 
 constexpr const char* kSource = "scenarios/workloads/x.json";
 

@@ -1,4 +1,6 @@
 // The SQLite results store on real files: round trips, WAL readers, migrations, refusals.
+#include "temp_dir.hpp"
+
 #include <benchd/sqlite/sqlite_connection.hpp>
 #include <benchd/sqlite/sqlite_statement.hpp>
 #include <benchd/store/result_store.hpp>
@@ -6,26 +8,19 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <random>
 #include <sqlite3.h>
 
 namespace benchd::store {
 namespace {
 
-/// A fresh folder under the system's temp folder, removed afterwards.
+/// A store file in a folder that does not exist yet, inside a fresh temporary folder.
 class StoreTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::random_device seed;
-    dir_ = std::filesystem::temp_directory_path() /
-           ("benchd-store-test-" + std::to_string(seed()) + "-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir_);
+  [[nodiscard]] std::filesystem::path file() const {
+    return dir_.path() / "nested" / "benchd.sqlite";
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
 
-  [[nodiscard]] std::filesystem::path file() const { return dir_ / "nested" / "benchd.sqlite"; }
-
-  std::filesystem::path dir_;
+  benchd::testing::TempDir dir_;
 };
 
 NewRun sampleRun() {

@@ -1,6 +1,7 @@
 // benchd-worker as a process: every way to start it wrongly gets one clear message and a
 // distinct exit code; a good start prints ready, reports stats and stops gracefully.
 #include "http_client.hpp"
+#include "temp_dir.hpp"
 #include "worker_process.hpp"
 
 #include <benchd/plugin.h>
@@ -29,26 +30,7 @@ std::string brokenPlugin(const std::string& name) {
   return std::string(BENCHD_BROKEN_PLUGIN_DIR) + "/" + name + ".so";
 }
 
-/// A private temporary folder, removed at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "benchd-worker-test-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr)
-      throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  [[nodiscard]] const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using benchd::testing::TempDir;
 
 struct Outcome {
   int exit_code = -1;

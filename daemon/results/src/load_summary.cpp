@@ -55,7 +55,7 @@ LoadSummary makeLoadSummary(LoadRunDescription run, const scenario::Workload& wo
   const loadgen::LoadCounters& totals = test.totals;
   LoadSummary summary;
   summary.run = std::move(run);
-  summary.open_model = workload.needsRequestRate();
+  summary.open_model = workload.isOpenModel();
   // A phase that ended at once still divides by something: rates come out huge, not infinite.
   summary.elapsed_seconds = std::max(1e-9, secondsOf(test.duration));
 

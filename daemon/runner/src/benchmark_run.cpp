@@ -30,12 +30,6 @@ loadgen::EngineOptions engineOptionsFor(const RunSettings& settings) {
   return options;
 }
 
-bool isOpenModel(const scenario::Workload& workload) {
-  return std::any_of(
-      workload.sub_scenarios.begin(), workload.sub_scenarios.end(),
-      [](const scenario::SubScenario& sub) { return scenario::isArrivalRate(sub.executor); });
-}
-
 std::string quotedList(const std::vector<std::string>& names) {
   std::string text;
   for (const std::string& name : names) {
@@ -235,9 +229,6 @@ std::optional<results::SummaryRow> BenchmarkRun::runOne(
     if (not_ready) {
       return failed(*not_ready);
     }
-    if (stop_requested_.load()) {
-      return std::nullopt;
-    }
     observer_.onStep(context.at(RunStep::kVerifying));
     if (const auto wrong = findWrongAnswer(worker.port(), approach.name, row, *row_plan.workload)) {
       // A worker that crashed on the request resets the connection a moment before the kernel
@@ -321,7 +312,7 @@ std::optional<results::SummaryRow> BenchmarkRun::runOne(
                       std::max<std::uint64_t>(1, test_result->totals.errors.total()));
       }
     }
-    const results::TestPhaseData data{*test_result, test_seconds, isOpenModel(*row_plan.workload)};
+    const results::TestPhaseData data{*test_result, test_seconds, row_plan.workload->isOpenModel()};
     results::SummaryRow summary = results::computeSummary(row.name, approach.name, data);
     const ExitStatus stopped = worker.stop();
     if (!stopped.succeeded()) {

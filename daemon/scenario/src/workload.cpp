@@ -42,7 +42,7 @@ bool isRamping(ExecutorKind kind) {
   return kind == ExecutorKind::kRampingVus || kind == ExecutorKind::kRampingArrivalRate;
 }
 
-bool Workload::needsRequestRate() const {
+bool Workload::isOpenModel() const {
   return std::any_of(sub_scenarios.begin(), sub_scenarios.end(),
                      [](const SubScenario& sub) { return isArrivalRate(sub.executor); });
 }

@@ -92,7 +92,7 @@ struct ErrorClassCount {
 /// One load phase (the test phase of `benchd load`), every printed number computed.
 struct LoadSummary {
   LoadRunDescription run;
-  /// True when some sub-scenario has an arrival-rate executor (Workload::needsRequestRate):
+  /// True when some sub-scenario has an arrival-rate executor (Workload::isOpenModel):
   /// latency is then timed from the intended send time, and the uncorrected latency and the
   /// arrival counts mean something.
   bool open_model = false;

@@ -98,8 +98,12 @@ struct Workload {
   RateCapSource global_rate_cap = RateCapSource::kNone;
   std::vector<SubScenario> sub_scenarios;  ///< never empty; shares add up to at most 1
 
-  /// True when a row running this workload must give requestsPerSecond.
-  [[nodiscard]] bool needsRequestRate() const;
+  /// True when some sub-scenario is an open model (an arrival-rate executor): its latency is
+  /// timed from the intended send time and late or dropped arrivals are counted.
+  [[nodiscard]] bool isOpenModel() const;
+
+  /// True when a row running this workload must give requestsPerSecond (an open model's rate).
+  [[nodiscard]] bool needsRequestRate() const { return isOpenModel(); }
 };
 
 }  // namespace benchd::scenario
