@@ -230,7 +230,7 @@ std::optional<results::SummaryRow> BenchmarkRun::runOne(
       return failed(*not_ready);
     }
     observer_.onStep(context.at(RunStep::kVerifying));
-    if (const auto wrong = findWrongAnswer(worker.port(), approach.name, row, *row_plan.workload)) {
+    if (const auto wrong = findWrongAnswer(worker.port(), approach.name, row, row_plan.workload)) {
       // A worker that crashed on the request resets the connection a moment before the kernel
       // reports its exit; give it that moment, so the reason names the crash.
       constexpr std::chrono::milliseconds kCrashGrace{2'000};
@@ -256,7 +256,7 @@ std::optional<results::SummaryRow> BenchmarkRun::runOne(
       const RunStep step = warmup ? RunStep::kWarmup : RunStep::kTest;
       const auto phase_seconds = static_cast<double>(load.duration.count());
       observer_.onStep(context.at(step, 0.0, phase_seconds));
-      const scenario::StagePlan stages = scenario::planStages(*row_plan.workload, load);
+      const scenario::StagePlan stages = scenario::planStages(row_plan.workload, load);
       // Primed just before the engine sets the phase up (connects), so the first sample covers
       // that setup and the first interval, and every later one exactly its interval.
       sampling::HostSampler host_sampler;
@@ -307,12 +307,12 @@ std::optional<results::SummaryRow> BenchmarkRun::runOne(
     // approach that degrades into fast wrong answers under load fails here.
     if (microservice::ServiceProfile::fromNames(row.server_profiles).read_only) {
       if (const auto wrong =
-              findWrongAnswer(worker.port(), approach.name, row, *row_plan.workload)) {
+              findWrongAnswer(worker.port(), approach.name, row, row_plan.workload)) {
         return failed("after the test phase, " + *wrong,
                       std::max<std::uint64_t>(1, test_result->totals.errors.total()));
       }
     }
-    const results::TestPhaseData data{*test_result, test_seconds, row_plan.workload->isOpenModel()};
+    const results::TestPhaseData data{*test_result, test_seconds, row_plan.workload.isOpenModel()};
     results::SummaryRow summary = results::computeSummary(row.name, approach.name, data);
     const ExitStatus stopped = worker.stop();
     if (!stopped.succeeded()) {

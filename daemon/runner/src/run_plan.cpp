@@ -49,14 +49,14 @@ RunPlan planRun(const std::vector<scenario::ScenarioRow>& rows,
     if (overrides.test_seconds) {
       row_plan.row.test_seconds = *overrides.test_seconds;
     }
-    row_plan.workload = &workloads.get(row_plan.row.workload);
+    row_plan.workload = workloads.get(row_plan.row.workload);
     for (const std::string& profile : row_plan.row.server_profiles) {
       if (!isImplemented(profile)) {
         row_plan.unsupported_profiles.push_back(profile);
       }
     }
     row_plan.peak_connections =
-        scenario::planStages(*row_plan.workload, scenario::testPhaseOf(row_plan.row))
+        scenario::planStages(row_plan.workload, scenario::testPhaseOf(row_plan.row))
             .peak_connections;
     row_plan.seconds_per_approach =
         std::chrono::seconds(row_plan.row.warmup_seconds + row_plan.row.test_seconds) +

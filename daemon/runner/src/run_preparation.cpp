@@ -1,0 +1,112 @@
+#include <benchd/loadgen/engine_options.hpp>
+#include <benchd/loadgen/host_limits.hpp>
+#include <benchd/runner/cpu_list.hpp>
+#include <benchd/runner/run_preparation.hpp>
+#include <benchd/scenario/scenario_file.hpp>
+#include <benchd/scenario/workload_catalog.hpp>
+
+#include <algorithm>
+
+namespace benchd::runner {
+namespace {
+
+/// One line for results.md and the store: what was run and how.
+std::string settingsNote(const RunRequest& request, const RunPlan& plan,
+                         unsigned generator_threads) {
+  std::string note = "Approaches:";
+  for (const std::string& approach : plan.approaches) {
+    note += " " + approach;
+  }
+  note += ". ";
+  if (request.overrides.warmup_seconds || request.overrides.test_seconds) {
+    note += "Overrides:";
+    if (request.overrides.warmup_seconds) {
+      note += " warm-up " + std::to_string(*request.overrides.warmup_seconds) + " s";
+    }
+    if (request.overrides.test_seconds) {
+      note += " test " + std::to_string(*request.overrides.test_seconds) + " s";
+    }
+    note += " for every row (the table shows the durations used). ";
+  }
+  note += "Server CPUs: " + formatCpuList(request.server_cpus) +
+          "; load generator CPUs: " + formatCpuList(request.generator_cpus) + " (" +
+          std::to_string(generator_threads) + (generator_threads == 1 ? " thread" : " threads") +
+          ").";
+  return note;
+}
+
+}  // namespace
+
+RunRequestError::RunRequestError(std::string field, const std::string& reason)
+    : std::invalid_argument(reason), field_(std::move(field)) {}
+
+std::filesystem::path resolveScenarioFile(const std::string& name,
+                                          const std::filesystem::path& scenarios_dir) {
+  if (name.find('/') != std::string::npos) {
+    return name;
+  }
+  std::filesystem::path path = scenarios_dir / name;
+  if (!std::filesystem::exists(path) && path.extension() != ".csv") {
+    path += ".csv";
+  }
+  if (std::filesystem::exists(path)) {
+    return path;
+  }
+  std::vector<std::string> names;
+  std::error_code ignored;
+  for (const auto& entry : std::filesystem::directory_iterator(scenarios_dir, ignored)) {
+    if (entry.path().extension() == ".csv") {
+      names.push_back(entry.path().filename().string());
+    }
+  }
+  std::sort(names.begin(), names.end());
+  std::string known;
+  for (const std::string& file : names) {
+    known += (known.empty() ? "" : ", ") + file;
+  }
+  throw RunRequestError("scenarioFile", "no scenario file '" + name + "' in " +
+                                            scenarios_dir.string() +
+                                            " (there: " + (known.empty() ? "none" : known) +
+                                            "); give a path to use a file elsewhere");
+}
+
+PreparedRun prepareRun(const RunRequest& request, const RunEnvironment& environment) {
+  if (const std::string problem = findCpuSetProblem(request.server_cpus, request.generator_cpus);
+      !problem.empty()) {
+    throw RunRequestError("cpus", problem);
+  }
+  const std::filesystem::path scenario_file =
+      resolveScenarioFile(request.scenario_file, environment.scenarios_dir);
+  const scenario::WorkloadCatalog workloads =
+      scenario::WorkloadCatalog::loadDirectory(environment.scenarios_dir / "workloads");
+  const std::vector<scenario::ScenarioRow> rows =
+      scenario::loadScenarioFile(scenario_file, workloads);
+
+  PreparedRun prepared;
+  prepared.catalog = inspectPlugins(environment.plugin_folders, environment.worker);
+  std::vector<std::string> names;
+  RunSettings& settings = prepared.settings;
+  for (const PluginDescription& plugin : resolveApproaches(prepared.catalog, request.approaches)) {
+    names.push_back(plugin.name);
+    settings.approaches.push_back({plugin.name, plugin.path});
+  }
+
+  loadgen::raiseOpenFileLimit();
+  settings.plan = planRun(rows, workloads, names, request.overrides, loadgen::readHostLimits());
+  settings.generator_threads = request.generator_threads.value_or(
+      request.generator_cpus.empty()
+          ? loadgen::defaultLoadThreads()
+          : static_cast<unsigned>(std::max<std::size_t>(1, request.generator_cpus.size())));
+  settings.scenario_file = scenario_file;
+  settings.scenario_set = scenario_file.stem().string();
+  settings.worker = environment.worker;
+  settings.server_cpus = request.server_cpus;
+  settings.generator_cpus = request.generator_cpus;
+  settings.results_dir = environment.output_dir / settings.scenario_set;
+  settings.keep_csv = request.keep_csv;
+  settings.health_timeout = request.health_timeout;
+  settings.options_text = settingsNote(request, settings.plan, settings.generator_threads);
+  return prepared;
+}
+
+}  // namespace benchd::runner
