@@ -238,9 +238,30 @@ TEST_F(StoreTest, AReaderInTheMiddleOfAReadDoesNotBlockTheWriter) {
   sqlite3_close(reader);
 }
 
+TEST_F(StoreTest, QueuedRunsStartAndLeftoversAreMarkedInterrupted) {
+  ResultStore store(file());
+  const RunId queued = store.createRun(sampleRun(), RunStatus::kQueued);
+  EXPECT_EQ(store.findRun(queued)->status, RunStatus::kQueued);
+  store.startRun(queued, 42, {{"Kernel", "6.2"}});
+  const std::optional<RunRecord> started = store.findRun(queued);
+  EXPECT_EQ(started->status, RunStatus::kRunning);
+  EXPECT_EQ(started->run.started_epoch_millis, 42);
+  EXPECT_EQ(started->run.system_specs,
+            (std::vector<std::pair<std::string, std::string>>{{"Kernel", "6.2"}}));
+  const RunId waiting = store.createRun(sampleRun(), RunStatus::kQueued);
+  const RunId done = store.createRun(sampleRun());
+  store.finishRun(done, RunStatus::kCompleted, "", 7);
+  // A daemon starting after a crash: what was running or waiting is interrupted, the rest stays.
+  EXPECT_EQ(store.markInterruptedRuns(99), 2U);
+  EXPECT_EQ(store.findRun(queued)->status, RunStatus::kInterrupted);
+  EXPECT_EQ(store.findRun(waiting)->status, RunStatus::kInterrupted);
+  EXPECT_EQ(store.findRun(waiting)->finished_epoch_millis, 99);
+  EXPECT_EQ(store.findRun(done)->status, RunStatus::kCompleted);
+}
+
 TEST(RunStatusNames, RoundTrip) {
-  for (const RunStatus status :
-       {RunStatus::kRunning, RunStatus::kCompleted, RunStatus::kStopped, RunStatus::kFailed}) {
+  for (const RunStatus status : {RunStatus::kRunning, RunStatus::kCompleted, RunStatus::kStopped,
+                                 RunStatus::kFailed, RunStatus::kQueued, RunStatus::kInterrupted}) {
     EXPECT_EQ(runStatusFromName(runStatusName(status)), status);
   }
   EXPECT_FALSE(runStatusFromName("exploded"));

@@ -127,8 +127,13 @@ RunReport BenchmarkRun::execute() {
   }
   Context context;
   context.total = settings_.plan.total;
-  context.run_id = store_.createRun(new_run);
-  store_.addScenarioRows(context.run_id, rows);
+  if (settings_.queued_run) {
+    context.run_id = *settings_.queued_run;
+    store_.startRun(context.run_id, started_millis, new_run.system_specs);
+  } else {
+    context.run_id = store_.createRun(new_run);
+    store_.addScenarioRows(context.run_id, rows);
+  }
 
   RunReport report;
   report.run_id = context.run_id;

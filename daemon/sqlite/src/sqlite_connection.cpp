@@ -51,4 +51,8 @@ std::int64_t SqliteConnection::lastInsertRowId() const {
   return sqlite3_last_insert_rowid(db_);
 }
 
+std::int64_t SqliteConnection::changes() const {
+  return sqlite3_changes64(db_);
+}
+
 }  // namespace benchd::sqlite

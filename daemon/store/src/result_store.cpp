@@ -18,11 +18,13 @@ using sqlite::SqliteConnection;
 using sqlite::SqliteStatement;
 using sqlite::StatementExecution;
 
-constexpr std::array<std::pair<RunStatus, std::string_view>, 4> kStatusNames = {{
+constexpr std::array<std::pair<RunStatus, std::string_view>, 6> kStatusNames = {{
     {RunStatus::kRunning, "running"},
     {RunStatus::kCompleted, "completed"},
     {RunStatus::kStopped, "stopped"},
     {RunStatus::kFailed, "failed"},
+    {RunStatus::kQueued, "queued"},
+    {RunStatus::kInterrupted, "interrupted"},
 }};
 
 std::string joined(const std::vector<std::string>& parts, char separator) {
@@ -114,7 +116,7 @@ int ResultStore::schemaVersion() const {
   return schemaVersionOf(impl_->connection);
 }
 
-RunId ResultStore::createRun(const NewRun& run) {
+RunId ResultStore::createRun(const NewRun& run, RunStatus initial) {
   const std::scoped_lock lock(impl_->mutex);
   SqliteConnection& connection = impl_->connection;
   sqlite::SqliteTransaction transaction(connection);
@@ -127,7 +129,7 @@ RunId ResultStore::createRun(const NewRun& run) {
   insert.bind(4, std::string_view(run.options_text));
   insert.bind(5, std::string_view(run.results_dir));
   insert.bind(6, run.started_epoch_millis);
-  insert.bind(7, runStatusName(RunStatus::kRunning));
+  insert.bind(7, runStatusName(initial));
   insert.run();
   const RunId id = connection.lastInsertRowId();
   SqliteStatement spec = connection.prepare(
@@ -143,6 +145,49 @@ RunId ResultStore::createRun(const NewRun& run) {
   }
   transaction.commit();
   return id;
+}
+
+void ResultStore::startRun(RunId run, std::int64_t started_epoch_millis,
+                           const std::vector<std::pair<std::string, std::string>>& system_specs) {
+  const std::scoped_lock lock(impl_->mutex);
+  SqliteConnection& connection = impl_->connection;
+  sqlite::SqliteTransaction transaction(connection);
+  SqliteStatement update =
+      connection.prepare("UPDATE run SET status = ?, started_epoch_millis = ? WHERE id = ?");
+  update.bind(1, runStatusName(RunStatus::kRunning));
+  update.bind(2, started_epoch_millis);
+  update.bind(3, run);
+  update.run();
+  SqliteStatement forget = connection.prepare("DELETE FROM run_spec WHERE run_id = ?");
+  forget.bind(1, run);
+  forget.run();
+  SqliteStatement spec = connection.prepare(
+      "INSERT INTO run_spec (run_id, position, label, value) VALUES (?, ?, ?, ?)");
+  std::int64_t position = 0;
+  for (const auto& [label, value] : system_specs) {
+    const StatementExecution execution(spec);
+    spec.bind(1, run);
+    spec.bind(2, position++);
+    spec.bind(3, std::string_view(label));
+    spec.bind(4, std::string_view(value));
+    spec.run();
+  }
+  transaction.commit();
+}
+
+std::size_t ResultStore::markInterruptedRuns(std::int64_t now_epoch_millis) {
+  const std::scoped_lock lock(impl_->mutex);
+  SqliteConnection& connection = impl_->connection;
+  SqliteStatement update = connection.prepare(
+      "UPDATE run SET status = ?, error = ?, finished_epoch_millis = ? "
+      "WHERE status IN (?, ?)");
+  update.bind(1, runStatusName(RunStatus::kInterrupted));
+  update.bind(2, std::string_view("the process running it ended before it finished"));
+  update.bind(3, now_epoch_millis);
+  update.bind(4, runStatusName(RunStatus::kRunning));
+  update.bind(5, runStatusName(RunStatus::kQueued));
+  update.run();
+  return static_cast<std::size_t>(connection.changes());
 }
 
 void ResultStore::addScenarioRows(RunId run, std::span<const scenario::ScenarioRow> rows) {

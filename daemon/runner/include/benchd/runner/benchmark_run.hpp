@@ -82,6 +82,9 @@ struct RunSettings {
   /// How long a worker may drain requests in flight at stop (its --stop-timeout-ms); SIGKILL
   /// follows a few seconds later.
   std::chrono::milliseconds worker_stop_timeout{10'000};
+  /// A run already recorded in the store as queued (the daemon's queue): execute() starts that
+  /// record instead of creating one.
+  std::optional<store::RunId> queued_run;
 };
 
 enum class RunOutcome : std::uint8_t { kCompleted = 1, kStopped };

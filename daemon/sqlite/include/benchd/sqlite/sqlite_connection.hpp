@@ -30,6 +30,8 @@ class SqliteConnection {
 
   /// The rowid of the last successful INSERT on this connection.
   [[nodiscard]] std::int64_t lastInsertRowId() const;
+  /// Rows changed by the last INSERT, UPDATE or DELETE on this connection.
+  [[nodiscard]] std::int64_t changes() const;
 
  private:
   sqlite3* db_ = nullptr;

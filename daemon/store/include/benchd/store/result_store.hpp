@@ -31,6 +31,10 @@ enum class RunStatus : std::uint8_t {
   kCompleted,    ///< every row and approach ran (some may have failed results)
   kStopped,      ///< stopped on request (Ctrl-C, API); what finished is kept
   kFailed,       ///< could not go on (e.g. the results folder became unwritable)
+  kQueued,       ///< accepted by the daemon, waiting for the runs before it
+  /// Was running or queued when the process that owned it died (found so at the next start);
+  /// what was stored before is kept.
+  kInterrupted,
 };
 std::string_view runStatusName(RunStatus status);
 std::optional<RunStatus> runStatusFromName(std::string_view name);
@@ -86,7 +90,15 @@ class ResultStore {
   [[nodiscard]] const std::filesystem::path& file() const noexcept { return file_; }
   [[nodiscard]] int schemaVersion() const;
 
-  RunId createRun(const NewRun& run);
+  /// Records a run with status `initial` (kRunning when it starts at once, kQueued when it
+  /// waits); its system specs are those of `run`.
+  RunId createRun(const NewRun& run, RunStatus initial = RunStatus::kRunning);
+  /// A queued run starts: status kRunning, its start time and system specs as now.
+  void startRun(RunId run, std::int64_t started_epoch_millis,
+                const std::vector<std::pair<std::string, std::string>>& system_specs);
+  /// At a daemon's start: every run still kRunning or kQueued belonged to a process that is
+  /// gone; marks them kInterrupted with that reason. Returns how many.
+  std::size_t markInterruptedRuns(std::int64_t now_epoch_millis);
   /// The scenario rows of the run, in file order (row index = position).
   void addScenarioRows(RunId run, std::span<const scenario::ScenarioRow> rows);
   /// Starts the result of one (row, approach).

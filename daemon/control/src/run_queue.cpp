@@ -1,0 +1,251 @@
+#include "run_event_json.hpp"
+
+#include <benchd/control/run_queue.hpp>
+#include <benchd/sampling/clock.hpp>
+
+#include <condition_variable>
+#include <cstdio>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <thread>
+
+namespace benchd::control {
+namespace {
+
+std::int64_t epochMillisNow() {
+  return sampling::systemClock()->epochMillis();
+}
+
+struct Waiting {
+  store::RunId id = 0;
+  runner::RunSettings settings;
+};
+
+}  // namespace
+
+/// The queue's state (under `mutex`), its thread, and the observer that turns the running
+/// BenchmarkRun's callbacks into events.
+struct RunQueue::Impl final : runner::RunObserver {
+  Impl(Options queue_options, store::ResultStore& result_store)
+      : options(std::move(queue_options)), store(result_store) {}
+
+  Options options;
+  store::ResultStore& store;
+
+  mutable std::mutex mutex;
+  std::condition_variable wake;
+  std::deque<Waiting> waiting;
+  std::optional<store::RunId> running_id;
+  runner::BenchmarkRun* running = nullptr;  ///< owned by loop(); valid while running_id is set
+  runner::Progress progress;
+  bool shutting_down = false;
+  std::thread thread;
+
+  /// Held while listeners are called, so unsubscribe() waits for a call in progress.
+  std::mutex listeners_mutex;
+  std::map<std::uint64_t, Listener> listeners;
+  std::uint64_t next_handle = 1;
+  std::uint64_t sequence = 0;  ///< of the running run's events; only the queue's thread
+
+  void publish(store::RunId run, const char* type, std::string data) {
+    const RunEvent event{run, ++sequence, type, std::move(data)};
+    const std::scoped_lock lock(listeners_mutex);
+    for (const auto& [handle, listener] : listeners) {
+      listener(event);
+    }
+  }
+
+  store::RunId current() const {
+    const std::scoped_lock lock(mutex);
+    return running_id.value_or(0);
+  }
+
+  void remember(const runner::Progress& now) {
+    const std::scoped_lock lock(mutex);
+    progress = now;
+  }
+
+  void onStep(const runner::Progress& now) override {
+    remember(now);
+    publish(current(), "phase", phaseEventJson(now));
+  }
+  void onSecond(const runner::Progress& now, const results::SecondRecord& second) override {
+    remember(now);
+    publish(current(), "snapshot", snapshotEventJson(now, second));
+  }
+  void onResult(const runner::Progress& /*now*/, const results::SummaryRow& row) override {
+    publish(current(), "row", rowEventJson(row));
+  }
+
+  void loop() {
+    for (;;) {
+      Waiting next;
+      std::optional<runner::BenchmarkRun> run;
+      {
+        std::unique_lock lock(mutex);
+        wake.wait(lock, [this] { return shutting_down || !waiting.empty(); });
+        if (shutting_down) {
+          return;
+        }
+        next = std::move(waiting.front());
+        waiting.pop_front();
+        next.settings.queued_run = next.id;
+        // Made under the lock, so stop() finds the run it names from the moment it leaves the
+        // waiting list.
+        run.emplace(next.settings, store, *this);
+        running = &*run;
+        running_id = next.id;
+        progress = {};
+      }
+      sequence = 0;
+      std::string status = "completed";
+      std::string error;
+      try {
+        if (run->execute().outcome == runner::RunOutcome::kStopped) {
+          status = "stopped";
+          error = "stopped on request";
+        }
+      } catch (const std::exception& failure) {
+        // execute() has marked the run failed in the store and written what finished.
+        status = "failed";
+        error = failure.what();
+        std::fprintf(stderr, "benchd: run %lld failed: %s\n", static_cast<long long>(next.id),
+                     failure.what());
+      }
+      {
+        // Before the end event: whoever hears it finds the run finished, not running.
+        const std::scoped_lock lock(mutex);
+        running = nullptr;
+        running_id.reset();
+      }
+      publish(next.id, "end", endEventJson(status, error));
+    }
+  }
+};
+
+RunQueue::RunQueue(Options options, store::ResultStore& store)
+    : impl_(std::make_unique<Impl>(std::move(options), store)) {
+  impl_->thread = std::thread([impl = impl_.get()] { impl->loop(); });
+}
+
+RunQueue::~RunQueue() {
+  shutdown();
+}
+
+store::RunId RunQueue::submit(const runner::RunRequest& request) {
+  {
+    const std::scoped_lock lock(impl_->mutex);
+    if (impl_->shutting_down) {
+      throw std::logic_error("the run queue is shut down");
+    }
+    if (impl_->waiting.size() >= impl_->options.max_queued) {
+      throw RunQueueFullError("the queue already holds " +
+                              std::to_string(impl_->options.max_queued) +
+                              " waiting runs; stop one or wait");
+    }
+  }
+  // Checked outside the lock: inspecting plugins takes a while.
+  runner::PreparedRun prepared = runner::prepareRun(request, impl_->options.environment);
+  runner::RunSettings& settings = prepared.settings;
+  store::NewRun record;
+  record.scenario_file = settings.scenario_file.string();
+  record.scenario_set = settings.scenario_set;
+  record.approaches = settings.plan.approaches;
+  record.options_text = settings.options_text;
+  record.results_dir = settings.results_dir.string();
+  record.started_epoch_millis = epochMillisNow();
+  std::vector<scenario::ScenarioRow> rows;
+  for (const runner::RowPlan& row_plan : settings.plan.rows) {
+    rows.push_back(row_plan.row);
+  }
+  const std::scoped_lock lock(impl_->mutex);
+  if (impl_->shutting_down) {
+    throw std::logic_error("the run queue is shut down");
+  }
+  if (impl_->waiting.size() >= impl_->options.max_queued) {
+    throw RunQueueFullError("the queue already holds " + std::to_string(impl_->options.max_queued) +
+                            " waiting runs; stop one or wait");
+  }
+  const store::RunId id = impl_->store.createRun(record, store::RunStatus::kQueued);
+  impl_->store.addScenarioRows(id, rows);
+  impl_->waiting.push_back({id, std::move(settings)});
+  impl_->wake.notify_one();
+  return id;
+}
+
+RunQueue::StopResult RunQueue::stop(store::RunId run) {
+  const std::scoped_lock lock(impl_->mutex);
+  if (impl_->running_id == run && impl_->running != nullptr) {
+    impl_->running->requestStop();
+    return StopResult::kStopping;
+  }
+  for (auto it = impl_->waiting.begin(); it != impl_->waiting.end(); ++it) {
+    if (it->id == run) {
+      impl_->waiting.erase(it);
+      impl_->store.finishRun(run, store::RunStatus::kStopped, "stopped before it started",
+                             epochMillisNow());
+      return StopResult::kRemovedFromQueue;
+    }
+  }
+  return StopResult::kNotActive;
+}
+
+std::optional<RunQueueStatus> RunQueue::status(store::RunId run) const {
+  const std::scoped_lock lock(impl_->mutex);
+  if (impl_->running_id == run) {
+    RunQueueStatus status;
+    status.kind = RunQueueStatus::Kind::kRunning;
+    status.progress = impl_->progress;
+    return status;
+  }
+  for (std::size_t index = 0; index < impl_->waiting.size(); ++index) {
+    if (impl_->waiting[index].id == run) {
+      RunQueueStatus status;
+      status.kind = RunQueueStatus::Kind::kQueued;
+      status.position = index + 1;
+      return status;
+    }
+  }
+  return std::nullopt;
+}
+
+std::size_t RunQueue::queueLength() const {
+  const std::scoped_lock lock(impl_->mutex);
+  return impl_->waiting.size();
+}
+
+std::uint64_t RunQueue::subscribe(Listener listener) {
+  const std::scoped_lock lock(impl_->listeners_mutex);
+  const std::uint64_t handle = impl_->next_handle++;
+  impl_->listeners.emplace(handle, std::move(listener));
+  return handle;
+}
+
+void RunQueue::unsubscribe(std::uint64_t handle) {
+  const std::scoped_lock lock(impl_->listeners_mutex);
+  impl_->listeners.erase(handle);
+}
+
+void RunQueue::shutdown() {
+  {
+    const std::scoped_lock lock(impl_->mutex);
+    if (!impl_->shutting_down) {
+      impl_->shutting_down = true;
+      if (impl_->running != nullptr) {
+        impl_->running->requestStop();
+      }
+      for (const Waiting& waiting : impl_->waiting) {
+        impl_->store.finishRun(waiting.id, store::RunStatus::kStopped,
+                               "the daemon shut down before it started", epochMillisNow());
+      }
+      impl_->waiting.clear();
+    }
+    impl_->wake.notify_all();
+  }
+  if (impl_->thread.joinable()) {
+    impl_->thread.join();
+  }
+}
+
+}  // namespace benchd::control
