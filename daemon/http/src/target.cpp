@@ -1,0 +1,137 @@
+#include <benchd/http/target.hpp>
+
+namespace benchd::http {
+
+namespace {
+
+int hexValue(char c) noexcept {
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
+
+bool hasControlCharacter(std::string_view text) noexcept {
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f)
+      return true;
+  }
+  return false;
+}
+
+ParsedTarget failure(std::string reason, std::string detail) {
+  ParsedTarget result;
+  result.reason = std::move(reason);
+  result.detail = std::move(detail);
+  return result;
+}
+
+}  // namespace
+
+std::optional<std::string> percentDecode(std::string_view text, bool plus_as_space) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '%') {
+      if (i + 2 >= text.size())
+        return std::nullopt;
+      const int high = hexValue(text[i + 1]);
+      const int low = hexValue(text[i + 2]);
+      if (high < 0 || low < 0)
+        return std::nullopt;
+      out.push_back(static_cast<char>(high * 16 + low));
+      i += 2;
+    } else if (c == '+' && plus_as_space) {
+      out.push_back(' ');
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+std::optional<std::vector<QueryParam>> parseQuery(std::string_view query) {
+  std::vector<QueryParam> params;
+  while (!query.empty()) {
+    const auto end = query.find('&');
+    const std::string_view pair = query.substr(0, end);
+    query = end == std::string_view::npos ? std::string_view() : query.substr(end + 1);
+    if (pair.empty())
+      continue;  // "a=1&&b=2": tolerated, as browsers produce it
+    const auto equals = pair.find('=');
+    auto name = percentDecode(pair.substr(0, equals), true);
+    auto value = percentDecode(
+        equals == std::string_view::npos ? std::string_view() : pair.substr(equals + 1), true);
+    if (!name || !value || hasControlCharacter(*name) || hasControlCharacter(*value))
+      return std::nullopt;
+    params.emplace_back(std::move(*name), std::move(*value));
+  }
+  return params;
+}
+
+ParsedTarget parseTarget(std::string_view target) {
+  // Order matters: structure first (where do path and query start), then decoding, then the
+  // checks on decoded segments, so that an encoded "%2e%2e" is caught exactly like "..".
+  if (target.empty() || target.front() != '/') {
+    return failure("bad-target",
+                   "the request target must be an absolute path starting with '/', got '" +
+                       std::string(target.substr(0, 64)) + "'");
+  }
+  if (target.find('#') != std::string_view::npos)
+    return failure("bad-target", "the request target must not contain a fragment ('#')");
+  const auto question = target.find('?');
+  const std::string_view raw_path = target.substr(0, question);
+  ParsedTarget result;
+  if (question != std::string_view::npos) {
+    auto query = parseQuery(target.substr(question + 1));
+    if (!query) {
+      return failure("bad-encoding",
+                     "the query string has a malformed %-escape or a control character");
+    }
+    result.query = std::move(*query);
+  }
+  result.path = std::string(raw_path);
+  std::string_view rest = raw_path.substr(1);
+  if (rest.empty()) {  // "/"
+    result.ok = true;
+    return result;
+  }
+  if (rest.back() == '/') {
+    result.trailing_slash = true;
+    rest.remove_suffix(1);
+  }
+  while (true) {
+    const auto slash = rest.find('/');
+    const std::string_view raw = rest.substr(0, slash);
+    if (raw.empty())
+      return failure("empty-segment", "the path must not contain empty segments ('//')");
+    auto decoded = percentDecode(raw, false);
+    if (!decoded)
+      return failure("bad-encoding", "the path has a malformed %-escape");
+    if (*decoded == "." || *decoded == "..") {
+      return failure("path-traversal",
+                     "the path must not contain '.' or '..' segments (encoded or not)");
+    }
+    if (decoded->find_first_of("/\\") != std::string::npos) {
+      return failure("encoded-separator",
+                     "a path segment must not contain an encoded '/' or '\\' (%2F, %5C)");
+    }
+    if (hasControlCharacter(*decoded)) {
+      return failure("control-character",
+                     "the path must not contain NUL or other control characters");
+    }
+    result.segments.push_back(std::move(*decoded));
+    if (slash == std::string_view::npos)
+      break;
+    rest = rest.substr(slash + 1);
+  }
+  result.ok = true;
+  return result;
+}
+
+}  // namespace benchd::http

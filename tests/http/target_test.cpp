@@ -1,0 +1,107 @@
+#include <benchd/http/target.hpp>
+
+#include <gtest/gtest.h>
+
+namespace benchd::http {
+namespace {
+
+TEST(PercentDecode, DecodesEscapesInEitherCase) {
+  EXPECT_EQ(percentDecode("a%20b%2Fc%2f", false), "a b/c/");
+  EXPECT_EQ(percentDecode("%C3%A9", false), "\xC3\xA9");
+}
+
+TEST(PercentDecode, PlusIsSpaceOnlyWhenAsked) {
+  EXPECT_EQ(percentDecode("a+b", true), "a b");
+  EXPECT_EQ(percentDecode("a+b", false), "a+b");
+  EXPECT_EQ(percentDecode("a%2Bb", true), "a+b");
+}
+
+TEST(PercentDecode, RejectsMalformedEscapes) {
+  EXPECT_FALSE(percentDecode("%", false));
+  EXPECT_FALSE(percentDecode("abc%4", false));
+  EXPECT_FALSE(percentDecode("%zz", false));
+  EXPECT_FALSE(percentDecode("%g0", false));
+}
+
+TEST(ParseQuery, DecodesPairsInOrderAndKeepsDuplicates) {
+  const auto query = parseQuery("status=done&page_size=10&name=a%20b+c&flag&status=failed");
+  ASSERT_TRUE(query);
+  const std::vector<QueryParam> expected = {{"status", "done"},
+                                            {"page_size", "10"},
+                                            {"name", "a b c"},
+                                            {"flag", ""},
+                                            {"status", "failed"}};
+  EXPECT_EQ(*query, expected);
+}
+
+TEST(ParseQuery, ToleratesEmptyPairsAndRejectsControlCharacters) {
+  EXPECT_EQ(parseQuery("a=1&&b=2")->size(), 2U);
+  EXPECT_FALSE(parseQuery("a=%00"));
+  EXPECT_FALSE(parseQuery("a%0a=1"));
+  EXPECT_FALSE(parseQuery("a=%G1"));
+}
+
+TEST(ParseTarget, SplitsAndDecodesSegments) {
+  const auto target = parseTarget("/api/v1/scenario-files/my%20file.csv?x=1");
+  ASSERT_TRUE(target.ok) << target.detail;
+  EXPECT_EQ(target.path, "/api/v1/scenario-files/my%20file.csv");
+  EXPECT_EQ(target.segments,
+            (std::vector<std::string>{"api", "v1", "scenario-files", "my file.csv"}));
+  EXPECT_FALSE(target.trailing_slash);
+  ASSERT_EQ(target.query.size(), 1U);
+  EXPECT_EQ(target.query[0], (QueryParam{"x", "1"}));
+}
+
+TEST(ParseTarget, RootAndTrailingSlash) {
+  const auto root = parseTarget("/");
+  ASSERT_TRUE(root.ok);
+  EXPECT_TRUE(root.segments.empty());
+  EXPECT_FALSE(root.trailing_slash);
+  const auto trailing = parseTarget("/a/b/");
+  ASSERT_TRUE(trailing.ok);
+  EXPECT_EQ(trailing.segments, (std::vector<std::string>{"a", "b"}));
+  EXPECT_TRUE(trailing.trailing_slash);
+}
+
+struct Rejection {
+  const char* target;
+  const char* reason;
+};
+
+class ParseTargetRejects : public ::testing::TestWithParam<Rejection> {};
+
+TEST_P(ParseTargetRejects, WithItsReason) {
+  const auto result = parseTarget(GetParam().target);
+  EXPECT_FALSE(result.ok);
+  EXPECT_EQ(result.reason, GetParam().reason) << GetParam().target;
+  EXPECT_FALSE(result.detail.empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Traversal, ParseTargetRejects,
+    ::testing::Values(
+        Rejection{"/files/../etc/passwd", "path-traversal"},
+        Rejection{"/files/..", "path-traversal"}, Rejection{"/files/./x", "path-traversal"},
+        Rejection{"/files/%2e%2e/x", "path-traversal"},
+        Rejection{"/files/%2E%2E", "path-traversal"}, Rejection{"/files/.%2e/x", "path-traversal"},
+        Rejection{"/files/%2e./x", "path-traversal"}, Rejection{"/files/%2e", "path-traversal"},
+        Rejection{"/files/..%2fetc", "encoded-separator"},
+        Rejection{"/files/%2Fetc%2Fpasswd", "encoded-separator"},
+        Rejection{"/files/a%5c..%5cb", "encoded-separator"},
+        Rejection{"/files/a%00b", "control-character"},
+        Rejection{"/files/a%0d%0aX: y", "control-character"},
+        Rejection{"//etc/passwd", "empty-segment"}, Rejection{"/files//x", "empty-segment"},
+        Rejection{"/files/%zz", "bad-encoding"}, Rejection{"/files/x?name=%", "bad-encoding"},
+        Rejection{"http://evil.example/files", "bad-target"}, Rejection{"*", "bad-target"},
+        Rejection{"", "bad-target"}, Rejection{"files/x", "bad-target"},
+        Rejection{"/files/x#frag", "bad-target"}));
+
+TEST(ParseTarget, DotsInsideANameAreFine) {
+  const auto target = parseTarget("/files/results..v2.csv/.hidden/..x");
+  ASSERT_TRUE(target.ok) << target.detail;
+  EXPECT_EQ(target.segments,
+            (std::vector<std::string>{"files", "results..v2.csv", ".hidden", "..x"}));
+}
+
+}  // namespace
+}  // namespace benchd::http
