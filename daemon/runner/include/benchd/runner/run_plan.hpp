@@ -20,7 +20,7 @@ inline constexpr std::chrono::seconds kPerRunOverhead{3};
 
 /// One scenario row as it will run.
 struct RowPlan {
-  scenario::ScenarioRow row;  ///< with -w/-t overrides applied
+  scenario::ScenarioRow row;    ///< with -w/-t overrides applied
   scenario::Workload workload;  ///< a copy: a plan outlives the catalog it was made from
   /// Profiles of the row that nothing installed implements (e.g. "postgres"): the row gets a
   /// failed result for every approach, naming them.
