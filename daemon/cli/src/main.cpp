@@ -3,11 +3,13 @@
 #include "load_command.hpp"
 #include "plugins_command.hpp"
 #include "run_command.hpp"
+#include "serve_command.hpp"
 #include "subcommand_table.hpp"
 
 int main(int argc, char** argv) {
   benchd::cli::SubcommandTable commands;
   commands.add(benchd::cli::runSubcommand());
+  commands.add(benchd::cli::serveSubcommand());
   commands.add(benchd::cli::loadSubcommand());
   commands.add(benchd::cli::pluginsSubcommand());
   commands.add(benchd::cli::compareSubcommand());

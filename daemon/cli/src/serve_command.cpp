@@ -1,0 +1,102 @@
+#include "serve_command.hpp"
+
+#include "usage_error.hpp"
+#include "workload_source.hpp"
+
+#include <benchd/control/control_api.hpp>
+#include <benchd/control/daemon_config.hpp>
+#include <benchd/control/run_queue.hpp>
+#include <benchd/http/policies.hpp>
+#include <benchd/http/server.hpp>
+#include <benchd/runner/plugin_folders.hpp>
+#include <benchd/sampling/clock.hpp>
+#include <benchd/store/result_store.hpp>
+
+#include <csignal>
+#include <iostream>
+
+namespace benchd::cli {
+namespace {
+
+std::string serveUsage() {
+  return "usage: benchd serve [--config FILE]\n"
+         "\n"
+         "Runs the benchd daemon: benchmarks run one at a time from a queue, driven through the\n"
+         "REST API under /api/v1 (every endpoint but /api/v1/health needs\n"
+         "'Authorization: Bearer <token>', the token being in the token file, made at first\n"
+         "start). Prints 'benchd serve: listening on http://ADDRESS:PORT' when ready; SIGTERM or\n"
+         "SIGINT stops the running benchmark cleanly and exits 0.\n"
+         "\n"
+         "  --config FILE   settings, 'key = value' lines (the file may be absent); keys and\n"
+         "                  defaults:\n" +
+         control::describeDaemonConfig() + "  --help          this text\n";
+}
+
+int serve(std::span<const std::string_view> arguments) {
+  control::DaemonConfig config = control::defaultDaemonConfig();
+  config.token_file = config.state_dir / "token";
+  for (std::size_t index = 0; index < arguments.size(); ++index) {
+    if (arguments[index] == "--config" && index + 1 < arguments.size()) {
+      const std::filesystem::path file(arguments[++index]);
+      config = std::filesystem::exists(file) ? control::loadDaemonConfig(file)
+                                             : control::parseDaemonConfig("", file.string());
+    } else {
+      throw UsageError("unexpected argument '" + std::string(arguments[index]) + "'");
+    }
+  }
+  const std::string token = control::loadOrCreateToken(config.token_file);
+
+  // Stop signals are taken by sigwait below, never by a handler: blocked before any thread
+  // starts, so every thread inherits the mask.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  ::pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  store::ResultStore store(config.state_dir / "benchd.sqlite");
+  if (const std::size_t interrupted =
+          store.markInterruptedRuns(sampling::systemClock()->epochMillis());
+      interrupted > 0) {
+    std::cerr << "benchd serve: " << interrupted
+              << " run(s) of an earlier daemon were cut short; marked interrupted\n";
+  }
+  runner::RunEnvironment environment;
+  environment.scenarios_dir =
+      config.scenarios_dir ? *config.scenarios_dir : scenariosDirectory(std::nullopt);
+  environment.plugin_folders = runner::pluginFolders(config.plugin_dirs);
+  environment.worker = runner::workerPath();
+  environment.output_dir = config.state_dir / "results";
+
+  control::RunQueue::Options queue_options;
+  queue_options.environment = environment;
+  queue_options.max_queued = config.max_queued;
+  control::RunQueue queue(queue_options, store);
+  control::ControlApi api(queue, store, environment, BENCHD_VERSION);
+
+  http::ServerOptions options;
+  options.address = config.bind;
+  options.port = config.port;
+  options.max_body_bytes = config.max_body_bytes;
+  options.streams.max_streams = config.max_streams;
+  options.policies = {http::hostCheckPolicy(), http::bearerTokenPolicy(token, "benchd")};
+  http::HttpServer server(api.router(), options);
+  std::cout << "benchd serve: listening on http://" << config.bind << ":" << server.port()
+            << " (token in " << config.token_file.string() << ", state in "
+            << config.state_dir.string() << ")" << std::endl;
+
+  int signal_number = 0;
+  ::sigwait(&stop_signals, &signal_number);
+  std::cerr << "benchd serve: signal " << signal_number << ", stopping\n";
+  queue.shutdown();
+  server.stop();
+  return 0;
+}
+
+}  // namespace
+
+Subcommand serveSubcommand() {
+  return {"serve", "run the daemon with its REST control API", serveUsage(), serve};
+}
+
+}  // namespace benchd::cli

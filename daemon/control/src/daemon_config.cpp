@@ -1,0 +1,194 @@
+#include <benchd/control/daemon_config.hpp>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <sys/random.h>
+#include <sys/stat.h>
+
+namespace benchd::control {
+namespace {
+
+std::string trimmed(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(" \t\r");
+  if (first == std::string_view::npos) {
+    return {};
+  }
+  const std::size_t last = text.find_last_not_of(" \t\r");
+  return std::string(text.substr(first, last - first + 1));
+}
+
+template <typename Int>
+Int number(const std::string& where, const std::string& text, Int minimum, Int maximum) {
+  Int value{};
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc{} || end != text.data() + text.size() || value < minimum ||
+      value > maximum) {
+    throw DaemonConfigError(where + "expected an integer from " + std::to_string(minimum) + " to " +
+                            std::to_string(maximum) + ", got '" + text + "'");
+  }
+  return value;
+}
+
+}  // namespace
+
+DaemonConfig defaultDaemonConfig() {
+  DaemonConfig config;
+  const char* state_home = std::getenv("XDG_STATE_HOME");
+  const char* home = std::getenv("HOME");
+  if (state_home != nullptr && *state_home == '/') {
+    config.state_dir = std::filesystem::path(state_home) / "benchd";
+  } else if (home != nullptr && *home != '\0') {
+    config.state_dir = std::filesystem::path(home) / ".local" / "state" / "benchd";
+  } else {
+    config.state_dir = "/var/lib/benchd";
+  }
+  return config;
+}
+
+DaemonConfig parseDaemonConfig(const std::string& text, const std::string& source) {
+  DaemonConfig config = defaultDaemonConfig();
+  bool token_file_given = false;
+  std::istringstream lines(text);
+  std::string line;
+  std::size_t number_of_line = 0;
+  while (std::getline(lines, line)) {
+    ++number_of_line;
+    const std::string content = trimmed(line);
+    if (content.empty() || content.front() == '#') {
+      continue;
+    }
+    const std::string location = source + ":" + std::to_string(number_of_line) + ": ";
+    const std::size_t equals = content.find('=');
+    if (equals == std::string::npos) {
+      throw DaemonConfigError(location + "expected 'key = value', got '" + content + "'");
+    }
+    const std::string key = trimmed(std::string_view(content).substr(0, equals));
+    const std::string value = trimmed(std::string_view(content).substr(equals + 1));
+    const std::string where = location + "key '" + key + "': ";
+    if (key == "bind") {
+      if (value.empty()) {
+        throw DaemonConfigError(where + "expected a numeric address, got nothing");
+      }
+      config.bind = value;
+    } else if (key == "port") {
+      config.port = number<std::uint16_t>(where, value, 0, 65535);
+    } else if (key == "state_dir") {
+      if (value.empty() || value.front() != '/') {
+        throw DaemonConfigError(where + "expected an absolute path, got '" + value + "'");
+      }
+      config.state_dir = value;
+    } else if (key == "token_file") {
+      if (value.empty() || value.front() != '/') {
+        throw DaemonConfigError(where + "expected an absolute path, got '" + value + "'");
+      }
+      config.token_file = value;
+      token_file_given = true;
+    } else if (key == "plugin_dirs") {
+      config.plugin_dirs.clear();
+      std::string_view rest = value;
+      while (!rest.empty()) {
+        const std::size_t colon = rest.find(':');
+        const std::string folder = trimmed(rest.substr(0, colon));
+        if (!folder.empty()) {
+          config.plugin_dirs.emplace_back(folder);
+        }
+        rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
+      }
+    } else if (key == "scenarios_dir") {
+      config.scenarios_dir = value;
+    } else if (key == "max_streams") {
+      config.max_streams = number<std::size_t>(where, value, 1, 10'000);
+    } else if (key == "max_body_bytes") {
+      config.max_body_bytes = number<std::size_t>(where, value, 1024, 64 << 20);
+    } else if (key == "max_queued") {
+      config.max_queued = number<std::size_t>(where, value, 0, 10'000);
+    } else {
+      throw DaemonConfigError(location + "unknown key '" + key +
+                              "' (known: bind, port, state_dir, token_file, plugin_dirs, "
+                              "scenarios_dir, max_streams, max_body_bytes, max_queued)");
+    }
+  }
+  if (!token_file_given) {
+    config.token_file = config.state_dir / "token";
+  }
+  return config;
+}
+
+DaemonConfig loadDaemonConfig(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) {
+    throw DaemonConfigError(path.string() +
+                            ": cannot read the config file: " + std::strerror(errno));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parseDaemonConfig(text.str(), path.string());
+}
+
+std::string describeDaemonConfig() {
+  const DaemonConfig defaults = defaultDaemonConfig();
+  return "  bind = " + defaults.bind + "\n" + "  port = " + std::to_string(defaults.port) + "\n" +
+         "  state_dir = " + defaults.state_dir.string() + "\n" +
+         "  token_file = <state_dir>/token\n"
+         "  plugin_dirs = (none; ':'-separated drop-in folders, searched before the built-in)\n"
+         "  scenarios_dir = (the built-in scenarios folder)\n" +
+         "  max_streams = " + std::to_string(defaults.max_streams) + "\n" +
+         "  max_body_bytes = " + std::to_string(defaults.max_body_bytes) + "\n" +
+         "  max_queued = " + std::to_string(defaults.max_queued) + "\n";
+}
+
+std::string loadOrCreateToken(const std::filesystem::path& path) {
+  struct stat status {};
+  if (::stat(path.c_str(), &status) == 0) {
+    if ((status.st_mode & (S_IRWXG | S_IRWXO)) != 0) {
+      throw DaemonConfigError(path.string() +
+                              ": the token file may be read by others; chmod 600 it (or delete "
+                              "it to get a new token)");
+    }
+    std::ifstream in(path);
+    std::string token;
+    std::getline(in, token);
+    token = trimmed(token);
+    if (token.size() < 32) {
+      throw DaemonConfigError(path.string() +
+                              ": expected a token of at least 32 characters; delete the file to "
+                              "get a new one");
+    }
+    return token;
+  }
+  std::error_code ignored;
+  std::filesystem::create_directories(path.parent_path(), ignored);
+  std::array<unsigned char, 32> random{};
+  if (::getrandom(random.data(), random.size(), 0) != static_cast<ssize_t>(random.size())) {
+    throw DaemonConfigError(std::string("cannot make a token: getrandom failed: ") +
+                            std::strerror(errno));
+  }
+  std::string token;
+  constexpr std::string_view kHex = "0123456789abcdef";
+  for (const unsigned char byte : random) {
+    token += kHex[byte >> 4U];
+    token += kHex[byte & 0x0FU];
+  }
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    throw DaemonConfigError(path.string() +
+                            ": cannot create the token file: " + std::strerror(errno));
+  }
+  const std::string line = token + "\n";
+  const bool written = ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size());
+  ::close(fd);
+  if (!written) {
+    throw DaemonConfigError(path.string() + ": cannot write the token file");
+  }
+  return token;
+}
+
+}  // namespace benchd::control

@@ -1,0 +1,65 @@
+// benchd serve's config file and token file.
+#include "temp_dir.hpp"
+
+#include <benchd/control/daemon_config.hpp>
+
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+namespace benchd::control {
+namespace {
+
+std::string errorOf(const std::string& text) {
+  try {
+    static_cast<void>(parseDaemonConfig(text, "benchd.conf"));
+  } catch (const DaemonConfigError& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
+TEST(DaemonConfig, KeysOverrideTheDefaults) {
+  const DaemonConfig config = parseDaemonConfig(
+      "# a comment\n\nbind = 127.0.0.2\nport = 9000\nstate_dir = /srv/benchd\n"
+      "plugin_dirs = /a:/b\nmax_streams = 3\nmax_queued = 0\n",
+      "benchd.conf");
+  EXPECT_EQ(config.bind, "127.0.0.2");
+  EXPECT_EQ(config.port, 9000);
+  EXPECT_EQ(config.state_dir, "/srv/benchd");
+  EXPECT_EQ(config.token_file, "/srv/benchd/token");
+  EXPECT_EQ(config.plugin_dirs, (std::vector<std::filesystem::path>{"/a", "/b"}));
+  EXPECT_EQ(config.max_streams, 3U);
+  EXPECT_EQ(config.max_queued, 0U);
+  const DaemonConfig defaults = parseDaemonConfig("", "none");
+  EXPECT_EQ(defaults.bind, "127.0.0.1");
+  EXPECT_EQ(defaults.port, 7878);
+}
+
+TEST(DaemonConfig, NamesTheLineTheKeyAndTheReason) {
+  EXPECT_EQ(errorOf("port = 80\nprot = 1\n"),
+            "benchd.conf:2: unknown key 'prot' (known: bind, port, state_dir, token_file, "
+            "plugin_dirs, scenarios_dir, max_streams, max_body_bytes, max_queued)");
+  EXPECT_EQ(errorOf("port = 70000\n"),
+            "benchd.conf:1: key 'port': expected an integer from 0 to 65535, got '70000'");
+  EXPECT_EQ(errorOf("state_dir = relative\n"),
+            "benchd.conf:1: key 'state_dir': expected an absolute path, got 'relative'");
+  EXPECT_EQ(errorOf("just words\n"), "benchd.conf:1: expected 'key = value', got 'just words'");
+}
+
+TEST(Token, IsMadeOnceIntoAPrivateFileAndRefusedWhenOthersMayReadIt) {
+  const benchd::testing::TempDir dir;
+  const std::filesystem::path file = dir.path() / "state" / "token";
+  const std::string token = loadOrCreateToken(file);
+  EXPECT_EQ(token.size(), 64U);
+  EXPECT_EQ(token.find_first_not_of("0123456789abcdef"), std::string::npos);
+  struct stat status {};
+  ASSERT_EQ(::stat(file.c_str(), &status), 0);
+  EXPECT_EQ(status.st_mode & 0777, 0600U);
+  EXPECT_EQ(loadOrCreateToken(file), token) << "the second start reads the same token";
+  ::chmod(file.c_str(), 0644);
+  EXPECT_THROW(static_cast<void>(loadOrCreateToken(file)), DaemonConfigError);
+}
+
+}  // namespace
+}  // namespace benchd::control
