@@ -33,7 +33,7 @@ void TempDir::write(const fs::path& relative_name, std::string_view content) con
 }
 
 fs::path TempDir::subfolder(const std::string& name, fs::perms mode) const {
-  const fs::path folder = path_ / name;
+  fs::path folder = path_ / name;
   fs::create_directory(folder);
   fs::permissions(folder, mode, fs::perm_options::replace);
   return folder;

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <sstream>
 #include <string>
 
@@ -30,8 +31,8 @@ LoadSummary closedSummary() {
   summary.errors_by_class = {{"connection_refused", 0}, {"request_timeout", 3}, {"http_5xx", 7}};
   summary.requests_per_second = 99.5;
   summary.latency = {1000, 1.5, 2.25, 9.999, 12.5, 20.0, 1234.5, 3.0};
-  summary.bytes_sent = 1024 * 1024;
-  summary.bytes_received = 3 * 1024 * 1024;
+  summary.bytes_sent = std::uint64_t{1024} * 1024;
+  summary.bytes_received = std::uint64_t{3} * 1024 * 1024;
   summary.bytes_received_per_second = 0.3 * 1024 * 1024;
   summary.connects = 64;
   summary.peak_active_vus = 63;

@@ -21,7 +21,7 @@ scenario::SubScenario subScenario(scenario::ExecutorKind executor) {
   return sub;
 }
 
-scenario::Workload workloadOf(std::vector<scenario::ExecutorKind> executors) {
+scenario::Workload workloadOf(const std::vector<scenario::ExecutorKind>& executors) {
   scenario::Workload workload;
   workload.name = "w";
   for (const scenario::ExecutorKind executor : executors) {
@@ -154,8 +154,8 @@ TEST(LoadSummary, NothingCompletedMeansNoCpuPerRequestAndAnEmptyPhaseNoDivisionB
 
 TEST(LoadSummary, OpenModelWhenAnySubScenarioHasAnArrivalRate) {
   using scenario::ExecutorKind;
-  const auto open = [](std::vector<ExecutorKind> executors) {
-    return makeLoadSummary(description(), workloadOf(std::move(executors)), phase(), {}).open_model;
+  const auto open = [](const std::vector<ExecutorKind>& executors) {
+    return makeLoadSummary(description(), workloadOf(executors), phase(), {}).open_model;
   };
   EXPECT_FALSE(open({ExecutorKind::kConstantVus}));
   EXPECT_FALSE(open({ExecutorKind::kConstantVus, ExecutorKind::kRampingVus}));

@@ -24,7 +24,7 @@ ResultsFileError readError(const std::string& text) {
     return error;
   }
   ADD_FAILURE() << "no ResultsFileError for:\n" << text;
-  return ResultsFileError("", 0, 0, "", "");
+  return {"", 0, 0, "", ""};
 }
 
 TEST(ResultsTableTest, ReadsArbitraryMetricColumnsKeepingCellText) {

@@ -6,10 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 namespace benchd::results {
 namespace {
+
+constexpr std::uint64_t kKiB = 1024;
 
 /// One second with `completed` requests (all ok and requested unless told otherwise) and the
 /// given host numbers.
@@ -29,12 +32,12 @@ SecondRecord second(std::uint64_t completed, double cpu_user, std::uint64_t sock
   record.system.host.loopback_tx_packets = packets - packets / 2;
   record.system.worker.present = true;
   record.system.worker.threads = 10;
-  record.system.worker.rss_bytes = 8 * 1024 * 1024;
+  record.system.worker.rss_bytes = 8 * kKiB * kKiB;
   record.system.worker.cpu_micros = 50'000;
   record.system.worker.voluntary_context_switches = 300;
   record.system.worker.involuntary_context_switches = 100;
   WorkerStats stats;
-  stats.heap_bytes = 2 * 1024 * 1024;
+  stats.heap_bytes = std::int64_t{2} * 1024 * 1024;
   record.system.worker_stats = stats;
   return record;
 }
@@ -79,9 +82,9 @@ TEST(ComputeSummary, FollowsTheOriginalsDefinitions) {
   // the middle three: host metrics must ignore the idle seconds at both ends.
   std::vector<SecondRecord> seconds = {
       second(0, 90.0, 999, 0, 0),               // outside the load window
-      second(100, 10.0, 50, 100 * 1024, 400),   // 1 KiB and 4 packets per request
-      second(200, 20.0, 60, 400 * 1024, 1200),  // 2 KiB and 6 packets per request
-      second(100, 30.0, 71, 100 * 1024, 400),
+      second(100, 10.0, 50, 100 * kKiB, 400),   // 1 KiB and 4 packets per request
+      second(200, 20.0, 60, 400 * kKiB, 1200),  // 2 KiB and 6 packets per request
+      second(100, 30.0, 71, 100 * kKiB, 400),
       second(0, 95.0, 999, 0, 0),  // outside the load window
   };
   seconds[2].load.counters.requests_requested = 190;  // ten fast failures: not requested

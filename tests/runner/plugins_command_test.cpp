@@ -12,7 +12,6 @@
 namespace benchd::runner {
 namespace {
 
-namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
 /// Runs benchd with a controlled environment: no $BENCHD_PLUGIN_PATH unless given, and the

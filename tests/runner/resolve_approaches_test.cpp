@@ -26,6 +26,7 @@ PluginCatalog catalog() {
 
 std::vector<std::string> names(const std::vector<PluginDescription>& plugins) {
   std::vector<std::string> result;
+  result.reserve(plugins.size());
   for (const PluginDescription& description : plugins)
     result.push_back(description.name);
   return result;

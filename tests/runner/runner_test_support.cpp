@@ -1,7 +1,6 @@
 #include "runner_test_support.hpp"
 
-#include <stdlib.h>
-
+#include <algorithm>
 #include <stdexcept>
 #include <string_view>
 #include <sys/stat.h>
@@ -49,7 +48,7 @@ fs::path benchdExecutable() {
 }
 
 fs::path copyInto(const fs::path& file, const fs::path& folder, const std::string& file_name) {
-  const fs::path copy = folder / file_name;
+  fs::path copy = folder / file_name;
   fs::copy_file(file, copy, fs::copy_options::overwrite_existing);
   return copy;
 }

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -50,7 +51,7 @@ int main(int argc, char** argv) {
 
   pthread_attr_t attributes;
   ::pthread_attr_init(&attributes);
-  ::pthread_attr_setstacksize(&attributes, 64 * 1024);
+  ::pthread_attr_setstacksize(&attributes, std::size_t{64} * 1024);
   for (long i = 0; i < threads; ++i) {
     pthread_t thread;
     if (::pthread_create(&thread, &attributes, blockForever, nullptr) != 0) {

@@ -38,8 +38,8 @@ struct Outcome {
 };
 
 /// Runs a worker that is expected to give up on its own.
-Outcome runToExit(std::vector<std::string> args) {
-  WorkerProcess worker(std::move(args));
+Outcome runToExit(const std::vector<std::string>& args) {
+  WorkerProcess worker(args);
   const auto code = worker.waitExit(std::chrono::seconds(20));
   if (!code)
     return {-1, "worker did not exit: " + worker.stderrText()};
@@ -222,6 +222,7 @@ TEST(WorkerLifecycle, DiesWithItsParent) {
   std::vector<std::string> args = {"/bin/sh", "-c", script, BENCHD_WORKER_PATH,
                                    pluginPath(kGoodPlugin)};
   std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
   for (auto& arg : args)
     argv.push_back(arg.data());
   argv.push_back(nullptr);

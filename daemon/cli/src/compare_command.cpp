@@ -95,7 +95,7 @@ CompareOptions parseCompareOptions(std::span<const std::string_view> arguments) 
 
 /// The results.csv that `argument` names: the file itself, or results.csv inside a folder.
 fs::path resultsFileOf(const std::string& argument) {
-  const fs::path path(argument);
+  fs::path path(argument);
   std::error_code error;
   if (fs::is_directory(path, error)) {
     return path / kResultsFileName;
@@ -118,7 +118,7 @@ std::string modificationTime(const fs::path& path) {
   }
   char text[32];
   const std::size_t length = std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S", &local);
-  return std::string(text, length);
+  return {text, length};
 }
 
 int runCompare(std::span<const std::string_view> arguments) {

@@ -13,7 +13,7 @@ namespace benchd::results {
 namespace {
 
 std::string utcTime(std::int64_t epoch_millis) {
-  const std::time_t seconds = static_cast<std::time_t>(epoch_millis / 1000);
+  const auto seconds = static_cast<std::time_t>(epoch_millis / 1000);
   std::tm parts{};
   ::gmtime_r(&seconds, &parts);
   char text[32];

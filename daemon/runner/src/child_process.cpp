@@ -147,7 +147,7 @@ std::vector<std::string> environmentWith(
       result.emplace_back(text);
   }
   for (const auto& [name, value] : overrides)
-    result.push_back(name + "=" + value);
+    result.emplace_back(name).append("=").append(value);
   return result;
 }
 
@@ -161,10 +161,11 @@ std::vector<char*> pointersTo(std::vector<std::string>& strings) {
 }
 
 int millisUntil(Clock::time_point deadline) {
+  constexpr std::chrono::milliseconds kLongestPoll = std::chrono::hours(1);
   const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
   // Rounded up by one so a poll never returns a hair before the deadline and spins.
   return static_cast<int>(
-      std::clamp<std::chrono::milliseconds::rep>(left.count() + 1, 0, 60 * 60 * 1000));
+      std::clamp<std::chrono::milliseconds::rep>(left.count() + 1, 0, kLongestPoll.count()));
 }
 
 Clock::time_point deadlineAfter(std::chrono::milliseconds timeout) {
@@ -346,7 +347,7 @@ void ChildProcess::appendStderr(const char* data, std::size_t size) {
 }
 
 void ChildProcess::readFrom(int& fd, bool is_stdout) {
-  std::array<char, 16 * 1024> chunk{};
+  std::array<char, std::size_t{16} * 1024> chunk{};
   for (;;) {
     const ssize_t got = ::read(fd, chunk.data(), chunk.size());
     if (got > 0) {

@@ -39,10 +39,11 @@ std::string durationText(std::chrono::milliseconds duration) {
 /// The worker's error line without its prefix; the last non-empty line when none has it.
 std::string workerErrorLine(const ChildProcess& child) {
   const std::vector<std::string> tail = child.stderrTail(20);
-  for (auto line = tail.rbegin(); line != tail.rend(); ++line) {
-    if (line->starts_with(worker::kErrorPrefix))
-      return line->substr(worker::kErrorPrefix.size());
-  }
+  const auto line = std::find_if(tail.rbegin(), tail.rend(), [](const std::string& text) {
+    return text.starts_with(worker::kErrorPrefix);
+  });
+  if (line != tail.rend())
+    return line->substr(worker::kErrorPrefix.size());
   return tail.empty() ? std::string("(no message on stderr)") : tail.back();
 }
 
@@ -289,12 +290,13 @@ std::vector<PluginDescription> resolveApproaches(const PluginCatalog& catalog,
   for (const std::string& name : requested) {
     const PluginDescription* plugin = catalog.findAccepted(name);
     if (plugin == nullptr) {
-      const std::string choices = "available approaches: " + joined(available);
-      if (const RejectedPlugin* rejected = catalog.findRejected(name)) {
-        throw UnknownApproachError("approach '" + name + "' (" + rejected->path.string() +
-                                   ") was rejected: " + rejected->reason + "; " + choices);
-      }
-      throw UnknownApproachError("unknown approach '" + name + "'; " + choices);
+      const RejectedPlugin* rejected = catalog.findRejected(name);
+      std::string message = rejected != nullptr
+                                ? "approach '" + name + "' (" + rejected->path.string() +
+                                      ") was rejected: " + rejected->reason
+                                : "unknown approach '" + name + "'";
+      message += "; available approaches: " + joined(available);
+      throw UnknownApproachError(message);
     }
     const bool repeated =
         std::any_of(approaches.begin(), approaches.end(),

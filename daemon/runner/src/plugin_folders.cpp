@@ -82,6 +82,8 @@ std::vector<PluginFolder> pluginFolders(const std::vector<fs::path>& plugin_dirs
                                         std::optional<std::string_view> plugin_path_variable,
                                         const Installation& installation) {
   std::vector<PluginFolder> folders;
+  // + the built-in folder; entries from $BENCHD_PLUGIN_PATH may grow it further.
+  folders.reserve(plugin_dirs.size() + 1);
   for (const fs::path& dir : plugin_dirs)
     folders.push_back({dir, FolderOrigin::kPluginDirOption});
   if (plugin_path_variable) {
@@ -107,7 +109,7 @@ std::vector<PluginFolder> pluginFolders(const std::vector<fs::path>& plugin_dirs
 fs::path workerPath(std::optional<std::string_view> worker_variable,
                     const Installation& installation) {
   if (worker_variable && !worker_variable->empty())
-    return fs::path(*worker_variable);
+    return {*worker_variable};
   return installation.worker_path;
 }
 

@@ -170,7 +170,7 @@ struct ProcessSampler::Impl {
 
   /// Context switches over the interval: each live thread's rise since the previous read, or
   /// its whole count when it was born since (not in previous_threads).
-  std::pair<std::uint64_t, std::uint64_t> switchesSincePrevious() const {
+  [[nodiscard]] std::pair<std::uint64_t, std::uint64_t> switchesSincePrevious() const {
     std::uint64_t voluntary = 0;
     std::uint64_t involuntary = 0;
     auto before = previous_threads.begin();
@@ -206,7 +206,7 @@ struct ProcessSampler::Impl {
   std::string thread_status_source;
   UniqueFd pid_dir;  // invalid once the process is known to be gone
   std::string buffer;
-  alignas(dirent64) std::array<char, 64 * 1024> dirents{};
+  alignas(dirent64) std::array<char, std::size_t{64} * 1024> dirents{};
   std::vector<ThreadSwitches> previous_threads;
   std::vector<ThreadSwitches> current_threads;
   Reading previous;

@@ -127,7 +127,7 @@ void cpuInfo(std::string& model, std::uint64_t& logical_cpus) {
 std::string formatBytes(std::uint64_t bytes) {
   constexpr double kMiB = 1024.0 * 1024.0;
   constexpr double kGiB = kMiB * 1024.0;
-  const double value = static_cast<double>(bytes);
+  const auto value = static_cast<double>(bytes);
   std::ostringstream out;
   out.setf(std::ios::fixed);
   out.precision(1);

@@ -40,7 +40,7 @@ using benchd::sdk::PluginError;
 /// How long the one thread waits for a client's request head before giving up on it.
 constexpr int kRequestTimeoutMillis = 5000;
 /// A request head longer than this is not one of ours; the connection is dropped.
-constexpr std::size_t kMaxHeadBytes = 16 * 1024;
+constexpr std::size_t kMaxHeadBytes = std::size_t{16} * 1024;
 
 enum Behaviour { kCrashOnRequest = 1, kWrongAnswers = 2, kNeverHealthy = 3 };
 constexpr Behaviour kBehaviour = static_cast<Behaviour>(BENCHD_TEST_PLUGIN_BEHAVIOUR);
@@ -153,7 +153,7 @@ class Server {
   }
 
   /// Waits until `fd` is readable or stop() wakes us; false on wake-up or timeout.
-  bool waitReadable(int fd, int timeout_millis) const {
+  [[nodiscard]] bool waitReadable(int fd, int timeout_millis) const {
     std::array<pollfd, 2> fds{{{fd, POLLIN, 0}, {wake_[0], POLLIN, 0}}};
     int ready = 0;
     do {

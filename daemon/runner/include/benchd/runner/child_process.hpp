@@ -89,7 +89,7 @@ class ChildProcess {
  public:
   /// stderr keeps this many of its most recent bytes (whole lines): enough for the lines that
   /// explain a death, bounded for a worker that warns once a second for hours.
-  static constexpr std::size_t kStderrKeepBytes = 64 * 1024;
+  static constexpr std::size_t kStderrKeepBytes = std::size_t{64} * 1024;
 
   /// Starts `program` (a path; not searched in $PATH) with `arguments` after argv[0]. Throws
   /// std::runtime_error naming the program and the failing step (pipe, fork, affinity, exec).
@@ -146,6 +146,8 @@ class ChildProcess {
   ExitStatus kill();
 
   /// Sends `signal_number`; false if the child is gone (exited, reaped) or the signal failed.
+  /// Callers that wait for the exit next may ignore the result.
+  // NOLINTNEXTLINE(modernize-use-nodiscard): sent for its effect; the result is advisory
   bool signal(int signal_number) const noexcept;
 
  private:
