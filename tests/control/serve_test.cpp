@@ -36,7 +36,7 @@ class Daemon {
       for (const std::string& line : child_.readStdoutLines(500ms)) {
         std::smatch match;
         if (std::regex_search(line, match,
-                              std::regex("listening on http://127\\.0\\.0\\.1:(\\d+)"))) {
+                              std::regex(R"(listening on http://127\.0\.0\.1:(\d+))"))) {
           port_ = static_cast<std::uint16_t>(std::stoi(match[1]));
         }
       }
@@ -49,8 +49,8 @@ class Daemon {
   [[nodiscard]] const std::string& token() const { return token_; }
   runner::ChildProcess& process() { return child_; }
 
-  HttpResponse call(const std::string& method, const std::string& target,
-                    const std::string& body = {}, bool with_token = true) const {
+  [[nodiscard]] HttpResponse call(const std::string& method, const std::string& target,
+                                  const std::string& body = {}, bool with_token = true) const {
     HttpConnection connection(port_);
     std::map<std::string, std::string> headers;
     if (with_token) {

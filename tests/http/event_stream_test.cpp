@@ -61,7 +61,7 @@ class Hub {
 
 class EventStreamTest : public ::testing::Test {
  protected:
-  void start(ServerOptions options = {}) {
+  void start(const ServerOptions& options = {}) {
     Router router;
     router.add("GET", "/runs/{id}/events",
                [this](const Request& request) { return hub.open(request); });
@@ -75,7 +75,7 @@ class EventStreamTest : public ::testing::Test {
     server = std::make_unique<HttpServer>(std::move(router), options);
   }
 
-  std::unique_ptr<SseClient> openStream(std::map<std::string, std::string> headers = {}) {
+  std::unique_ptr<SseClient> openStream(const std::map<std::string, std::string>& headers = {}) {
     const auto before = hub.sinkCount();
     auto client = std::make_unique<SseClient>(server->port(), "/runs/r1/events", headers);
     EXPECT_EQ(client->status(), 200U) << client->head();
@@ -134,6 +134,7 @@ TEST_F(EventStreamTest, PushesFromManyThreadsKeepEachThreadsOrder) {
   auto client = openStream();
   auto sink = hub.sink(0);
   std::vector<std::thread> pushers;
+  pushers.reserve(4);
   for (int t = 0; t < 4; ++t) {
     pushers.emplace_back([sink, t]() mutable {
       for (int i = 0; i < 250; ++i)
@@ -219,6 +220,7 @@ TEST_F(EventStreamTest, PlainRequestsStayFastWithManyBusyStreams) {
   options.streams.max_streams = 64;
   start(options);
   std::vector<std::unique_ptr<SseClient>> clients;
+  clients.reserve(40);
   for (int i = 0; i < 40; ++i)
     clients.push_back(openStream());
   std::atomic<bool> pushing{true};
@@ -250,7 +252,7 @@ TEST_F(EventStreamTest, PlainRequestsStayFastWithManyBusyStreams) {
 
 TEST_F(EventStreamTest, ASlowReaderIsDisconnectedInsteadOfBuffered) {
   ServerOptions options;
-  options.streams.max_queued_bytes = 64 * 1024;
+  options.streams.max_queued_bytes = std::size_t{64} * 1024;
   start(options);
   // A client with a tiny receive window that never reads after the header.
   SseClient client(server->port(), "/runs/r1/events", {}, 4096);
@@ -282,6 +284,7 @@ TEST_F(EventStreamTest, StopWithOpenStreamsAndARequestInFlightEndsCleanly) {
   options.stop_grace = 3s;
   start(options);
   std::vector<std::unique_ptr<SseClient>> clients;
+  clients.reserve(3);
   for (int i = 0; i < 3; ++i)
     clients.push_back(openStream());
   hub.sink(0).push({"1", "", "queued before stop", {}});

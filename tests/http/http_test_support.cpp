@@ -136,7 +136,7 @@ SseClient::SseClient(std::uint16_t port, const std::string& target,
     : raw_(port, receive_buffer_bytes) {
   std::string request = "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n";
   for (const auto& [name, value] : headers)
-    request += name + ": " + value + "\r\n";
+    request.append(name).append(": ").append(value).append("\r\n");
   request += "Accept: text/event-stream\r\n\r\n";
   if (!raw_.send(request))
     throw std::runtime_error("SseClient: cannot send the request");

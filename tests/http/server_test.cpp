@@ -27,9 +27,9 @@ const std::string kBearer = std::string("Bearer ") + kToken;
 Response echo(const Request& request) {
   std::string body = "method=" + request.method + "\npath=" + request.path + "\n";
   for (const auto& [name, value] : request.path_params)
-    body += "param:" + name + "=" + value + "\n";
+    body.append("param:").append(name).append("=").append(value).append("\n");
   for (const auto& [name, value] : request.query)
-    body += "query:" + name + "=" + value + "\n";
+    body.append("query:").append(name).append("=").append(value).append("\n");
   body += "x-custom=" + std::string(request.header("X-CUSTOM").value_or("")) + "\n";
   body += "remote=" + request.remote_address + "\n";
   body += "body=" + request.body + "\n";
@@ -60,7 +60,7 @@ class ServerTest : public ::testing::Test {
  protected:
   void start(ServerOptions options = {}) {
     options.policies = {hostCheckPolicy(), bearerTokenPolicy(kToken)};
-    options.max_body_bytes = 64 * 1024;
+    options.max_body_bytes = std::size_t{64} * 1024;
     options.on_handler_error = [this](const Request&, const std::string& what) {
       last_error = what;
     };
@@ -176,8 +176,8 @@ TEST_F(ServerTest, BodyOverTheLimitIs413) {
   const std::map<std::string, std::string> headers = {{"Authorization", kBearer}};
   {  // declared length over the limit: refused before the body is read
     HttpConnection connection(server->port(), 10s);
-    const auto response =
-        connection.request("POST", "/api/v1/runs", std::string(65 * 1024, 'x'), headers);
+    const auto response = connection.request("POST", "/api/v1/runs",
+                                             std::string(std::size_t{65} * 1024, 'x'), headers);
     EXPECT_EQ(response.status, 413U);
     EXPECT_STREQ(problemOf(response)["reason"].GetString(), "body-too-large");
     EXPECT_FALSE(response.keep_alive);
@@ -199,8 +199,8 @@ TEST_F(ServerTest, BodyOverTheLimitIs413) {
     HttpConnection connection(server->port(), 10s);
     auto with_type = headers;
     with_type["Content-Type"] = "application/json";
-    const auto response =
-        connection.request("POST", "/api/v1/runs", std::string(64 * 1024, ' '), with_type);
+    const auto response = connection.request("POST", "/api/v1/runs",
+                                             std::string(std::size_t{64} * 1024, ' '), with_type);
     EXPECT_EQ(response.status, 202U);
     EXPECT_EQ(response.header("location"), "/api/v1/runs/1");
   }

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <initializer_list>
 #include <sstream>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -23,6 +24,15 @@ std::string trimmed(std::string_view text) {
   }
   const std::size_t last = text.find_last_not_of(" \t\r");
   return std::string(text.substr(first, last - first + 1));
+}
+
+/// One message from its parts, built in one string.
+std::string message(std::initializer_list<std::string_view> parts) {
+  std::string text;
+  for (const std::string_view part : parts) {
+    text.append(part);
+  }
+  return text;
 }
 
 template <typename Int>
@@ -65,14 +75,14 @@ DaemonConfig parseDaemonConfig(const std::string& text, const std::string& sourc
     if (content.empty() || content.front() == '#') {
       continue;
     }
-    const std::string location = source + ":" + std::to_string(number_of_line) + ": ";
+    const std::string location = message({source, ":", std::to_string(number_of_line), ": "});
     const std::size_t equals = content.find('=');
     if (equals == std::string::npos) {
-      throw DaemonConfigError(location + "expected 'key = value', got '" + content + "'");
+      throw DaemonConfigError(message({location, "expected 'key = value', got '", content, "'"}));
     }
     const std::string key = trimmed(std::string_view(content).substr(0, equals));
     const std::string value = trimmed(std::string_view(content).substr(equals + 1));
-    const std::string where = location + "key '" + key + "': ";
+    const std::string where = message({location, "key '", key, "': "});
     if (key == "bind") {
       if (value.empty()) {
         throw DaemonConfigError(where + "expected a numeric address, got nothing");
@@ -82,12 +92,12 @@ DaemonConfig parseDaemonConfig(const std::string& text, const std::string& sourc
       config.port = number<std::uint16_t>(where, value, 0, 65535);
     } else if (key == "state_dir") {
       if (value.empty() || value.front() != '/') {
-        throw DaemonConfigError(where + "expected an absolute path, got '" + value + "'");
+        throw DaemonConfigError(message({where, "expected an absolute path, got '", value, "'"}));
       }
       config.state_dir = value;
     } else if (key == "token_file") {
       if (value.empty() || value.front() != '/') {
-        throw DaemonConfigError(where + "expected an absolute path, got '" + value + "'");
+        throw DaemonConfigError(message({where, "expected an absolute path, got '", value, "'"}));
       }
       config.token_file = value;
       token_file_given = true;
@@ -111,9 +121,10 @@ DaemonConfig parseDaemonConfig(const std::string& text, const std::string& sourc
     } else if (key == "max_queued") {
       config.max_queued = number<std::size_t>(where, value, 0, 10'000);
     } else {
-      throw DaemonConfigError(location + "unknown key '" + key +
-                              "' (known: bind, port, state_dir, token_file, plugin_dirs, "
-                              "scenarios_dir, max_streams, max_body_bytes, max_queued)");
+      throw DaemonConfigError(
+          message({location, "unknown key '", key,
+                   "' (known: bind, port, state_dir, token_file, plugin_dirs, scenarios_dir, "
+                   "max_streams, max_body_bytes, max_queued)"}));
     }
   }
   if (!token_file_given) {

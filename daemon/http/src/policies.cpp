@@ -101,7 +101,7 @@ Policy hostCheckPolicy(std::vector<std::string> extra_names) {
   };
 }
 
-Policy bearerTokenPolicy(std::string token, std::string realm) {
+Policy bearerTokenPolicy(std::string token, const std::string& realm) {
   if (token.empty())
     throw std::invalid_argument("bearerTokenPolicy: the token must not be empty");
   return [token = std::move(token), challenge = "Bearer realm=\"" + realm + "\""](

@@ -32,7 +32,7 @@ Problem& Problem::instance(std::string uri) {
   return *this;
 }
 
-Problem& Problem::extension(std::string name, std::string value) {
+Problem& Problem::extension(std::string name, const std::string& value) {
   extensions_.push_back({std::move(name), jsonString(value)});
   return *this;
 }
@@ -65,8 +65,8 @@ Response Problem::toResponse() const {
   return Response::text(status_, toJson(), "application/problem+json");
 }
 
-Response problemResponse(unsigned status, std::string reason, std::string detail) {
-  return Problem(status, std::move(detail)).extension("reason", std::move(reason)).toResponse();
+Response problemResponse(unsigned status, const std::string& reason, std::string detail) {
+  return Problem(status, std::move(detail)).extension("reason", reason).toResponse();
 }
 
 }  // namespace benchd::http

@@ -178,7 +178,7 @@ class Session : public std::enable_shared_from_this<Session>, public detail::Str
       : core_(core),
         loop_(loop),
         stream_(std::move(socket)),
-        buffer_(core.options.max_header_bytes + 64 * 1024),
+        buffer_(core.options.max_header_bytes + std::size_t{64} * 1024),
         heartbeat_(loop.io) {
     error_code ignored;
     const auto remote = stream_.socket().remote_endpoint(ignored);
@@ -193,7 +193,7 @@ class Session : public std::enable_shared_from_this<Session>, public detail::Str
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
-  ~Session() {
+  ~Session() override {
     loop_.sessions.erase(this);
     if (stream_state_) {
       stream_state_->markClosed(StreamEnd::ClientLeft);
@@ -471,7 +471,7 @@ class Session : public std::enable_shared_from_this<Session>, public detail::Str
           equalsIgnoreCase(name, "Content-Length") || equalsIgnoreCase(name, "Connection") ||
           equalsIgnoreCase(name, "Transfer-Encoding") || equalsIgnoreCase(name, "Cache-Control"))
         continue;
-      head += name + ": " + value + "\r\n";
+      head.append(name).append(": ").append(value).append("\r\n");
     }
     head += "\r\n";
     stream_prefix_ = std::move(head);
@@ -620,7 +620,7 @@ struct HttpServer::Impl {
 
   void accept();
   void onAccept(error_code error, tcp::socket socket, Loop& target);
-  bool onServerThread() const;
+  [[nodiscard]] bool onServerThread() const;
   void stop();
 
   Core core;

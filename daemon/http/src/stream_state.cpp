@@ -20,7 +20,7 @@ void StreamState::wakeLocked() {
   });
 }
 
-bool StreamState::enqueue(std::string bytes) {
+bool StreamState::enqueue(std::string_view bytes) {
   std::lock_guard lock(mutex_);
   if (closed_)
     return false;

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace benchd::http::detail {
 
@@ -41,7 +42,7 @@ class StreamState : public std::enable_shared_from_this<StreamState> {
 
   /// Any thread. Appends encoded bytes; false when closed or when the bound would be exceeded
   /// (then the stream closes with ClientTooSlow and the owner is woken to cut the client off).
-  bool enqueue(std::string bytes);
+  bool enqueue(std::string_view bytes);
   /// Any thread. Closes for `reason` unless already closed (the first reason wins) and wakes
   /// the owner, which ends the stream gracefully.
   void requestClose(StreamEnd reason);

@@ -39,7 +39,7 @@ using Policy = std::function<std::optional<Response>(const Request&, const Route
 /// 401 with `WWW-Authenticate: Bearer realm="<realm>"` and a problem body that says only that
 /// a valid token is required, so a caller learns nothing about why. The token is compared in
 /// constant time. Throws std::invalid_argument for an empty token.
-[[nodiscard]] Policy bearerTokenPolicy(std::string token, std::string realm = "api");
+[[nodiscard]] Policy bearerTokenPolicy(std::string token, const std::string& realm = "api");
 
 /// Compares two secrets in time that depends only on `expected`'s length, not on where they
 /// differ.

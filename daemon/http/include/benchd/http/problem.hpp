@@ -29,7 +29,7 @@ class Problem {
   Problem& type(std::string uri);
   Problem& instance(std::string uri);
   /// A string extension member, e.g. ("field", "warmup_seconds").
-  Problem& extension(std::string name, std::string value);
+  Problem& extension(std::string name, const std::string& value);
   /// A number extension member, e.g. ("retry_after_seconds", 5).
   Problem& extension(std::string name, std::int64_t value);
   /// An extension member given as serialised JSON (an array of field errors, an object); the
@@ -57,6 +57,7 @@ class Problem {
 
 /// The layer's own error shape: type about:blank, the reason phrase as title, `detail`, and
 /// the extension `reason` (a stable code). Used for every 4xx/5xx the server itself produces.
-[[nodiscard]] Response problemResponse(unsigned status, std::string reason, std::string detail);
+[[nodiscard]] Response problemResponse(unsigned status, const std::string& reason,
+                                       std::string detail);
 
 }  // namespace benchd::http

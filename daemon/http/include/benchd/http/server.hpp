@@ -21,7 +21,7 @@ struct StreamOptions {
   /// much pile up is too slow and is disconnected (StreamEnd::ClientTooSlow): memory per
   /// stream stays bounded whatever the client does. Sized for seconds of one-per-second
   /// metric snapshots (a few KiB each) with ample headroom.
-  std::size_t max_queued_bytes = 256 * 1024;
+  std::size_t max_queued_bytes = std::size_t{256} * 1024;
   /// A `: keep-alive` comment is sent this often (ecosystem.md §2.3: ~15 s), so proxies keep the
   /// connection and a vanished client is noticed even when no events flow.
   std::chrono::milliseconds heartbeat_interval{15'000};
@@ -35,9 +35,9 @@ struct ServerOptions {
   /// one slow handler from stalling everything without costing a thread per connection.
   unsigned threads = 2;
 
-  std::size_t max_body_bytes = 1024 * 1024;  ///< larger bodies: 413
-  std::size_t max_header_bytes = 16 * 1024;  ///< request line + fields; larger: 431
-  std::size_t max_connections = 512;         ///< beyond: new connections are closed at once
+  std::size_t max_body_bytes = std::size_t{1024} * 1024;  ///< larger bodies: 413
+  std::size_t max_header_bytes = std::size_t{16} * 1024;  ///< request line + fields; larger: 431
+  std::size_t max_connections = 512;  ///< beyond: new connections are closed at once
 
   /// From a connection's accept, or from the first byte of a later request, to the end of its
   /// header: a client trickling a header (slowloris) is cut off after this.
