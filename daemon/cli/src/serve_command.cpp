@@ -67,6 +67,7 @@ int serve(std::span<const std::string_view> arguments) {
   environment.plugin_folders = runner::pluginFolders(config.plugin_dirs);
   environment.worker = runner::workerPath();
   environment.output_dir = config.state_dir / "results";
+  environment.uploaded_scenarios_dir = config.state_dir / "scenario-files";
 
   control::RunQueue::Options queue_options;
   queue_options.environment = environment;
@@ -79,6 +80,8 @@ int serve(std::span<const std::string_view> arguments) {
   options.port = config.port;
   options.max_body_bytes = config.max_body_bytes;
   options.streams.max_streams = config.max_streams;
+  // Room for a page of replayed events (Last-Event-ID) on top of live ones.
+  options.streams.max_queued_bytes = std::size_t{1} << 20;
   options.policies = {http::hostCheckPolicy(), http::bearerTokenPolicy(token, "benchd")};
   http::HttpServer server(api.router(), options);
   std::cout << "benchd serve: listening on http://" << config.bind << ":" << server.port()

@@ -39,6 +39,7 @@ struct RunQueue::Impl final : runner::RunObserver {
   std::optional<store::RunId> running_id;
   runner::BenchmarkRun* running = nullptr;  ///< owned by loop(); valid while running_id is set
   runner::Progress progress;
+  std::optional<results::SecondRecord> latest_second;
   bool shutting_down = false;
   std::thread thread;
 
@@ -50,6 +51,14 @@ struct RunQueue::Impl final : runner::RunObserver {
 
   void publish(store::RunId run, const char* type, std::string data) {
     const RunEvent event{run, ++sequence, type, std::move(data)};
+    try {
+      store.addEvent(run, {event.sequence, event.type, event.data});
+    } catch (const std::exception& failure) {
+      // The live stream goes on; only a resumption from the store would miss this event.
+      std::fprintf(stderr, "benchd: could not store event %llu of run %lld: %s\n",
+                   static_cast<unsigned long long>(event.sequence), static_cast<long long>(run),
+                   failure.what());
+    }
     const std::scoped_lock lock(listeners_mutex);
     for (const auto& [handle, listener] : listeners) {
       listener(event);
@@ -71,7 +80,11 @@ struct RunQueue::Impl final : runner::RunObserver {
     publish(current(), "phase", phaseEventJson(now));
   }
   void onSecond(const runner::Progress& now, const results::SecondRecord& second) override {
-    remember(now);
+    {
+      const std::scoped_lock lock(mutex);
+      progress = now;
+      latest_second = second;
+    }
     publish(current(), "snapshot", snapshotEventJson(now, second));
   }
   void onResult(const runner::Progress& /*now*/, const results::SummaryRow& row) override {
@@ -97,6 +110,7 @@ struct RunQueue::Impl final : runner::RunObserver {
         running = &*run;
         running_id = next.id;
         progress = {};
+        latest_second.reset();
       }
       sequence = 0;
       std::string status = "completed";
@@ -168,6 +182,8 @@ store::RunId RunQueue::submit(const runner::RunRequest& request) {
                             " waiting runs; stop one or wait");
   }
   const store::RunId id = impl_->store.createRun(record, store::RunStatus::kQueued);
+  settings.results_dir = impl_->options.environment.output_dir / ("run-" + std::to_string(id));
+  impl_->store.setResultsDir(id, settings.results_dir.string());
   impl_->store.addScenarioRows(id, rows);
   impl_->waiting.push_back({id, std::move(settings)});
   impl_->wake.notify_one();
@@ -213,6 +229,14 @@ std::optional<RunQueueStatus> RunQueue::status(store::RunId run) const {
 std::size_t RunQueue::queueLength() const {
   const std::scoped_lock lock(impl_->mutex);
   return impl_->waiting.size();
+}
+
+std::optional<LiveRun> RunQueue::live() const {
+  const std::scoped_lock lock(impl_->mutex);
+  if (!impl_->running_id) {
+    return std::nullopt;
+  }
+  return LiveRun{*impl_->running_id, impl_->progress, impl_->latest_second};
 }
 
 std::uint64_t RunQueue::subscribe(Listener listener) {

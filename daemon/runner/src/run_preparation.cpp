@@ -6,6 +6,7 @@
 #include <benchd/scenario/workload_catalog.hpp>
 
 #include <algorithm>
+#include <optional>
 
 namespace benchd::runner {
 namespace {
@@ -40,21 +41,26 @@ std::string settingsNote(const RunRequest& request, const RunPlan& plan,
 RunRequestError::RunRequestError(std::string field, const std::string& reason)
     : std::invalid_argument(reason), field_(std::move(field)) {}
 
-std::filesystem::path resolveScenarioFile(const std::string& name,
-                                          const std::filesystem::path& scenarios_dir) {
-  if (name.find('/') != std::string::npos) {
-    return name;
-  }
-  std::filesystem::path path = scenarios_dir / name;
+namespace {
+
+/// `name` in `folder`, with ".csv" added when it is missing and that file exists.
+std::optional<std::filesystem::path> scenarioFileIn(const std::filesystem::path& folder,
+                                                    const std::string& name) {
+  std::filesystem::path path = folder / name;
   if (!std::filesystem::exists(path) && path.extension() != ".csv") {
     path += ".csv";
   }
-  if (std::filesystem::exists(path)) {
+  if (std::filesystem::is_regular_file(path)) {
     return path;
   }
+  return std::nullopt;
+}
+
+/// The .csv files of `folder`, sorted, comma-separated.
+std::string csvFilesIn(const std::filesystem::path& folder) {
   std::vector<std::string> names;
   std::error_code ignored;
-  for (const auto& entry : std::filesystem::directory_iterator(scenarios_dir, ignored)) {
+  for (const auto& entry : std::filesystem::directory_iterator(folder, ignored)) {
     if (entry.path().extension() == ".csv") {
       names.push_back(entry.path().filename().string());
     }
@@ -64,10 +70,34 @@ std::filesystem::path resolveScenarioFile(const std::string& name,
   for (const std::string& file : names) {
     known += (known.empty() ? "" : ", ") + file;
   }
-  throw RunRequestError("scenarioFile", "no scenario file '" + name + "' in " +
-                                            scenarios_dir.string() +
-                                            " (there: " + (known.empty() ? "none" : known) +
-                                            "); give a path to use a file elsewhere");
+  return known.empty() ? "none" : known;
+}
+
+}  // namespace
+
+std::filesystem::path resolveScenarioFile(const std::string& name,
+                                          const std::filesystem::path& scenarios_dir,
+                                          const std::filesystem::path& uploaded_dir) {
+  if (name.find('/') != std::string::npos) {
+    return name;
+  }
+  if (auto path = scenarioFileIn(scenarios_dir, name)) {
+    return *path;
+  }
+  if (!uploaded_dir.empty()) {
+    if (auto path = scenarioFileIn(uploaded_dir, name)) {
+      return *path;
+    }
+  }
+  std::string message = "no scenario file '" + name + "' in " + scenarios_dir.string() +
+                        " (there: " + csvFilesIn(scenarios_dir) + ")";
+  if (uploaded_dir.empty()) {
+    message += "; give a path to use a file elsewhere";
+  } else {
+    message += " nor among the uploaded ones (" + csvFilesIn(uploaded_dir) +
+               "); upload it first (PUT /api/v1/scenario-files/NAME)";
+  }
+  throw RunRequestError("scenarioFile", message);
 }
 
 PreparedRun prepareRun(const RunRequest& request, const RunEnvironment& environment) {
@@ -75,8 +105,8 @@ PreparedRun prepareRun(const RunRequest& request, const RunEnvironment& environm
       !problem.empty()) {
     throw RunRequestError("cpus", problem);
   }
-  const std::filesystem::path scenario_file =
-      resolveScenarioFile(request.scenario_file, environment.scenarios_dir);
+  const std::filesystem::path scenario_file = resolveScenarioFile(
+      request.scenario_file, environment.scenarios_dir, environment.uploaded_scenarios_dir);
   const scenario::WorkloadCatalog workloads =
       scenario::WorkloadCatalog::loadDirectory(environment.scenarios_dir / "workloads");
   const std::vector<scenario::ScenarioRow> rows =

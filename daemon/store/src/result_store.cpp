@@ -8,6 +8,7 @@
 #include <benchd/store/result_store.hpp>
 
 #include <array>
+#include <limits>
 #include <mutex>
 #include <sstream>
 
@@ -288,6 +289,53 @@ void ResultStore::finishRun(RunId run, RunStatus status, const std::string& erro
   update.run();
 }
 
+void ResultStore::setResultsDir(RunId run, const std::string& results_dir) {
+  const std::scoped_lock lock(impl_->mutex);
+  SqliteStatement update = impl_->connection.prepare("UPDATE run SET results_dir = ? WHERE id = ?");
+  update.bind(1, std::string_view(results_dir));
+  update.bind(2, run);
+  update.run();
+}
+
+bool ResultStore::deleteRun(RunId run) {
+  const std::scoped_lock lock(impl_->mutex);
+  // Everything else goes with it: every table refers to run (or result) ON DELETE CASCADE.
+  SqliteStatement remove = impl_->connection.prepare("DELETE FROM run WHERE id = ?");
+  remove.bind(1, run);
+  remove.run();
+  return impl_->connection.changes() > 0;
+}
+
+void ResultStore::addEvent(RunId run, const StoredEvent& event) {
+  const std::scoped_lock lock(impl_->mutex);
+  SqliteStatement insert = impl_->connection.prepare(
+      "INSERT OR IGNORE INTO run_event (run_id, sequence, type, data) VALUES (?, ?, ?, ?)");
+  insert.bind(1, run);
+  insert.bind(2, static_cast<std::int64_t>(event.sequence));
+  insert.bind(3, std::string_view(event.type));
+  insert.bind(4, std::string_view(event.data));
+  insert.run();
+}
+
+std::vector<StoredEvent> ResultStore::events(RunId run, std::uint64_t after_sequence) const {
+  const std::scoped_lock lock(impl_->mutex);
+  SqliteStatement select = impl_->connection.prepare(
+      "SELECT sequence, type, data FROM run_event WHERE run_id = ? AND sequence > ? "
+      "ORDER BY sequence");
+  select.bind(1, run);
+  select.bind(2, static_cast<std::int64_t>(std::min<std::uint64_t>(
+                     after_sequence, std::numeric_limits<std::int64_t>::max())));
+  std::vector<StoredEvent> events;
+  while (select.step()) {
+    StoredEvent event;
+    event.sequence = static_cast<std::uint64_t>(select.columnInt64(0));
+    event.type = select.columnText(1);
+    event.data = select.columnText(2);
+    events.push_back(std::move(event));
+  }
+  return events;
+}
+
 namespace {
 
 constexpr std::string_view kRunColumns =
@@ -325,6 +373,37 @@ std::vector<RunRecord> ResultStore::listRuns() const {
     runs.push_back(readRun(impl_->connection, select));
   }
   return runs;
+}
+
+std::vector<RunRecord> ResultStore::listRuns(const RunQuery& query) const {
+  const std::scoped_lock lock(impl_->mutex);
+  SqliteStatement select = impl_->connection.prepare(std::string(kRunColumns) +
+                                                     (query.status ? " WHERE status = ?1" : "") +
+                                                     " ORDER BY id DESC LIMIT ?2 OFFSET ?3");
+  if (query.status) {
+    select.bind(1, runStatusName(*query.status));
+  }
+  const auto clamped = [](std::size_t value) {
+    return static_cast<std::int64_t>(
+        std::min<std::size_t>(value, std::numeric_limits<std::int64_t>::max()));
+  };
+  select.bind(2, clamped(query.limit));
+  select.bind(3, clamped(query.offset));
+  std::vector<RunRecord> runs;
+  while (select.step()) {
+    runs.push_back(readRun(impl_->connection, select));
+  }
+  return runs;
+}
+
+std::size_t ResultStore::countRuns(std::optional<RunStatus> status) const {
+  const std::scoped_lock lock(impl_->mutex);
+  SqliteStatement select = impl_->connection.prepare(
+      status ? "SELECT count(*) FROM run WHERE status = ?" : "SELECT count(*) FROM run");
+  if (status) {
+    select.bind(1, runStatusName(*status));
+  }
+  return select.step() ? static_cast<std::size_t>(select.columnInt64(0)) : 0;
 }
 
 std::optional<RunRecord> ResultStore::findRun(RunId run) const {

@@ -157,6 +157,17 @@ CREATE TABLE system_second (
 );
 CREATE INDEX result_by_run ON result (run_id, row_index);
 )sql",
+    // 3: the daemon's run events (phase, snapshot, row, end), so a client that reconnects with
+    // Last-Event-ID gets what it missed.
+    R"sql(
+CREATE TABLE run_event (
+  run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+  sequence INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  data TEXT NOT NULL,
+  PRIMARY KEY (run_id, sequence)
+);
+)sql",
 };
 
 int userVersion(sqlite::SqliteConnection& connection) {

@@ -1,25 +1,29 @@
 #pragma once
 
 #include <benchd/control/run_queue.hpp>
+#include <benchd/control/scenario_library.hpp>
 #include <benchd/http/router.hpp>
 #include <benchd/runner/plugin_catalog.hpp>
 #include <benchd/runner/run_preparation.hpp>
 #include <benchd/store/result_store.hpp>
 
-#include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace benchd::control {
 
-/// The REST control API under /api/v1, on the run queue and the store (first resources: health,
-/// version, approaches, runs and their live events; see README "benchd serve").
+/// The REST control API: /api/v1 (health, version, approaches, scenario-files, runs, their
+/// events and results, compare) and /metrics (Prometheus). The contract is api/openapi.yaml.
 ///
 /// Thread-safety: the handlers run on the HTTP server's threads, concurrently. The catalog is
-/// guarded here; RunQueue and ResultStore are thread-safe themselves. The object must outlive
-/// the server that serves its router.
+/// guarded here; RunQueue, ResultStore and ScenarioLibrary are thread-safe themselves. The
+/// object must outlive the server that serves its router.
 class ControlApi {
  public:
+  /// `environment.uploaded_scenarios_dir` is where uploaded scenario files go;
+  /// `environment.output_dir` holds the runs' folders.
   ControlApi(RunQueue& queue, store::ResultStore& store, runner::RunEnvironment environment,
              std::string version);
 
@@ -32,10 +36,19 @@ class ControlApi {
  private:
   [[nodiscard]] runner::PluginCatalog catalog() const;
 
+  // The routes, by resource; each in its own source file.
+  void addSystemRoutes(http::Router& router);        // health, version, approaches, /metrics
+  void addScenarioFileRoutes(http::Router& router);  // scenario-files
+  void addRunRoutes(http::Router& router);           // runs: create, list, get, stop, delete
+  void addEventRoute(http::Router& router);          // runs/{id}/events
+  void addResultRoutes(http::Router& router);        // runs/{id}/results..., winners, compare
+
   RunQueue& queue_;
   store::ResultStore& store_;
   runner::RunEnvironment environment_;
   std::string version_;
+  std::vector<std::pair<std::string, std::string>> libraries_;  ///< name, version; for /version
+  ScenarioLibrary scenarios_;
   mutable std::mutex catalog_mutex_;
   runner::PluginCatalog catalog_;
 };

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <benchd/results/series.hpp>
 #include <benchd/runner/benchmark_run.hpp>
 #include <benchd/runner/run_preparation.hpp>
 #include <benchd/store/result_store.hpp>
@@ -33,6 +34,14 @@ struct RunQueueStatus {
   runner::Progress progress;  ///< kRunning: the latest progress
 };
 
+/// The running run as it stands: its latest progress and its latest second of load (nothing
+/// before its first second).
+struct LiveRun {
+  store::RunId run = 0;
+  runner::Progress progress;
+  std::optional<results::SecondRecord> latest_second;  ///< the run's latest second, if any yet
+};
+
 /// The queue is full (RunQueue::Options::max_queued waiting runs).
 class RunQueueFullError : public std::runtime_error {
  public:
@@ -42,7 +51,10 @@ class RunQueueFullError : public std::runtime_error {
 /// The daemon's benchmarks: one runs at a time, on the queue's own thread, the others wait in
 /// submission order. Each is checked when it is submitted (runner::prepareRun, so a bad request
 /// fails at once with its reason) and recorded in the store as queued; it then runs through the
-/// same BenchmarkRun as `benchd run`, so both produce the same rows, files and winners.
+/// same BenchmarkRun as `benchd run`, so both produce the same rows, files and winners. Each
+/// run writes its files to `environment.output_dir/run-<id>/` (runs of one scenario file must
+/// not overwrite each other) and every event it publishes is stored first (ResultStore::
+/// addEvent), so a listener that subscribes and then reads the store misses nothing.
 ///
 /// Thread-safety: every member function may be called from any thread. Event listeners are
 /// called on the queue's thread, in order, one event at a time; they must return quickly
@@ -75,6 +87,8 @@ class RunQueue {
   /// Queued or running runs; nullopt for anything else (look those up in the store).
   [[nodiscard]] std::optional<RunQueueStatus> status(store::RunId run) const;
   [[nodiscard]] std::size_t queueLength() const;
+  /// The running run, or nothing while none runs.
+  [[nodiscard]] std::optional<LiveRun> live() const;
 
   using Listener = std::function<void(const RunEvent&)>;
   /// Adds a listener for the events of every run; returns its handle.

@@ -30,6 +30,9 @@ struct RunRequest {
 /// Where a run's inputs and outputs are.
 struct RunEnvironment {
   std::filesystem::path scenarios_dir;  ///< bare scenario names and workloads/
+  /// The daemon's uploaded scenario files: bare names not found in scenarios_dir are looked up
+  /// here (their workloads still come from scenarios_dir/workloads). Empty: none.
+  std::filesystem::path uploaded_scenarios_dir;
   std::vector<PluginFolder> plugin_folders;
   std::filesystem::path worker;      ///< the benchd-worker executable
   std::filesystem::path output_dir;  ///< results go to output_dir/<scenario file stem>/
@@ -53,9 +56,11 @@ struct PreparedRun {
 };
 
 /// The scenario file a request names: a path when it contains '/', else a file of
-/// `scenarios_dir` (".csv" may be left off). Throws RunRequestError naming the files there.
+/// `scenarios_dir` or, failing that, of `uploaded_dir` when given (".csv" may be left off).
+/// Throws RunRequestError naming the files there.
 std::filesystem::path resolveScenarioFile(const std::string& name,
-                                          const std::filesystem::path& scenarios_dir);
+                                          const std::filesystem::path& scenarios_dir,
+                                          const std::filesystem::path& uploaded_dir = {});
 
 /// Checks a request and turns it into RunSettings: resolves and loads the scenario file
 /// (scenario::ScenarioFileError for a bad file), inspects the plugins (PluginSearchError) and

@@ -65,6 +65,21 @@ struct RunRecord {
   std::string error;                       ///< why it failed or stopped; empty otherwise
 };
 
+/// One event of a run's live stream as stored (see control::RunEvent): `sequence` counts the
+/// run's events from 1.
+struct StoredEvent {
+  std::uint64_t sequence = 0;
+  std::string type;
+  std::string data;
+};
+
+/// Which runs listRuns() returns: optionally one status, newest first, a page of them.
+struct RunQuery {
+  std::optional<RunStatus> status;
+  std::size_t offset = 0;
+  std::size_t limit = 100;
+};
+
 /// The results store: one SQLite file (WAL journal) holding runs, their scenario rows, one
 /// result per (row, approach) with its summary metrics and diagnostics, and the per-second
 /// series of every phase (load-generator intervals and the samples paired with them).
@@ -78,7 +93,7 @@ struct RunRecord {
 /// ResultStore on the same file, which WAL lets read while the writer writes.
 class ResultStore {
  public:
-  static constexpr int kSchemaVersion = 2;
+  static constexpr int kSchemaVersion = 3;
 
   /// Opens or creates the file (and its folder) and migrates it to kSchemaVersion. Throws
   /// StoreError.
@@ -110,8 +125,23 @@ class ResultStore {
   void finishResult(ResultId result, const results::SummaryRow& summary);
   void finishRun(RunId run, RunStatus status, const std::string& error,
                  std::int64_t finished_epoch_millis);
+  /// Where the run writes its files (known to the daemon only once the run has its id).
+  void setResultsDir(RunId run, const std::string& results_dir);
+  /// Removes the run with everything stored for it (rows, results, series, events). Returns
+  /// false when there is no such run. Whether it may be deleted is the caller's business.
+  bool deleteRun(RunId run);
 
+  /// One event of the run's stream; a sequence stored twice keeps the first.
+  void addEvent(RunId run, const StoredEvent& event);
+  /// The run's stored events after `after_sequence`, in order.
+  [[nodiscard]] std::vector<StoredEvent> events(RunId run, std::uint64_t after_sequence) const;
+
+  /// Every run, oldest first.
   [[nodiscard]] std::vector<RunRecord> listRuns() const;
+  /// A page of runs, newest first, optionally of one status.
+  [[nodiscard]] std::vector<RunRecord> listRuns(const RunQuery& query) const;
+  /// How many runs there are (of `status`, when given).
+  [[nodiscard]] std::size_t countRuns(std::optional<RunStatus> status) const;
   [[nodiscard]] std::optional<RunRecord> findRun(RunId run) const;
   [[nodiscard]] std::vector<scenario::ScenarioRow> scenarioRows(RunId run) const;
   /// The finished results of a run, in row order then the order they were begun.

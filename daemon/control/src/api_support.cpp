@@ -1,0 +1,76 @@
+#include "api_support.hpp"
+
+#include <benchd/control/run_queue.hpp>
+#include <benchd/http/problem.hpp>
+
+#include <charconv>
+
+namespace benchd::control {
+
+http::Response jsonResponse(unsigned status, const rapidjson::StringBuffer& buffer) {
+  return http::Response::json(status, buffer.GetString());
+}
+
+http::Response fieldProblem(unsigned status, const std::string& field, const std::string& detail) {
+  return http::Problem(status, detail).extension("field", field).toResponse();
+}
+
+std::optional<store::RunId> runIdOf(const http::Request& request) {
+  const std::string text(request.param("id").value_or(""));
+  store::RunId id = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), id);
+  if (text.empty() || error != std::errc{} || end != text.data() + text.size() || id <= 0) {
+    return std::nullopt;
+  }
+  return id;
+}
+
+http::Response noSuchRun(const http::Request& request) {
+  return fieldProblem(404, "id", "no run '" + std::string(request.param("id").value_or("")) + "'");
+}
+
+void writeRun(JsonWriter& json, const store::RunRecord& record,
+              const std::optional<RunQueueStatus>& queued) {
+  json.StartObject();
+  field(json, "id", std::int64_t{record.id});
+  std::string_view status = store::runStatusName(record.status);
+  if (queued) {
+    status = queued->kind == RunQueueStatus::Kind::kQueued ? "queued" : "running";
+  }
+  field(json, "status", status);
+  field(json, "scenarioFile", std::filesystem::path(record.run.scenario_file).filename().string());
+  field(json, "scenarioSet", record.run.scenario_set);
+  key(json, "approaches");
+  json.StartArray();
+  for (const std::string& approach : record.run.approaches) {
+    value(json, approach);
+  }
+  json.EndArray();
+  field(json, "options", record.run.options_text);
+  field(json, "startedEpochMillis", std::int64_t{record.run.started_epoch_millis});
+  field(json, "finishedEpochMillis", std::int64_t{record.finished_epoch_millis});
+  field(json, "error", record.error);
+  if (queued && queued->kind == RunQueueStatus::Kind::kQueued) {
+    field(json, "queuePosition", std::uint64_t{queued->position});
+  }
+  if (queued && queued->kind == RunQueueStatus::Kind::kRunning) {
+    const runner::Progress& progress = queued->progress;
+    key(json, "progress");
+    json.StartObject();
+    field(json, "row", std::uint64_t{progress.row_number});
+    field(json, "rows", std::uint64_t{progress.row_count});
+    field(json, "scenario", progress.scenario);
+    field(json, "approach", progress.approach);
+    field(json, "approachNumber", std::uint64_t{progress.approach_number});
+    field(json, "approaches", std::uint64_t{progress.approach_count});
+    field(json, "step", runner::runStepName(progress.step));
+    field(json, "phaseElapsedSeconds", progress.phase_elapsed_seconds);
+    field(json, "phaseSeconds", progress.phase_seconds);
+    field(json, "runElapsedSeconds", progress.run_elapsed_seconds);
+    field(json, "runRemainingSeconds", progress.run_remaining_seconds);
+    json.EndObject();
+  }
+  json.EndObject();
+}
+
+}  // namespace benchd::control

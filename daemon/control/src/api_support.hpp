@@ -1,0 +1,34 @@
+#pragma once
+
+#include "json_fields.hpp"
+
+#include <benchd/control/run_queue.hpp>
+#include <benchd/http/request.hpp>
+#include <benchd/http/response.hpp>
+#include <benchd/store/result_store.hpp>
+
+#include <optional>
+#include <string>
+
+namespace benchd::control {
+
+// What the route files of ControlApi share. Pure functions.
+
+/// A JSON document response.
+http::Response jsonResponse(unsigned status, const rapidjson::StringBuffer& buffer);
+
+/// An RFC 9457 problem with a `field` member naming the request part at fault.
+http::Response fieldProblem(unsigned status, const std::string& field, const std::string& detail);
+
+/// The {id} path parameter as a run id, or nothing (no run can have such an id).
+std::optional<store::RunId> runIdOf(const http::Request& request);
+
+/// 404 for the {id} of `request`.
+http::Response noSuchRun(const http::Request& request);
+
+/// The JSON object of a run (schema `Run`): its record, and where it stands in the queue when
+/// it is queued or running.
+void writeRun(JsonWriter& json, const store::RunRecord& record,
+              const std::optional<RunQueueStatus>& queued);
+
+}  // namespace benchd::control

@@ -1,0 +1,228 @@
+#include "api_support.hpp"
+#include "results_json.hpp"
+
+#include <benchd/control/control_api.hpp>
+#include <benchd/results/comparison.hpp>
+#include <benchd/results/results_table.hpp>
+#include <benchd/results/winners.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace benchd::control {
+namespace {
+
+/// A file of a run's folder as the response body, or 404 naming what is missing.
+http::Response fileOf(const store::RunRecord& record, const std::filesystem::path& relative,
+                      const std::string& content_type) {
+  const std::filesystem::path path = std::filesystem::path(record.run.results_dir) / relative;
+  std::ifstream in(path, std::ios::binary);
+  if (record.run.results_dir.empty() || !std::filesystem::is_regular_file(path) || !in) {
+    return fieldProblem(
+        404, "file",
+        "run " + std::to_string(record.id) + " has no " + relative.string() +
+            (record.status == store::RunStatus::kQueued ? " yet (it is queued)" : ""));
+  }
+  std::ostringstream body;
+  body << in.rdbuf();
+  return http::Response::text(200, body.str(), content_type);
+}
+
+/// The run's summary rows as results.csv holds them.
+results::ResultsTable tableOf(const store::ResultStore& store, store::RunId run) {
+  return results::toResultsTable(store.summaries(run));
+}
+
+/// The PNG charts of a run's folder, relative paths ("results.png", "<scenario>/<file>.png").
+std::vector<std::string> chartsOf(const store::RunRecord& record) {
+  std::vector<std::string> charts;
+  if (record.run.results_dir.empty()) {
+    return charts;
+  }
+  const std::filesystem::path root(record.run.results_dir);
+  std::error_code ignored;
+  for (auto it = std::filesystem::recursive_directory_iterator(root, ignored);
+       it != std::filesystem::recursive_directory_iterator(); it.increment(ignored)) {
+    if (it.depth() > 1) {
+      it.disable_recursion_pending();
+    }
+    if (it->is_regular_file(ignored) && it->path().extension() == ".png") {
+      charts.push_back(std::filesystem::relative(it->path(), root, ignored).generic_string());
+    }
+  }
+  std::sort(charts.begin(), charts.end());
+  return charts;
+}
+
+/// A chart named by path parameters: only files ending in ".png" in the run's folder or one
+/// folder below it (the parameters cannot hold '/', '.' or '..').
+http::Response chartOf(const store::RunRecord& record, const std::filesystem::path& relative) {
+  if (relative.extension() != ".png") {
+    return fieldProblem(404, "file", "charts are .png files; see GET .../charts for the list");
+  }
+  return fileOf(record, relative, "image/png");
+}
+
+}  // namespace
+
+void ControlApi::addResultRoutes(http::Router& router) {
+  // Finds the run of {id} or answers 404; then `respond(record)`.
+  const auto withRun = [this](auto respond) {
+    return [this, respond](const http::Request& request) {
+      const std::optional<store::RunId> id = runIdOf(request);
+      const std::optional<store::RunRecord> record = id ? store_.findRun(*id) : std::nullopt;
+      if (!record) {
+        return noSuchRun(request);
+      }
+      return respond(request, *record);
+    };
+  };
+
+  router.add("GET", "/api/v1/runs/{id}/results",
+             withRun([this](const http::Request&, const store::RunRecord& record) {
+               rapidjson::StringBuffer buffer;
+               JsonWriter json(buffer);
+               json.StartObject();
+               field(json, "runId", std::int64_t{record.id});
+               field(json, "status", store::runStatusName(record.status));
+               key(json, "scenarios");
+               json.StartArray();
+               for (const scenario::ScenarioRow& row : store_.scenarioRows(record.id)) {
+                 writeScenarioRow(json, row);
+               }
+               json.EndArray();
+               key(json, "rows");
+               json.StartArray();
+               for (const results::SummaryRow& row : store_.summaries(record.id)) {
+                 writeSummaryRow(json, row, true);
+               }
+               json.EndArray();
+               json.EndObject();
+               return jsonResponse(200, buffer);
+             }));
+
+  router.add("GET", "/api/v1/runs/{id}/results/{scenario}/{approach}/seconds",
+             withRun([this](const http::Request& request, const store::RunRecord& record) {
+               const std::string scenario(request.param("scenario").value_or(""));
+               const std::string approach(request.param("approach").value_or(""));
+               loadgen::PhaseKind phase = loadgen::PhaseKind::kTest;
+               if (const auto name = request.queryParam("phase")) {
+                 if (*name == "warmup") {
+                   phase = loadgen::PhaseKind::kWarmup;
+                 } else if (*name != "test") {
+                   return fieldProblem(400, "phase",
+                                       "expected test or warmup, got '" + std::string(*name) + "'");
+                 }
+               }
+               const std::optional<store::ResultId> result =
+                   store_.findResult(record.id, scenario, approach);
+               if (!result) {
+                 return fieldProblem(404, "scenario",
+                                     "run " + std::to_string(record.id) +
+                                         " has no result for scenario '" + scenario +
+                                         "' and approach '" + approach + "'");
+               }
+               rapidjson::StringBuffer buffer;
+               JsonWriter json(buffer);
+               json.StartObject();
+               field(json, "runId", std::int64_t{record.id});
+               field(json, "scenario", scenario);
+               field(json, "approach", approach);
+               field(json, "phase", loadgen::phaseKindName(phase));
+               key(json, "seconds");
+               json.StartArray();
+               for (const results::SecondRecord& second : store_.seconds(*result, phase)) {
+                 json.StartObject();
+                 writeSecondMembers(json, second);
+                 json.EndObject();
+               }
+               json.EndArray();
+               json.EndObject();
+               return jsonResponse(200, buffer);
+             }));
+
+  router.add("GET", "/api/v1/runs/{id}/results.csv",
+             withRun([this](const http::Request&, const store::RunRecord& record) {
+               std::ostringstream csv;
+               results::writeResultsCsv(csv, tableOf(store_, record.id));
+               return http::Response::text(200, csv.str(), "text/csv; charset=utf-8");
+             }));
+
+  router.add("GET", "/api/v1/runs/{id}/results.md",
+             withRun([](const http::Request&, const store::RunRecord& record) {
+               return fileOf(record, "results.md", "text/markdown; charset=utf-8");
+             }));
+
+  router.add("GET", "/api/v1/runs/{id}/charts",
+             withRun([](const http::Request&, const store::RunRecord& record) {
+               rapidjson::StringBuffer buffer;
+               JsonWriter json(buffer);
+               json.StartObject();
+               key(json, "charts");
+               json.StartArray();
+               for (const std::string& chart : chartsOf(record)) {
+                 json.StartObject();
+                 field(json, "name", chart);
+                 field(json, "url",
+                       "/api/v1/runs/" + std::to_string(record.id) + "/charts/" + chart);
+                 json.EndObject();
+               }
+               json.EndArray();
+               json.EndObject();
+               return jsonResponse(200, buffer);
+             }));
+  router.add("GET", "/api/v1/runs/{id}/charts/{file}",
+             withRun([](const http::Request& request, const store::RunRecord& record) {
+               return chartOf(record, std::string(request.param("file").value_or("")));
+             }));
+  router.add("GET", "/api/v1/runs/{id}/charts/{folder}/{file}",
+             withRun([](const http::Request& request, const store::RunRecord& record) {
+               return chartOf(record, std::filesystem::path(
+                                          std::string(request.param("folder").value_or(""))) /
+                                          std::string(request.param("file").value_or("")));
+             }));
+
+  router.add("GET", "/api/v1/runs/{id}/winners",
+             withRun([this](const http::Request&, const store::RunRecord& record) {
+               const results::WinnersGrid grid =
+                   results::computeWinners(tableOf(store_, record.id), record.run.approaches);
+               return http::Response::json(200, winnersJson(grid));
+             }));
+
+  router.add("GET", "/api/v1/compare", [this](const http::Request& request) {
+    std::optional<store::RunRecord> runs[2];
+    const char* names[2] = {"base", "other"};
+    for (std::size_t index = 0; index < 2; ++index) {
+      const std::optional<std::string_view> text = request.queryParam(names[index]);
+      if (!text) {
+        return fieldProblem(400, names[index], "required: the id of a run");
+      }
+      store::RunId id = 0;
+      const auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), id);
+      if (error == std::errc{} && end == text->data() + text->size() && id > 0) {
+        runs[index] = store_.findRun(id);
+      }
+      if (!runs[index]) {
+        return fieldProblem(404, names[index], "no run '" + std::string(*text) + "'");
+      }
+    }
+    double threshold = results::kDefaultChangeThresholdPercent;
+    if (const auto text = request.queryParam("threshold")) {
+      const auto [end, error] =
+          std::from_chars(text->data(), text->data() + text->size(), threshold);
+      if (text->empty() || error != std::errc{} || end != text->data() + text->size() ||
+          !std::isfinite(threshold) || threshold < 0 || threshold > 1000) {
+        return fieldProblem(
+            400, "threshold",
+            "expected a percentage from 0 to 1000, got '" + std::string(*text) + "'");
+      }
+    }
+    const results::Comparison comparison = results::compareResults(
+        tableOf(store_, runs[0]->id), tableOf(store_, runs[1]->id), threshold);
+    return http::Response::json(200, comparisonJson(comparison, runs[0]->id, runs[1]->id));
+  });
+}
+
+}  // namespace benchd::control

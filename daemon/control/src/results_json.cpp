@@ -1,0 +1,309 @@
+#include "results_json.hpp"
+
+#include <benchd/loadgen/error_class.hpp>
+
+namespace benchd::control {
+namespace {
+
+constexpr double kMebibyte = 1024.0 * 1024.0;
+constexpr double kMicrosPerSecond = 1e6;
+
+std::string_view cellOutcomeName(results::CellOutcome outcome) {
+  switch (outcome) {
+    case results::CellOutcome::kWin:
+      return "win";
+    case results::CellOutcome::kDraw:
+      return "draw";
+    case results::CellOutcome::kEmpty:
+      break;
+  }
+  return "empty";
+}
+
+std::string_view changeClassName(results::ChangeClass change) {
+  switch (change) {
+    case results::ChangeClass::kImproved:
+      return "improved";
+    case results::ChangeClass::kRegressed:
+      return "regressed";
+    case results::ChangeClass::kNeutral:
+      break;
+  }
+  return "neutral";
+}
+
+void writeRanked(JsonWriter& json, const results::RankedResult& ranked) {
+  json.StartObject();
+  field(json, "approach", ranked.approach);
+  field(json, "value", ranked.value);
+  field(json, "text", ranked.text);
+  field(json, "hasErrors", ranked.has_errors);
+  json.EndObject();
+}
+
+void writeUnmatched(JsonWriter& json, std::string_view name,
+                    const std::vector<results::UnmatchedRun>& runs) {
+  key(json, name);
+  json.StartArray();
+  for (const results::UnmatchedRun& run : runs) {
+    json.StartObject();
+    field(json, "scenario", run.scenario);
+    field(json, "approach", run.approach);
+    json.EndObject();
+  }
+  json.EndArray();
+}
+
+}  // namespace
+
+void writeSecondMembers(JsonWriter& json, const results::SecondRecord& second) {
+  const results::LoadSecond& load = second.load;
+  const results::SystemSample& system = second.system;
+  const double seconds =
+      std::max(1e-6, static_cast<double>(load.duration_micros) / kMicrosPerSecond);
+  field(json, "second", std::uint64_t{load.index});
+  field(json, "startSeconds", static_cast<double>(load.start_micros) / kMicrosPerSecond);
+  field(json, "durationSeconds", static_cast<double>(load.duration_micros) / kMicrosPerSecond);
+  field(json, "endEpochMillis", std::int64_t{load.end_epoch_millis});
+  field(json, "activeVus", std::uint64_t{load.active_vus});
+  key(json, "requestsPerSecond");
+  json.StartObject();
+  field(json, "ok", static_cast<double>(load.counters.requests_ok) / seconds);
+  field(json, "failed", static_cast<double>(load.counters.errors.total()) / seconds);
+  field(json, "intended", load.intended_requests_per_second);
+  json.EndObject();
+  key(json, "latencyMillis");
+  json.StartObject();
+  field(json, "p50", load.latency.p50);
+  field(json, "p90", load.latency.p90);
+  field(json, "p99", load.latency.p99);
+  field(json, "max", load.latency.max);
+  json.EndObject();
+  key(json, "errors");
+  json.StartObject();
+  for (const loadgen::ErrorClass error_class : loadgen::kAllErrorClasses) {
+    field(json, loadgen::errorClassName(error_class),
+          std::uint64_t{load.counters.errors[error_class]});
+  }
+  json.EndObject();
+  key(json, "host");
+  json.StartObject();
+  field(json, "cpuUserPercent", system.host.cpu_user_percent);
+  field(json, "cpuSystemPercent", system.host.cpu_system_percent);
+  field(json, "cpuIowaitPercent", system.host.cpu_iowait_percent);
+  field(json, "ramUsedPercent", system.host.ram_used_percent);
+  field(json, "tcpSockets", std::uint64_t{system.host.tcp_sockets_in_use});
+  field(json, "loopbackBytes",
+        std::uint64_t{system.host.loopback_rx_bytes + system.host.loopback_tx_bytes});
+  field(json, "loopbackPackets",
+        std::uint64_t{system.host.loopback_rx_packets + system.host.loopback_tx_packets});
+  json.EndObject();
+  key(json, "worker");
+  json.StartObject();
+  field(json, "cpuPercent", system.worker.cpu_percent);
+  field(json, "rssMiB", static_cast<double>(system.worker.rss_bytes) / kMebibyte);
+  field(
+      json, "heapMiB",
+      system.worker_stats ? static_cast<double>(system.worker_stats->heap_bytes) / kMebibyte : 0.0);
+  field(json, "threads", std::uint64_t{system.worker.threads});
+  field(json, "openFds", std::uint64_t{system.worker.open_fds});
+  json.EndObject();
+  field(json, "generatorCpuPercent", system.generator.cpu_percent);
+}
+
+void writeSummaryRow(JsonWriter& json, const results::SummaryRow& row, bool diagnostics) {
+  json.StartObject();
+  field(json, "scenario", row.scenario);
+  field(json, "approach", row.approach);
+  field(json, "failed", row.failed);
+  field(json, "failureReason", row.failure_reason);
+  key(json, "metrics");
+  json.StartObject();
+  for (std::size_t index = 0; index < results::kMetricCount; ++index) {
+    field(json, results::kMetricNames[index], row.metrics[index]);
+  }
+  json.EndObject();
+  if (diagnostics) {
+    const results::Diagnostics& d = row.diagnostics;
+    key(json, "diagnostics");
+    json.StartObject();
+    field(json, "generatorCpuPercentAvg", d.generator_cpu_percent_avg);
+    field(json, "generatorCpuPercentMax", d.generator_cpu_percent_max);
+    field(json, "generatorCores", std::uint64_t{d.generator_cores});
+    field(json, "achievedRequestsPerSecond", d.achieved_requests_per_second);
+    field(json, "intendedRequestsPerSecond", d.intended_requests_per_second);
+    field(json, "droppedArrivals", std::uint64_t{d.dropped_arrivals});
+    field(json, "lateArrivals", std::uint64_t{d.late_arrivals});
+    field(json, "interruptedRequests", std::uint64_t{d.interrupted_requests});
+    field(json, "openModel", d.open_model);
+    field(json, "uncorrectedLatencyMillisP50", d.uncorrected_latency_millis_p50);
+    field(json, "uncorrectedLatencyMillisP99", d.uncorrected_latency_millis_p99);
+    field(json, "uncorrectedLatencyMillisMax", d.uncorrected_latency_millis_max);
+    field(json, "generatorSaturated", d.generator_saturated);
+    field(json, "saturationReason", d.saturation_reason);
+    field(json, "errorsByClass", d.errors_by_class);
+    field(json, "workerStop", d.worker_stop);
+    json.EndObject();
+  }
+  json.EndObject();
+}
+
+void writeScenarioRow(JsonWriter& json, const scenario::ScenarioRow& row) {
+  json.StartObject();
+  field(json, "scenario", row.name);
+  field(json, "workload", row.workload);
+  key(json, "serverProfiles");
+  json.StartArray();
+  for (const std::string& profile : row.server_profiles) {
+    value(json, profile);
+  }
+  json.EndArray();
+  field(json, "delayCallDepth", std::uint64_t{row.delay_call_depth});
+  field(json, "delayInMillis", std::uint64_t{row.delay_millis});
+  field(json, "connections", std::uint64_t{row.connections});
+  key(json, "requestsPerSecond");
+  if (row.requests_per_second) {
+    json.Uint64(*row.requests_per_second);
+  } else {
+    json.Null();
+  }
+  field(json, "warmupSeconds", std::uint64_t{row.warmup_seconds});
+  field(json, "testSeconds", std::uint64_t{row.test_seconds});
+  field(json, "line", std::uint64_t{row.source_line});
+  json.EndObject();
+}
+
+std::string winnersJson(const results::WinnersGrid& grid) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter json(buffer);
+  json.StartObject();
+  const std::vector<std::string> colours = results::approachColours(grid.approaches);
+  key(json, "approaches");
+  json.StartArray();
+  for (std::size_t index = 0; index < grid.approaches.size(); ++index) {
+    json.StartObject();
+    field(json, "name", grid.approaches[index]);
+    field(json, "colour", colours[index]);
+    field(json, "colourHex", results::colourHex(colours[index]));
+    json.EndObject();
+  }
+  json.EndArray();
+  key(json, "scenarios");
+  json.StartArray();
+  for (const std::string& scenario : grid.scenarios) {
+    value(json, scenario);
+  }
+  json.EndArray();
+  key(json, "metrics");
+  json.StartArray();
+  for (std::size_t metric = 0; metric < grid.metrics.size(); ++metric) {
+    json.StartObject();
+    field(json, "name", grid.metrics[metric]);
+    field(json, "direction",
+          grid.directions[metric] == results::Direction::kHigherIsBetter ? "higher-is-better"
+                                                                         : "lower-is-better");
+    key(json, "cells");
+    json.StartArray();
+    for (std::size_t scenario = 0; scenario < grid.scenarios.size(); ++scenario) {
+      const results::WinnersCell& cell = grid.cell(metric, scenario);
+      json.StartObject();
+      field(json, "scenario", grid.scenarios[scenario]);
+      field(json, "outcome", cellOutcomeName(cell.outcome));
+      key(json, "winner");
+      if (cell.winner.empty()) {
+        json.Null();
+      } else {
+        value(json, cell.winner);
+      }
+      key(json, "top");
+      if (const results::RankedResult* top = cell.top()) {
+        writeRanked(json, *top);
+      } else {
+        json.Null();
+      }
+      key(json, "runnerUp");
+      if (const results::RankedResult* runner_up = cell.runnerUp()) {
+        writeRanked(json, *runner_up);
+      } else {
+        json.Null();
+      }
+      key(json, "ranked");
+      json.StartArray();
+      for (const results::RankedResult& ranked : cell.ranked) {
+        writeRanked(json, ranked);
+      }
+      json.EndArray();
+      field(json, "bothTopErrors", cell.both_top_errors);
+      field(json, "lead", cell.lead);
+      field(json, "alpha", cell.alpha);
+      field(json, "colour", cell.colour);
+      field(json, "colourHex", results::colourHex(cell.colour));
+      json.EndObject();
+    }
+    json.EndArray();
+    json.EndObject();
+  }
+  json.EndArray();
+  key(json, "standings");
+  json.StartArray();
+  for (const results::ApproachStanding& standing : grid.standings) {
+    json.StartObject();
+    field(json, "approach", standing.approach);
+    field(json, "rank", std::uint64_t{standing.rank});
+    field(json, "wins", std::uint64_t{standing.wins});
+    field(json, "percent", std::int64_t{standing.percent});
+    field(json, "colour", standing.colour);
+    field(json, "colourHex", results::colourHex(standing.colour));
+    json.EndObject();
+  }
+  json.EndArray();
+  field(json, "contests", std::uint64_t{grid.contests});
+  field(json, "draws", std::uint64_t{grid.draws});
+  field(json, "drawPercent", std::int64_t{grid.draw_percent});
+  json.EndObject();
+  return buffer.GetString();
+}
+
+std::string comparisonJson(const results::Comparison& comparison, std::int64_t base_run,
+                           std::int64_t other_run) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter json(buffer);
+  json.StartObject();
+  field(json, "base", base_run);
+  field(json, "other", other_run);
+  field(json, "thresholdPercent", comparison.threshold_percent);
+  key(json, "groups");
+  json.StartArray();
+  for (const results::GroupComparison& group : comparison.groups) {
+    json.StartObject();
+    field(json, "name", results::groupName(group.group));
+    field(json, "meanPercentChange", group.mean_percent_change);
+    field(json, "stddevPercentChange", group.stddev_percent_change);
+    field(json, "improved", std::uint64_t{group.improved});
+    field(json, "regressed", std::uint64_t{group.regressed});
+    field(json, "neutral", std::uint64_t{group.neutral});
+    key(json, "changes");
+    json.StartArray();
+    for (const results::MetricChange& change : group.changes) {
+      json.StartObject();
+      field(json, "scenario", change.scenario);
+      field(json, "approach", change.approach);
+      field(json, "metric", change.metric);
+      field(json, "before", change.before);
+      field(json, "after", change.after);
+      field(json, "percentChange", change.percent_change);
+      field(json, "absoluteChange", change.absolute_change);
+      field(json, "change", changeClassName(change.change));
+      json.EndObject();
+    }
+    json.EndArray();
+    json.EndObject();
+  }
+  json.EndArray();
+  writeUnmatched(json, "onlyBase", comparison.only_before);
+  writeUnmatched(json, "onlyOther", comparison.only_after);
+  json.EndObject();
+  return buffer.GetString();
+}
+
+}  // namespace benchd::control

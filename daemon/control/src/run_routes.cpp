@@ -1,0 +1,235 @@
+#include "api_support.hpp"
+
+#include <benchd/control/control_api.hpp>
+#include <benchd/http/policies.hpp>
+#include <benchd/http/problem.hpp>
+#include <benchd/scenario/scenario_file_error.hpp>
+
+#include <rapidjson/document.h>
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+#include <variant>
+
+namespace benchd::control {
+namespace {
+
+/// The body of POST /api/v1/runs: {"scenarioFile": "...", "approaches": [...],
+/// "warmupSeconds": n, "testSeconds": n, "keepCsv": bool}. Unknown members are errors.
+std::variant<runner::RunRequest, http::Response> runRequestOf(const http::Request& request) {
+  rapidjson::Document body;
+  if (body.Parse(request.body.data(), request.body.size()).HasParseError() || !body.IsObject()) {
+    return fieldProblem(400, "body", "expected a JSON object");
+  }
+  runner::RunRequest run;
+  bool have_file = false;
+  for (const auto& member : body.GetObject()) {
+    const std::string_view name(member.name.GetString(), member.name.GetStringLength());
+    const rapidjson::Value& value = member.value;
+    const auto seconds =
+        [&](std::optional<std::uint32_t>& target) -> std::optional<http::Response> {
+      if (!value.IsUint() || value.GetUint() > 86'400) {
+        return fieldProblem(400, std::string(name), "expected whole seconds from 0 to 86400");
+      }
+      target = value.GetUint();
+      return std::nullopt;
+    };
+    if (name == "scenarioFile") {
+      if (!value.IsString() || value.GetStringLength() == 0) {
+        return fieldProblem(400, "scenarioFile", "expected the name of a scenario file");
+      }
+      const std::string file(value.GetString(), value.GetStringLength());
+      // A name of the library (".csv" may be left off), never a path.
+      if (const auto problem = ScenarioLibrary::nameProblem(file);
+          problem && ScenarioLibrary::nameProblem(file + ".csv")) {
+        return fieldProblem(400, "scenarioFile",
+                            *problem + " (a scenario file's name, not a path)");
+      }
+      run.scenario_file = file;
+      have_file = true;
+    } else if (name == "approaches") {
+      if (!value.IsArray()) {
+        return fieldProblem(400, "approaches", "expected an array of approach names");
+      }
+      for (const auto& approach : value.GetArray()) {
+        if (!approach.IsString()) {
+          return fieldProblem(400, "approaches", "expected an array of approach names");
+        }
+        run.approaches.emplace_back(approach.GetString(), approach.GetStringLength());
+      }
+    } else if (name == "warmupSeconds") {
+      if (auto problem = seconds(run.overrides.warmup_seconds)) {
+        return std::move(*problem);
+      }
+    } else if (name == "testSeconds") {
+      if (auto problem = seconds(run.overrides.test_seconds)) {
+        return std::move(*problem);
+      }
+      if (*run.overrides.test_seconds == 0) {
+        return fieldProblem(400, "testSeconds", "the test phase needs at least 1 second");
+      }
+    } else if (name == "keepCsv") {
+      if (!value.IsBool()) {
+        return fieldProblem(400, "keepCsv", "expected true or false");
+      }
+      run.keep_csv = value.GetBool();
+    } else {
+      return fieldProblem(400, std::string(name), "unknown member '" + std::string(name) + "'");
+    }
+  }
+  if (!have_file) {
+    return fieldProblem(400, "scenarioFile", "required");
+  }
+  return run;
+}
+
+/// A whole number from a query parameter within [minimum, maximum], `fallback` when absent.
+std::variant<std::size_t, http::Response> queryNumber(const http::Request& request,
+                                                      std::string_view name, std::size_t fallback,
+                                                      std::size_t minimum, std::size_t maximum) {
+  const std::optional<std::string_view> text = request.queryParam(name);
+  if (!text) {
+    return fallback;
+  }
+  std::size_t number = 0;
+  const auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), number);
+  if (text->empty() || error != std::errc{} || end != text->data() + text->size() ||
+      number < minimum || number > maximum) {
+    return fieldProblem(400, std::string(name),
+                        "expected a whole number from " + std::to_string(minimum) + " to " +
+                            std::to_string(maximum) + ", got '" + std::string(*text) + "'");
+  }
+  return number;
+}
+
+/// Whether `folder` lies inside `root` (both made absolute and normalised first).
+bool isInside(const std::filesystem::path& folder, const std::filesystem::path& root) {
+  std::error_code ignored;
+  const std::filesystem::path inner = std::filesystem::weakly_canonical(folder, ignored);
+  const std::filesystem::path outer = std::filesystem::weakly_canonical(root, ignored);
+  const auto [root_end, inner_at] =
+      std::mismatch(outer.begin(), outer.end(), inner.begin(), inner.end());
+  return !outer.empty() && root_end == outer.end() && inner_at != inner.end();
+}
+
+}  // namespace
+
+void ControlApi::addRunRoutes(http::Router& router) {
+  router.add("POST", "/api/v1/runs", [this](const http::Request& request) {
+    if (auto wrong_type = http::requireJson(request)) {
+      return std::move(*wrong_type);
+    }
+    auto parsed = runRequestOf(request);
+    if (auto* problem = std::get_if<http::Response>(&parsed)) {
+      return std::move(*problem);
+    }
+    store::RunId id = 0;
+    try {
+      id = queue_.submit(std::get<runner::RunRequest>(parsed));
+    } catch (const runner::RunRequestError& error) {
+      return fieldProblem(400, error.field(), error.what());
+    } catch (const runner::UnknownApproachError& error) {
+      return fieldProblem(400, "approaches", error.what());
+    } catch (const scenario::ScenarioFileError& error) {
+      return fieldProblem(400, "scenarioFile", error.what());
+    } catch (const RunQueueFullError& error) {
+      return http::Problem(503, error.what()).toResponse().header("Retry-After", "30");
+    }
+    rapidjson::StringBuffer buffer;
+    JsonWriter json(buffer);
+    const std::optional<store::RunRecord> record = store_.findRun(id);
+    writeRun(json, *record, queue_.status(id));
+    return jsonResponse(202, buffer).header("Location", "/api/v1/runs/" + std::to_string(id));
+  });
+
+  router.add("GET", "/api/v1/runs", [this](const http::Request& request) {
+    store::RunQuery query;
+    if (const auto status = request.queryParam("status")) {
+      query.status = store::runStatusFromName(*status);
+      if (!query.status) {
+        return fieldProblem(400, "status",
+                            "expected queued, running, completed, stopped, failed or interrupted, "
+                            "got '" +
+                                std::string(*status) + "'");
+      }
+    }
+    auto limit = queryNumber(request, "limit", 50, 1, 1000);
+    if (auto* problem = std::get_if<http::Response>(&limit)) {
+      return std::move(*problem);
+    }
+    auto offset = queryNumber(request, "offset", 0, 0, std::numeric_limits<std::int32_t>::max());
+    if (auto* problem = std::get_if<http::Response>(&offset)) {
+      return std::move(*problem);
+    }
+    query.limit = std::get<std::size_t>(limit);
+    query.offset = std::get<std::size_t>(offset);
+    const std::size_t total = store_.countRuns(query.status);
+    rapidjson::StringBuffer buffer;
+    JsonWriter json(buffer);
+    json.StartObject();
+    key(json, "runs");
+    json.StartArray();
+    for (const store::RunRecord& record : store_.listRuns(query)) {
+      writeRun(json, record, queue_.status(record.id));
+    }
+    json.EndArray();
+    field(json, "total", std::uint64_t{total});
+    field(json, "offset", std::uint64_t{query.offset});
+    field(json, "limit", std::uint64_t{query.limit});
+    json.EndObject();
+    return jsonResponse(200, buffer);
+  });
+
+  router.add("GET", "/api/v1/runs/{id}", [this](const http::Request& request) {
+    const std::optional<store::RunId> id = runIdOf(request);
+    const std::optional<store::RunRecord> record = id ? store_.findRun(*id) : std::nullopt;
+    if (!record) {
+      return noSuchRun(request);
+    }
+    rapidjson::StringBuffer buffer;
+    JsonWriter json(buffer);
+    writeRun(json, *record, queue_.status(*id));
+    return jsonResponse(200, buffer);
+  });
+
+  router.add("DELETE", "/api/v1/runs/{id}", [this](const http::Request& request) {
+    const std::optional<store::RunId> id = runIdOf(request);
+    const std::optional<store::RunRecord> record = id ? store_.findRun(*id) : std::nullopt;
+    if (!record) {
+      return noSuchRun(request);
+    }
+    if (queue_.status(*id)) {
+      return fieldProblem(409, "id",
+                          "run " + std::to_string(*id) +
+                              " is queued or running; stop it (POST /api/v1/runs/" +
+                              std::to_string(*id) + "/stop) before deleting it");
+    }
+    store_.deleteRun(*id);
+    // Only a folder the daemon made for the run; never a path outside its results folder.
+    const std::filesystem::path folder(record->run.results_dir);
+    if (isInside(folder, environment_.output_dir)) {
+      std::error_code ignored;
+      std::filesystem::remove_all(folder, ignored);
+    }
+    return http::Response::empty(204);
+  });
+
+  router.add("POST", "/api/v1/runs/{id}/stop", [this](const http::Request& request) {
+    const std::optional<store::RunId> id = runIdOf(request);
+    if (!id || !store_.findRun(*id)) {
+      return noSuchRun(request);
+    }
+    switch (queue_.stop(*id)) {
+      case RunQueue::StopResult::kStopping:
+        return http::Response::json(202, R"({"status":"stopping"})");
+      case RunQueue::StopResult::kRemovedFromQueue:
+        return http::Response::json(200, R"({"status":"stopped"})");
+      case RunQueue::StopResult::kNotActive:
+        break;
+    }
+    return fieldProblem(409, "id", "run " + std::to_string(*id) + " is not queued or running");
+  });
+}
+
+}  // namespace benchd::control
