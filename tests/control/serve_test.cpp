@@ -73,7 +73,7 @@ TEST(BenchdServe, RunsAScenarioFileThroughTheApiWhileItsEventsStream) {
   const HttpResponse run = daemon.call("GET", "/api/v1/runs/1");
   EXPECT_EQ(run.status, 200U);
   EXPECT_NE(run.body.find("\"status\":\"completed\""), std::string::npos) << run.body;
-  EXPECT_TRUE(fs::exists(dir.path() / "state" / "results" / "scenarios-ci" / "results.md"));
+  EXPECT_TRUE(fs::exists(dir.path() / "state" / "results" / "run-1" / "results.md"));
   EXPECT_EQ(daemon.call("POST", "/api/v1/runs/1/stop").status, 409U);
   // A finished run's stream ends at once with its status.
   EXPECT_NE(followEvents(daemon.port(), daemon.token(), 1, 10s).find("event: end"),

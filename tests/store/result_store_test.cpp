@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <limits>
 #include <sqlite3.h>
 
 namespace benchd::store {
@@ -191,6 +192,8 @@ TEST_F(StoreTest, MigratesAVersionOneFileAndKeepsItsRuns) {
   const ResultId result = store.beginResult(runs[0].id, 0, "s", "a");
   store.addSecond(result, sampleSecond(0));
   EXPECT_EQ(store.seconds(result, loadgen::PhaseKind::kTest).size(), 1U);
+  store.addEvent(runs[0].id, {1, "end", "{}"});
+  EXPECT_EQ(store.events(runs[0].id, 0).size(), 1U);
 }
 
 TEST_F(StoreTest, RefusesAFileFromANewerBenchd) {
@@ -257,6 +260,93 @@ TEST_F(StoreTest, QueuedRunsStartAndLeftoversAreMarkedInterrupted) {
   EXPECT_EQ(store.findRun(waiting)->status, RunStatus::kInterrupted);
   EXPECT_EQ(store.findRun(waiting)->finished_epoch_millis, 99);
   EXPECT_EQ(store.findRun(done)->status, RunStatus::kCompleted);
+}
+
+TEST_F(StoreTest, KeepsRunEventsInOrderForResumption) {
+  ResultStore store(file());
+  const RunId run = store.createRun(sampleRun());
+  const RunId other = store.createRun(sampleRun());
+  store.addEvent(run, {1, "phase", R"({"step":"starting"})"});
+  store.addEvent(other, {1, "phase", "{}"});
+  store.addEvent(run, {2, "snapshot", R"({"second":0})"});
+  store.addEvent(run, {3, "end", R"({"status":"completed"})"});
+  store.addEvent(run, {2, "snapshot", "a repeat is ignored"});
+
+  const std::vector<StoredEvent> all = store.events(run, 0);
+  ASSERT_EQ(all.size(), 3U);
+  EXPECT_EQ(all[0].type, "phase");
+  EXPECT_EQ(all[1].data, R"({"second":0})");
+  EXPECT_EQ(all[2].sequence, 3U);
+  const std::vector<StoredEvent> after_two = store.events(run, 2);
+  ASSERT_EQ(after_two.size(), 1U);
+  EXPECT_EQ(after_two[0].type, "end");
+  EXPECT_TRUE(store.events(run, 3).empty());
+  EXPECT_TRUE(store.events(run, std::numeric_limits<std::uint64_t>::max()).empty());
+  EXPECT_EQ(store.events(other, 0).size(), 1U);
+}
+
+TEST_F(StoreTest, ListsRunsNewestFirstByPageAndStatus) {
+  ResultStore store(file());
+  std::vector<RunId> ids;
+  for (int index = 0; index < 5; ++index) {
+    ids.push_back(store.createRun(sampleRun()));
+  }
+  store.finishRun(ids[1], RunStatus::kCompleted, "", 1);
+  store.finishRun(ids[3], RunStatus::kCompleted, "", 1);
+
+  EXPECT_EQ(store.countRuns(std::nullopt), 5U);
+  EXPECT_EQ(store.countRuns(RunStatus::kCompleted), 2U);
+  EXPECT_EQ(store.countRuns(RunStatus::kFailed), 0U);
+  RunQuery page;
+  page.limit = 2;
+  std::vector<RunRecord> first = store.listRuns(page);
+  ASSERT_EQ(first.size(), 2U);
+  EXPECT_EQ(first[0].id, ids[4]);
+  EXPECT_EQ(first[1].id, ids[3]);
+  page.offset = 4;
+  std::vector<RunRecord> last = store.listRuns(page);
+  ASSERT_EQ(last.size(), 1U);
+  EXPECT_EQ(last[0].id, ids[0]);
+  RunQuery completed;
+  completed.status = RunStatus::kCompleted;
+  std::vector<RunRecord> done = store.listRuns(completed);
+  ASSERT_EQ(done.size(), 2U);
+  EXPECT_EQ(done[0].id, ids[3]);
+  EXPECT_EQ(done[1].id, ids[1]);
+  completed.offset = 2;
+  EXPECT_TRUE(store.listRuns(completed).empty());
+}
+
+TEST_F(StoreTest, DeletingARunRemovesEverythingStoredForIt) {
+  ResultStore store(file());
+  const RunId run = store.createRun(sampleRun());
+  const RunId kept = store.createRun(sampleRun());
+  store.addScenarioRows(run, std::vector<scenario::ScenarioRow>{sampleRow()});
+  const ResultId result = store.beginResult(run, 0, "ci-get-movies", "callbacks-asio");
+  store.addSecond(result, sampleSecond(0));
+  results::SummaryRow row;
+  row.scenario = "ci-get-movies";
+  row.approach = "callbacks-asio";
+  store.finishResult(result, row);
+  store.addEvent(run, {1, "end", "{}"});
+  store.setResultsDir(kept, "/state/results/run-2");
+  EXPECT_EQ(store.findRun(kept)->run.results_dir, "/state/results/run-2");
+
+  EXPECT_TRUE(store.deleteRun(run));
+  EXPECT_FALSE(store.deleteRun(run));
+  EXPECT_FALSE(store.findRun(run));
+  EXPECT_TRUE(store.findRun(kept));
+  EXPECT_TRUE(store.summaries(run).empty());
+  EXPECT_TRUE(store.events(run, 0).empty());
+  EXPECT_TRUE(store.scenarioRows(run).empty());
+  // Nothing of it is left in any table, series included.
+  sqlite::SqliteConnection reader(file().string());
+  for (const char* table : {"run_spec", "scenario_row", "result", "result_metric",
+                            "result_diagnostic", "load_second", "system_second", "run_event"}) {
+    sqlite::SqliteStatement count = reader.prepare(std::string("SELECT count(*) FROM ") + table);
+    ASSERT_TRUE(count.step());
+    EXPECT_EQ(count.columnInt64(0), table == std::string("run_spec") ? 2 : 0) << table;
+  }
 }
 
 TEST(RunStatusNames, RoundTrip) {
