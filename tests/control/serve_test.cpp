@@ -75,6 +75,14 @@ TEST(BenchdServe, RunsAScenarioFileThroughTheApiWhileItsEventsStream) {
   EXPECT_NE(run.body.find("\"status\":\"completed\""), std::string::npos) << run.body;
   EXPECT_TRUE(fs::exists(dir.path() / "state" / "results" / "run-1" / "results.md"));
   EXPECT_EQ(daemon.call("POST", "/api/v1/runs/1/stop").status, 409U);
+  // The log says what happened to the run, one line each.
+  daemon.process().drainOutput(500ms);
+  const std::string log = daemon.process().stderrText();
+  EXPECT_NE(log.find("benchd: run 1 queued: "), std::string::npos) << log;
+  EXPECT_NE(log.find("benchd: run 1 started: scenarios-ci.csv, 4 row(s) x 1 approach(es)"),
+            std::string::npos)
+      << log;
+  EXPECT_NE(log.find("benchd: run 1 completed after "), std::string::npos) << log;
   // A finished run's stream ends at once with its status.
   EXPECT_NE(followEvents(daemon.port(), daemon.token(), 1, 10s).find("event: end"),
             std::string::npos);

@@ -5,6 +5,7 @@
 
 #include <benchd/control/control_api.hpp>
 #include <benchd/control/daemon_config.hpp>
+#include <benchd/control/daemon_log.hpp>
 #include <benchd/control/run_queue.hpp>
 #include <benchd/http/policies.hpp>
 #include <benchd/http/server.hpp>
@@ -58,8 +59,9 @@ int serve(std::span<const std::string_view> arguments) {
   if (const std::size_t interrupted =
           store.markInterruptedRuns(sampling::systemClock()->epochMillis());
       interrupted > 0) {
-    std::cerr << "benchd serve: " << interrupted
-              << " run(s) of an earlier daemon were cut short; marked interrupted\n";
+    control::logLine(control::LogLevel::kWarning,
+                     std::to_string(interrupted) +
+                         " run(s) of an earlier daemon were cut short; marked interrupted");
   }
   runner::RunEnvironment environment;
   environment.scenarios_dir =
@@ -88,9 +90,14 @@ int serve(std::span<const std::string_view> arguments) {
             << " (token in " << config.token_file.string() << ", state in "
             << config.state_dir.string() << ")" << std::endl;
 
+  control::logLine(control::LogLevel::kInfo, "listening on http://" + config.bind + ":" +
+                                                 std::to_string(server.port()) + ", state in " +
+                                                 config.state_dir.string());
+
   int signal_number = 0;
   ::sigwait(&stop_signals, &signal_number);
-  std::cerr << "benchd serve: signal " << signal_number << ", stopping\n";
+  control::logLine(control::LogLevel::kInfo,
+                   "signal " + std::to_string(signal_number) + ", stopping the running run");
   queue.shutdown();
   server.stop();
   return 0;

@@ -2,6 +2,7 @@
 #include "prometheus_text.hpp"
 
 #include <benchd/control/control_api.hpp>
+#include <benchd/control/daemon_log.hpp>
 #include <benchd/sampling/system_specs.hpp>
 
 #include <rapidjson/rapidjson.h>
@@ -37,6 +38,11 @@ ControlApi::ControlApi(RunQueue& queue, store::ResultStore& store,
 void ControlApi::rescan() {
   runner::PluginCatalog fresh =
       runner::inspectPlugins(environment_.plugin_folders, environment_.worker);
+  logLine(LogLevel::kInfo, "plugins inspected: " + std::to_string(fresh.accepted.size()) +
+                               " accepted, " + std::to_string(fresh.rejected.size()) + " rejected");
+  for (const runner::RejectedPlugin& plugin : fresh.rejected) {
+    logLine(LogLevel::kWarning, "plugin " + plugin.path.string() + " rejected: " + plugin.reason);
+  }
   const std::scoped_lock lock(catalog_mutex_);
   catalog_ = std::move(fresh);
 }

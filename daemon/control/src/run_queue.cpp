@@ -1,10 +1,11 @@
 #include "run_event_json.hpp"
 
+#include <benchd/control/daemon_log.hpp>
 #include <benchd/control/run_queue.hpp>
 #include <benchd/sampling/clock.hpp>
 
+#include <chrono>
 #include <condition_variable>
-#include <cstdio>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -55,9 +56,8 @@ struct RunQueue::Impl final : runner::RunObserver {
       store.addEvent(run, {event.sequence, event.type, event.data});
     } catch (const std::exception& failure) {
       // The live stream goes on; only a resumption from the store would miss this event.
-      std::fprintf(stderr, "benchd: could not store event %llu of run %lld: %s\n",
-                   static_cast<unsigned long long>(event.sequence), static_cast<long long>(run),
-                   failure.what());
+      logLine(LogLevel::kWarning, "could not store event " + std::to_string(event.sequence) +
+                                      " of run " + std::to_string(run) + ": " + failure.what());
     }
     const std::scoped_lock lock(listeners_mutex);
     for (const auto& [handle, listener] : listeners) {
@@ -115,6 +115,12 @@ struct RunQueue::Impl final : runner::RunObserver {
       sequence = 0;
       std::string status = "completed";
       std::string error;
+      const std::string name = "run " + std::to_string(next.id);
+      logLine(LogLevel::kInfo,
+              name + " started: " + next.settings.scenario_file.filename().string() + ", " +
+                  std::to_string(next.settings.plan.rows.size()) + " row(s) x " +
+                  std::to_string(next.settings.plan.approaches.size()) + " approach(es)");
+      const auto started = std::chrono::steady_clock::now();
       try {
         if (run->execute().outcome == runner::RunOutcome::kStopped) {
           status = "stopped";
@@ -124,9 +130,13 @@ struct RunQueue::Impl final : runner::RunObserver {
         // execute() has marked the run failed in the store and written what finished.
         status = "failed";
         error = failure.what();
-        std::fprintf(stderr, "benchd: run %lld failed: %s\n", static_cast<long long>(next.id),
-                     failure.what());
       }
+      const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(
+                               std::chrono::steady_clock::now() - started)
+                               .count();
+      logLine(status == "failed" ? LogLevel::kError : LogLevel::kInfo,
+              name + " " + status + " after " + std::to_string(seconds) + " s" +
+                  (error.empty() ? "" : ": " + error));
       {
         // Before the end event: whoever hears it finds the run finished, not running.
         const std::scoped_lock lock(mutex);
@@ -185,6 +195,8 @@ store::RunId RunQueue::submit(const runner::RunRequest& request) {
   settings.results_dir = impl_->options.environment.output_dir / ("run-" + std::to_string(id));
   impl_->store.setResultsDir(id, settings.results_dir.string());
   impl_->store.addScenarioRows(id, rows);
+  logLine(LogLevel::kInfo, "run " + std::to_string(id) + " queued: " + record.scenario_file + " (" +
+                               std::to_string(impl_->waiting.size()) + " waiting before it)");
   impl_->waiting.push_back({id, std::move(settings)});
   impl_->wake.notify_one();
   return id;

@@ -1,6 +1,7 @@
 #include "api_support.hpp"
 
 #include <benchd/control/control_api.hpp>
+#include <benchd/control/daemon_log.hpp>
 #include <benchd/http/policies.hpp>
 #include <benchd/http/problem.hpp>
 #include <benchd/scenario/scenario_file_error.hpp>
@@ -206,6 +207,7 @@ void ControlApi::addRunRoutes(http::Router& router) {
                               std::to_string(*id) + "/stop) before deleting it");
     }
     store_.deleteRun(*id);
+    logLine(LogLevel::kInfo, "run " + std::to_string(*id) + " deleted");
     // Only a folder the daemon made for the run; never a path outside its results folder.
     const std::filesystem::path folder(record->run.results_dir);
     if (isInside(folder, environment_.output_dir)) {
@@ -220,7 +222,11 @@ void ControlApi::addRunRoutes(http::Router& router) {
     if (!id || !store_.findRun(*id)) {
       return noSuchRun(request);
     }
-    switch (queue_.stop(*id)) {
+    const RunQueue::StopResult stopped = queue_.stop(*id);
+    if (stopped != RunQueue::StopResult::kNotActive) {
+      logLine(LogLevel::kInfo, "run " + std::to_string(*id) + " stopped on request");
+    }
+    switch (stopped) {
       case RunQueue::StopResult::kStopping:
         return http::Response::json(202, R"({"status":"stopping"})");
       case RunQueue::StopResult::kRemovedFromQueue:

@@ -2,6 +2,7 @@
 #include "results_json.hpp"
 
 #include <benchd/control/control_api.hpp>
+#include <benchd/control/daemon_log.hpp>
 #include <benchd/http/policies.hpp>
 #include <benchd/http/problem.hpp>
 #include <benchd/scenario/scenario_file_error.hpp>
@@ -108,6 +109,8 @@ void ControlApi::addScenarioFileRoutes(http::Router& router) {
     } catch (const scenario::ScenarioFileError& error) {
       return scenarioFileProblem(error);
     }
+    logLine(LogLevel::kInfo, "scenario file " + name + (replaced ? " replaced" : " uploaded") +
+                                 " (" + std::to_string(request.body.size()) + " bytes)");
     rapidjson::StringBuffer buffer;
     JsonWriter json(buffer);
     writeScenarioFile(json, scenarios_, *scenarios_.find(name), true);
@@ -126,6 +129,7 @@ void ControlApi::addScenarioFileRoutes(http::Router& router) {
     } catch (const ScenarioConflictError& error) {
       return fieldProblem(409, "name", error.what());
     }
+    logLine(LogLevel::kInfo, "scenario file " + name + " removed");
     return http::Response::empty(204);
   });
 }
