@@ -262,5 +262,67 @@ TEST(BenchdServeResults, RunsArePagedAndFilteredAndActiveOnesCannotBeDeleted) {
   stopDaemon(daemon);
 }
 
+/// Opens an event stream and keeps it open until destroyed.
+class HeldStream {
+ public:
+  HeldStream(std::uint16_t port, const std::string& token, int run)
+      : fd_(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) {
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(port);
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(fd_, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0) {
+      return;
+    }
+    const timeval receive_timeout{5, 0};
+    ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &receive_timeout, sizeof(receive_timeout));
+    const std::string request = "GET /api/v1/runs/" + std::to_string(run) +
+                                "/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " +
+                                token + "\r\n\r\n";
+    ::send(fd_, request.data(), request.size(), MSG_NOSIGNAL);
+    char head[512];
+    const ssize_t got = ::recv(fd_, head, sizeof(head), 0);
+    head_.assign(head, got > 0 ? static_cast<std::size_t>(got) : 0);
+  }
+  ~HeldStream() { ::close(fd_); }
+  HeldStream(const HeldStream&) = delete;
+  HeldStream& operator=(const HeldStream&) = delete;
+
+  /// The first bytes the server sent (status line and headers).
+  [[nodiscard]] const std::string& head() const { return head_; }
+
+ private:
+  int fd_;
+  std::string head_;
+};
+
+TEST(BenchdServeResults, ConfiguredLimitsAnswer503AndPlainRequestsStillPass) {
+  const benchd::testing::TempDir dir;
+  Daemon daemon(dir.path(), "max_streams = 2\nmax_queued = 1\n");
+  ASSERT_NE(daemon.port(), 0) << daemon.process().stderrText();
+  const std::string request =
+      R"({"scenarioFile":"scenarios-ci","approaches":["callbacks-asio"],"warmupSeconds":0,"testSeconds":30})";
+  ASSERT_EQ(daemon.call("POST", "/api/v1/runs", request).status, 202U);
+  ASSERT_EQ(daemon.call("POST", "/api/v1/runs", request).status, 202U);
+  const HttpResponse full = daemon.call("POST", "/api/v1/runs", request);
+  EXPECT_EQ(full.status, 503U) << full.body;
+  EXPECT_EQ(full.header("content-type"), "application/problem+json");
+  EXPECT_FALSE(full.header("retry-after").empty());
+
+  const HeldStream first(daemon.port(), daemon.token(), 1);
+  const HeldStream second(daemon.port(), daemon.token(), 1);
+  EXPECT_EQ(first.head().rfind("HTTP/1.1 200", 0), 0U) << first.head();
+  EXPECT_EQ(second.head().rfind("HTTP/1.1 200", 0), 0U) << second.head();
+  const HeldStream third(daemon.port(), daemon.token(), 1);
+  EXPECT_EQ(third.head().rfind("HTTP/1.1 503", 0), 0U) << third.head();
+  // Open streams never starve plain requests.
+  for (int index = 0; index < 20; ++index) {
+    ASSERT_EQ(daemon.call("GET", "/api/v1/runs/1").status, 200U);
+  }
+  EXPECT_EQ(daemon.call("POST", "/api/v1/runs/2/stop").status, 200U);
+  EXPECT_EQ(daemon.call("POST", "/api/v1/runs/1/stop").status, 202U);
+  stopDaemon(daemon);
+}
+
 }  // namespace
 }  // namespace benchd::control
