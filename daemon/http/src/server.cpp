@@ -13,12 +13,15 @@
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http.hpp>
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <array>
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <system_error>
 #include <thread>
 #include <unordered_set>
@@ -743,6 +746,7 @@ HttpServer::HttpServer(Router router, ServerOptions options)
   impl.bound_address = local.address().to_string();
   impl.accept();
   impl.running_threads = impl.loops.size();
+  std::size_t index = 0;
   for (auto& loop : impl.loops) {
     loop->thread = std::thread([&impl, &own = *loop] {
       tl_current_server = &impl;
@@ -761,6 +765,10 @@ HttpServer::HttpServer(Router router, ServerOptions options)
       }
       impl.exited.notify_all();
     });
+    // Named so per-thread CPU in /proc/<pid>/task/*/comm tells the server from its host
+    // process's other threads (bench/daemon/sse-cpu.sh).
+    const std::string name = "benchd-http-" + std::to_string(index++);
+    ::pthread_setname_np(loop->thread.native_handle(), name.c_str());
   }
 }
 
