@@ -190,6 +190,25 @@ TEST(BenchdRun, FailsAnApproachThatAnswersWrongly) {
   EXPECT_NE(markdown.find("expected the movies of 'Allen'"), std::string::npos) << markdown;
 }
 
+/// An answer nested deeper than any real one is wrong, and reading it does not take benchd down.
+TEST(BenchdRun, FailsAnApproachWhoseAnswersNestTooDeep) {
+  const TempDir dir;
+  const fs::path file =
+      writeFile(dir.path() / "deep.csv", scenarioCsv("movies,get-movies.js,,0,0,10,50,0,2\n"));
+  const CommandResult result =
+      runCommand(benchdExecutable().string(),
+                 {"run", file.string(), "-o", dir.path().string(), "--plugin-dir",
+                  testPluginFolder("deep-answers").string(), "-a", "deep-answers"},
+                 std::chrono::minutes(2));
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const results::ResultsTable table =
+      results::readResultsCsvFile(dir.path() / "deep" / "results.csv");
+  const results::ResultsRow* deep = findRow(table, "movies", "deep-answers");
+  ASSERT_NE(deep, nullptr);
+  EXPECT_GE(number(table, *deep, "requests_error"), 1);
+  EXPECT_NE(readFile(dir.path() / "deep" / "results.md").find("wrong answer"), std::string::npos);
+}
+
 TEST(BenchdRun, FailsAWorkerThatNeverBecomesHealthy) {
   const TempDir dir;
   const fs::path file =

@@ -134,9 +134,12 @@ struct RunQueue::Impl final : runner::RunObserver {
       const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(
                                std::chrono::steady_clock::now() - started)
                                .count();
-      logLine(status == "failed" ? LogLevel::kError : LogLevel::kInfo,
-              name + " " + status + " after " + std::to_string(seconds) + " s" +
-                  (error.empty() ? "" : ": " + error));
+      std::string ended = name + " " + status + " after " + std::to_string(seconds) + " s";
+      if (!error.empty()) {
+        ended += ": ";
+        ended += error;
+      }
+      logLine(status == "failed" ? LogLevel::kError : LogLevel::kInfo, ended);
       {
         // Before the end event: whoever hears it finds the run finished, not running.
         const std::scoped_lock lock(mutex);

@@ -20,7 +20,10 @@ namespace {
 /// "warmupSeconds": n, "testSeconds": n, "keepCsv": bool}. Unknown members are errors.
 std::variant<runner::RunRequest, http::Response> runRequestOf(const http::Request& request) {
   rapidjson::Document body;
-  if (body.Parse(request.body.data(), request.body.size()).HasParseError() || !body.IsObject()) {
+  if (body.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag>(
+              request.body.data(), request.body.size())
+          .HasParseError() ||
+      !body.IsObject()) {
     return fieldProblem(400, "body", "expected a JSON object");
   }
   runner::RunRequest run;
@@ -136,6 +139,11 @@ void ControlApi::addRunRoutes(http::Router& router) {
       return fieldProblem(400, "scenarioFile", error.what());
     } catch (const RunQueueFullError& error) {
       return http::Problem(503, error.what()).toResponse().header("Retry-After", "30");
+    } catch (const std::exception& error) {
+      // Not the request's fault (e.g. the scenarios folder lacks a workload's file): say what.
+      logLine(LogLevel::kError, std::string("cannot prepare a run: ") + error.what());
+      return http::Problem(500, std::string("the run cannot be prepared: ") + error.what())
+          .toResponse();
     }
     rapidjson::StringBuffer buffer;
     JsonWriter json(buffer);

@@ -71,12 +71,50 @@ void removeIds(rapidjson::Value& value) {
   }
 }
 
+/// Deeper JSON than any answer of the microservice (an array of movie objects) is wrong, and is
+/// refused before it is parsed: comparing and walking values recurses, and a plugin must not be
+/// able to overflow benchd's stack with its answer.
+constexpr int kMaxAnswerDepth = 16;
+
+/// Whether `text` nests arrays and objects deeper than `limit` (brackets inside strings do
+/// not count). A cheap scan, no recursion.
+bool nestsDeeperThan(std::string_view text, int limit) {
+  int depth = 0;
+  bool in_string = false;
+  bool escaped = false;
+  for (const char c : text) {
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit) {
+        return true;
+      }
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return false;
+}
+
 /// True when both texts are JSON and equal as values (ids removed first when asked).
 bool sameJson(const std::string& actual, const std::string& expected, bool ignore_ids) {
+  constexpr unsigned kFlags =
+      rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag;
+  if (nestsDeeperThan(actual, kMaxAnswerDepth) || nestsDeeperThan(expected, kMaxAnswerDepth)) {
+    return false;
+  }
   rapidjson::Document actual_document;
   rapidjson::Document expected_document;
-  if (actual_document.Parse(actual.c_str()).HasParseError() ||
-      expected_document.Parse(expected.c_str()).HasParseError()) {
+  if (actual_document.Parse<kFlags>(actual.c_str(), actual.size()).HasParseError() ||
+      expected_document.Parse<kFlags>(expected.c_str(), expected.size()).HasParseError()) {
     return false;
   }
   if (ignore_ids) {

@@ -57,7 +57,8 @@ std::string stringMember(const rapidjson::Value& object, const char* name) {
 /// The description in the worker's `{"event":"plugin",...}` line, if `line` is one.
 std::optional<PluginDescription> parsePluginLine(const std::string& line, const fs::path& path) {
   rapidjson::Document document;
-  document.Parse(line.c_str(), line.size());
+  document.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag>(
+      line.c_str(), line.size());
   if (document.HasParseError() || !document.IsObject() ||
       stringMember(document, "event") != "plugin") {
     return std::nullopt;

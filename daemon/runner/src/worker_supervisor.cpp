@@ -72,8 +72,11 @@ void WorkerSupervisor::readEventLines() {
   while (!child_.stdoutClosed()) {
     for (const std::string& line : child_.readStdoutLines(std::chrono::milliseconds(500))) {
       rapidjson::Document event;
-      if (event.Parse(line.c_str()).HasParseError() || !event.IsObject() ||
-          !event.HasMember("event") || !event["event"].IsString()) {
+      if (event
+              .Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag>(
+                  line.c_str())
+              .HasParseError() ||
+          !event.IsObject() || !event.HasMember("event") || !event["event"].IsString()) {
         continue;  // not an event line; the worker's diagnostics go to stderr
       }
       const std::string_view kind = event["event"].GetString();

@@ -103,7 +103,8 @@ std::string readBody(const std::filesystem::path& file, const JsonPath& path) {
     return content;
   }
   rapidjson::Document document;
-  document.Parse(content.data(), content.size());
+  document.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag>(
+      content.data(), content.size());
   if (document.HasParseError()) {
     failAt(path, "'" + file.string() + "' is not valid JSON (" +
                      describeOffset(content, document.GetErrorOffset()) +
@@ -324,7 +325,8 @@ Workload parseWorkload(std::string_view json, const std::filesystem::path& sourc
                        const std::filesystem::path& body_dir) {
   const std::string file = source.string();
   rapidjson::Document document;
-  document.Parse(json.data(), json.size());
+  document.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag>(
+      json.data(), json.size());
   if (document.HasParseError()) {
     throw WorkloadFileError(file + ": invalid JSON at " +
                             describeOffset(json, document.GetErrorOffset()) + ": " +

@@ -1,11 +1,13 @@
-// Test fixture: a real, minimal plugin that misbehaves in one of three ways, chosen at compile
+// Test fixture: a real, minimal plugin that misbehaves in one of four ways, chosen at compile
 // time (BENCHD_TEST_PLUGIN_BEHAVIOUR, BENCHD_TEST_PLUGIN_NAME; see CMakeLists.txt):
 //   crash-on-request  GET /health answers 200 {"status":"UP"}, any other request abort()s: a
 //                     worker that dies after it became healthy;
 //   wrong-answers     GET /health answers 200, any other request 200 "[]" at once: the fast
 //                     but wrong approach that must not win;
 //   never-healthy     GET /health answers 503, any other request 200 "[]": a worker that never
-//                     becomes ready.
+//                     becomes ready;
+//   deep-answers      GET /health answers 200, any other request 200 with JSON nested 300,000
+//                     arrays deep: an answer that would overflow a recursive reader's stack.
 //
 // One accept thread serves one connection at a time with plain blocking sockets: read one
 // request head, answer, close. stop() wakes the thread through a pipe, so it never waits on a
@@ -42,7 +44,7 @@ constexpr int kRequestTimeoutMillis = 5000;
 /// A request head longer than this is not one of ours; the connection is dropped.
 constexpr std::size_t kMaxHeadBytes = std::size_t{16} * 1024;
 
-enum Behaviour { kCrashOnRequest = 1, kWrongAnswers = 2, kNeverHealthy = 3 };
+enum Behaviour { kCrashOnRequest = 1, kWrongAnswers = 2, kNeverHealthy = 3, kDeepAnswers = 4 };
 constexpr Behaviour kBehaviour = static_cast<Behaviour>(BENCHD_TEST_PLUGIN_BEHAVIOUR);
 
 constexpr std::string_view kHealthResponse =
@@ -69,6 +71,17 @@ constexpr std::string_view kWrongResponse =
     "Connection: close\r\n"
     "\r\n"
     "[]";
+
+/// The deep-answers answer, made once.
+const std::string& deepResponse() {
+  static const std::string response = [] {
+    constexpr std::size_t kDepth = 300'000;
+    const std::string body = std::string(kDepth, '[') + std::string(kDepth, ']');
+    return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " +
+           std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+  }();
+  return response;
+}
 
 std::string errnoText(const char* what) {
   return std::string(what) + ": " + std::strerror(errno);
@@ -192,9 +205,10 @@ class Server {
       host_->log(host_->host_context, BENCHD_LOG_ERROR, message.data(), message.size());
       std::abort();
     }
-    const std::string_view response = !health                       ? kWrongResponse
-                                      : kBehaviour == kNeverHealthy ? kUnhealthyResponse
-                                                                    : kHealthResponse;
+    const std::string_view response =
+        health ? (kBehaviour == kNeverHealthy ? kUnhealthyResponse : kHealthResponse)
+        : kBehaviour == kDeepAnswers ? std::string_view(deepResponse())
+                                     : kWrongResponse;
     in_flight_.store(1);
     std::size_t sent = 0;
     while (sent < response.size()) {
