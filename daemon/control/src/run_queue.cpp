@@ -134,7 +134,12 @@ struct RunQueue::Impl final : runner::RunObserver {
       const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(
                                std::chrono::steady_clock::now() - started)
                                .count();
-      std::string ended = name + " " + status + " after " + std::to_string(seconds) + " s";
+      std::string ended = name;
+      ended.append(" ")
+          .append(status)
+          .append(" after ")
+          .append(std::to_string(seconds))
+          .append(" s");
       if (!error.empty()) {
         ended += ": ";
         ended += error;
