@@ -11,6 +11,7 @@ packages=(
   libboost1.81-dev libboost-fiber1.81-dev libboost-context1.81-dev libboost-url1.81-dev
   libpoco-dev libsqlite3-dev rapidjson-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  python3-yaml python3-jsonschema
   "$@"
 )
 
