@@ -938,7 +938,7 @@ def exercise(c, project_dir):
                                  (f"base={run_id}&other={run_id}&threshold=1001", 400,
                                   "threshold"),
                                  (f"base={run_id}&other=999999", 404, "other"),
-                                 (f"base=abc&other={run_id}", 404, "base")):
+                                 (f"base=abc&other={run_id}", 400, "base")):
         _, problem = c.call(compare, "/api/v1/compare?" + query, status)
         if problem and problem.get("field") != field:
             c.fail(f"GET /api/v1/compare?{query}: field is {problem.get('field')!r}, not {field}")

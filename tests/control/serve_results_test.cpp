@@ -73,6 +73,56 @@ void stopDaemon(Daemon& daemon) {
   EXPECT_TRUE(ended->succeeded()) << ended->describe();
 }
 
+/// Opens an event stream and keeps it open until destroyed.
+class HeldStream {
+ public:
+  HeldStream(std::uint16_t port, const std::string& token, int run)
+      : fd_(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) {
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(port);
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(fd_, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0) {
+      return;
+    }
+    const timeval receive_timeout{5, 0};
+    ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &receive_timeout, sizeof(receive_timeout));
+    const std::string request = "GET /api/v1/runs/" + std::to_string(run) +
+                                "/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " +
+                                token + "\r\n\r\n";
+    ::send(fd_, request.data(), request.size(), MSG_NOSIGNAL);
+    char head[512];
+    const ssize_t got = ::recv(fd_, head, sizeof(head), 0);
+    head_.assign(head, got > 0 ? static_cast<std::size_t>(got) : 0);
+  }
+  ~HeldStream() { ::close(fd_); }
+  HeldStream(const HeldStream&) = delete;
+  HeldStream& operator=(const HeldStream&) = delete;
+
+  /// The first bytes the server sent (status line and headers).
+  [[nodiscard]] const std::string& head() const { return head_; }
+
+  /// Everything received so far, reading on until `marker` has arrived or `timeout` passed.
+  std::string readUntil(const std::string& marker, std::chrono::seconds timeout) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    char chunk[4096];
+    while (head_.find(marker) == std::string::npos && std::chrono::steady_clock::now() < deadline) {
+      const ssize_t got = ::recv(fd_, chunk, sizeof(chunk), 0);
+      if (got == 0) {
+        break;
+      }
+      if (got > 0) {
+        head_.append(chunk, static_cast<std::size_t>(got));
+      }
+    }
+    return head_;
+  }
+
+ private:
+  int fd_;
+  std::string head_;
+};
+
 TEST(BenchdServeResults, AnUploadedFileRunsAndEveryResultDocumentIsServed) {
   const benchd::testing::TempDir dir;
   Daemon daemon(dir.path());
@@ -249,7 +299,13 @@ TEST(BenchdServeResults, RunsArePagedAndFilteredAndActiveOnesCannotBeDeleted) {
             std::string::npos);
   EXPECT_EQ(daemon.call("GET", "/metrics", {}, false).status, 401U);
 
+  // A waiting run that is stopped ends its event stream too.
+  HeldStream waiting(daemon.port(), daemon.token(), 2);
+  ASSERT_EQ(waiting.head().rfind("HTTP/1.1 200", 0), 0U) << waiting.head();
   EXPECT_EQ(daemon.call("POST", "/api/v1/runs/2/stop").status, 200U);
+  const std::string ended = waiting.readUntil("event: end", 20s);
+  EXPECT_NE(ended.find("event: end"), std::string::npos) << ended;
+  EXPECT_NE(ended.find("stopped before it started"), std::string::npos) << ended;
   EXPECT_EQ(daemon.call("POST", "/api/v1/runs/1/stop").status, 202U);
   ASSERT_TRUE(waitForRun(
       daemon, 1, [](const rapidjson::Document& run) { return hasStatus(run, "stopped"); }, 60s));
@@ -261,40 +317,6 @@ TEST(BenchdServeResults, RunsArePagedAndFilteredAndActiveOnesCannotBeDeleted) {
   EXPECT_NE(idle.body.find("benchd_run_active 0\n"), std::string::npos) << idle.body;
   stopDaemon(daemon);
 }
-
-/// Opens an event stream and keeps it open until destroyed.
-class HeldStream {
- public:
-  HeldStream(std::uint16_t port, const std::string& token, int run)
-      : fd_(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) {
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(port);
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (::connect(fd_, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0) {
-      return;
-    }
-    const timeval receive_timeout{5, 0};
-    ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &receive_timeout, sizeof(receive_timeout));
-    const std::string request = "GET /api/v1/runs/" + std::to_string(run) +
-                                "/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " +
-                                token + "\r\n\r\n";
-    ::send(fd_, request.data(), request.size(), MSG_NOSIGNAL);
-    char head[512];
-    const ssize_t got = ::recv(fd_, head, sizeof(head), 0);
-    head_.assign(head, got > 0 ? static_cast<std::size_t>(got) : 0);
-  }
-  ~HeldStream() { ::close(fd_); }
-  HeldStream(const HeldStream&) = delete;
-  HeldStream& operator=(const HeldStream&) = delete;
-
-  /// The first bytes the server sent (status line and headers).
-  [[nodiscard]] const std::string& head() const { return head_; }
-
- private:
-  int fd_;
-  std::string head_;
-};
 
 TEST(BenchdServeResults, ConfiguredLimitsAnswer503AndPlainRequestsStillPass) {
   const benchd::testing::TempDir dir;
@@ -321,6 +343,36 @@ TEST(BenchdServeResults, ConfiguredLimitsAnswer503AndPlainRequestsStillPass) {
   }
   EXPECT_EQ(daemon.call("POST", "/api/v1/runs/2/stop").status, 200U);
   EXPECT_EQ(daemon.call("POST", "/api/v1/runs/1/stop").status, 202U);
+  stopDaemon(daemon);
+}
+
+TEST(BenchdServeResults, NoWaitingRoomStillTakesARunWhenIdle) {
+  const benchd::testing::TempDir dir;
+  Daemon daemon(dir.path(), "max_queued = 0\n");
+  ASSERT_NE(daemon.port(), 0) << daemon.process().stderrText();
+  const std::string request =
+      R"({"scenarioFile":"scenarios-ci","approaches":["callbacks-asio"],"warmupSeconds":0,"testSeconds":30})";
+  const HttpResponse first = daemon.call("POST", "/api/v1/runs", request);
+  EXPECT_EQ(first.status, 202U) << first.body;
+  EXPECT_EQ(daemon.call("POST", "/api/v1/runs", request).status, 503U);
+  EXPECT_EQ(daemon.call("POST", "/api/v1/runs/1/stop").status, 202U);
+  stopDaemon(daemon);
+}
+
+TEST(BenchdServeResults, ARescanThatCannotSearchSaysWhyAndLogsIt) {
+  const benchd::testing::TempDir dir;
+  fs::create_directories(dir.path() / "drop-in");
+  Daemon daemon(dir.path(), "plugin_dirs = " + (dir.path() / "drop-in").string() + "\n");
+  ASSERT_NE(daemon.port(), 0) << daemon.process().stderrText();
+  EXPECT_EQ(daemon.call("POST", "/api/v1/approaches/rescan").status, 200U);
+  fs::remove(dir.path() / "drop-in");
+  const HttpResponse failed = daemon.call("POST", "/api/v1/approaches/rescan");
+  EXPECT_EQ(failed.status, 500U);
+  EXPECT_NE(failed.body.find("drop-in"), std::string::npos) << failed.body;
+  daemon.process().drainOutput(500ms);
+  EXPECT_NE(daemon.process().stderrText().find("benchd: error: plugin rescan failed"),
+            std::string::npos)
+      << daemon.process().stderrText();
   stopDaemon(daemon);
 }
 

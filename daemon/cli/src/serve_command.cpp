@@ -85,6 +85,10 @@ int serve(std::span<const std::string_view> arguments) {
   // Room for a page of replayed events (Last-Event-ID) on top of live ones.
   options.streams.max_queued_bytes = std::size_t{1} << 20;
   options.policies = {http::hostCheckPolicy(), http::bearerTokenPolicy(token, "benchd")};
+  options.on_handler_error = [](const http::Request& request, const std::string& what) {
+    control::logLine(control::LogLevel::kError,
+                     request.method + " " + request.path + " failed (500): " + what);
+  };
   http::HttpServer server(api.router(), options);
   std::cout << "benchd serve: listening on http://" << config.bind << ":" << server.port()
             << " (token in " << config.token_file.string() << ", state in "

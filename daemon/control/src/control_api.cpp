@@ -3,6 +3,7 @@
 
 #include <benchd/control/control_api.hpp>
 #include <benchd/control/daemon_log.hpp>
+#include <benchd/http/problem.hpp>
 #include <benchd/sampling/system_specs.hpp>
 
 #include <rapidjson/rapidjson.h>
@@ -117,7 +118,15 @@ void ControlApi::addSystemRoutes(http::Router& router) {
   };
   router.add("GET", "/api/v1/approaches", approaches);
   router.add("POST", "/api/v1/approaches/rescan", [this, approaches](const http::Request& r) {
-    rescan();
+    try {
+      rescan();
+    } catch (const std::exception& error) {
+      // E.g. a configured plugin folder was removed: the daemon's setup, not the request.
+      logLine(LogLevel::kError, std::string("plugin rescan failed: ") + error.what());
+      return http::Problem(500,
+                           std::string("the plugin folders cannot be searched: ") + error.what())
+          .toResponse();
+    }
     return approaches(r);
   });
 

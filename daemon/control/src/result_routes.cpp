@@ -103,45 +103,46 @@ void ControlApi::addResultRoutes(http::Router& router) {
                return jsonResponse(200, buffer);
              }));
 
-  router.add("GET", "/api/v1/runs/{id}/results/{scenario}/{approach}/seconds",
-             withRun([this](const http::Request& request, const store::RunRecord& record) {
-               const std::string scenario(request.param("scenario").value_or(""));
-               const std::string approach(request.param("approach").value_or(""));
-               loadgen::PhaseKind phase = loadgen::PhaseKind::kTest;
-               if (const auto name = request.queryParam("phase")) {
-                 if (*name == "warmup") {
-                   phase = loadgen::PhaseKind::kWarmup;
-                 } else if (*name != "test") {
-                   return fieldProblem(400, "phase",
-                                       "expected test or warmup, got '" + std::string(*name) + "'");
-                 }
-               }
-               const std::optional<store::ResultId> result =
-                   store_.findResult(record.id, scenario, approach);
-               if (!result) {
-                 return fieldProblem(404, "scenario",
-                                     "run " + std::to_string(record.id) +
-                                         " has no result for scenario '" + scenario +
-                                         "' and approach '" + approach + "'");
-               }
-               rapidjson::StringBuffer buffer;
-               JsonWriter json(buffer);
-               json.StartObject();
-               field(json, "runId", std::int64_t{record.id});
-               field(json, "scenario", scenario);
-               field(json, "approach", approach);
-               field(json, "phase", loadgen::phaseKindName(phase));
-               key(json, "seconds");
-               json.StartArray();
-               for (const results::SecondRecord& second : store_.seconds(*result, phase)) {
-                 json.StartObject();
-                 writeSecondMembers(json, second);
-                 json.EndObject();
-               }
-               json.EndArray();
-               json.EndObject();
-               return jsonResponse(200, buffer);
-             }));
+  router.add(
+      "GET", "/api/v1/runs/{id}/results/{scenario}/{approach}/seconds",
+      withRun([this](const http::Request& request, const store::RunRecord& record) {
+        const std::string scenario(request.param("scenario").value_or(""));
+        const std::string approach(request.param("approach").value_or(""));
+        loadgen::PhaseKind phase = loadgen::PhaseKind::kTest;
+        if (const auto name = request.queryParam("phase")) {
+          if (*name == "warmup" || *name == "warm-up") {
+            phase = loadgen::PhaseKind::kWarmup;
+          } else if (*name != "test") {
+            return fieldProblem(
+                400, "phase",
+                "expected test or warmup (also spelt warm-up), got '" + std::string(*name) + "'");
+          }
+        }
+        const std::optional<store::ResultId> result =
+            store_.findResult(record.id, scenario, approach);
+        if (!result) {
+          return fieldProblem(404, "scenario",
+                              "run " + std::to_string(record.id) + " has no result for scenario '" +
+                                  scenario + "' and approach '" + approach + "'");
+        }
+        rapidjson::StringBuffer buffer;
+        JsonWriter json(buffer);
+        json.StartObject();
+        field(json, "runId", std::int64_t{record.id});
+        field(json, "scenario", scenario);
+        field(json, "approach", approach);
+        field(json, "phase", loadgen::phaseKindName(phase));
+        key(json, "seconds");
+        json.StartArray();
+        for (const results::SecondRecord& second : store_.seconds(*result, phase)) {
+          json.StartObject();
+          writeSecondMembers(json, second);
+          json.EndObject();
+        }
+        json.EndArray();
+        json.EndObject();
+        return jsonResponse(200, buffer);
+      }));
 
   router.add("GET", "/api/v1/runs/{id}/results.csv",
              withRun([this](const http::Request&, const store::RunRecord& record) {
@@ -201,9 +202,11 @@ void ControlApi::addResultRoutes(http::Router& router) {
       }
       store::RunId id = 0;
       const auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), id);
-      if (error == std::errc{} && end == text->data() + text->size() && id > 0) {
-        runs[index] = store_.findRun(id);
+      if (text->empty() || error != std::errc{} || end != text->data() + text->size() || id <= 0) {
+        return fieldProblem(400, names[index],
+                            "expected the id of a run, got '" + std::string(*text) + "'");
       }
+      runs[index] = store_.findRun(id);
       if (!runs[index]) {
         return fieldProblem(404, names[index], "no run '" + std::string(*text) + "'");
       }

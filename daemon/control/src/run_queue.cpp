@@ -4,6 +4,7 @@
 #include <benchd/control/run_queue.hpp>
 #include <benchd/sampling/clock.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -50,19 +51,46 @@ struct RunQueue::Impl final : runner::RunObserver {
   std::uint64_t next_handle = 1;
   std::uint64_t sequence = 0;  ///< of the running run's events; only the queue's thread
 
-  void publish(store::RunId run, const char* type, std::string data) {
-    const RunEvent event{run, ++sequence, type, std::move(data)};
+  /// Stores `event`, then tells every listener. The queue's thread calls it for the running
+  /// run; stop() and shutdown() for the end of a run that never left the waiting list (its
+  /// only event). Never with `mutex` held: listeners lock their own state, which may be held
+  /// while status() is asked.
+  void deliver(const RunEvent& event) {
     try {
-      store.addEvent(run, {event.sequence, event.type, event.data});
+      store.addEvent(event.run, {event.sequence, event.type, event.data});
     } catch (const std::exception& failure) {
       // The live stream goes on; only a resumption from the store would miss this event.
       logLine(LogLevel::kWarning, "could not store event " + std::to_string(event.sequence) +
-                                      " of run " + std::to_string(run) + ": " + failure.what());
+                                      " of run " + std::to_string(event.run) + ": " +
+                                      failure.what());
     }
     const std::scoped_lock lock(listeners_mutex);
     for (const auto& [handle, listener] : listeners) {
       listener(event);
     }
+  }
+
+  /// Throws RunQueueFullError when a new run would wait behind `options.max_queued` others.
+  /// An idle queue takes a run whatever the limit (it starts at once). Under `mutex`.
+  void refuseWhenFull() const {
+    const bool idle = !running_id && waiting.empty();
+    if (!idle && waiting.size() >= options.max_queued) {
+      throw RunQueueFullError("the queue already holds " + std::to_string(waiting.size()) +
+                              " waiting run(s) behind the running one (max_queued = " +
+                              std::to_string(options.max_queued) + "); stop one or wait");
+    }
+  }
+
+  /// The running run's next event. Only the queue's thread.
+  void publish(store::RunId run, const char* type, std::string data) {
+    deliver({run, ++sequence, type, std::move(data)});
+  }
+
+  /// Marks a run that never started stopped (under `mutex`); the caller then delivers the
+  /// returned end event, outside the lock.
+  RunEvent stopWaiting(store::RunId run, const std::string& reason) {
+    store.finishRun(run, store::RunStatus::kStopped, reason, epochMillisNow());
+    return {run, 1, "end", endEventJson("stopped", reason)};
   }
 
   store::RunId current() const {
@@ -171,11 +199,7 @@ store::RunId RunQueue::submit(const runner::RunRequest& request) {
     if (impl_->shutting_down) {
       throw std::logic_error("the run queue is shut down");
     }
-    if (impl_->waiting.size() >= impl_->options.max_queued) {
-      throw RunQueueFullError("the queue already holds " +
-                              std::to_string(impl_->options.max_queued) +
-                              " waiting runs; stop one or wait");
-    }
+    impl_->refuseWhenFull();
   }
   // Checked outside the lock: inspecting plugins takes a while.
   runner::PreparedRun prepared = runner::prepareRun(request, impl_->options.environment);
@@ -195,10 +219,7 @@ store::RunId RunQueue::submit(const runner::RunRequest& request) {
   if (impl_->shutting_down) {
     throw std::logic_error("the run queue is shut down");
   }
-  if (impl_->waiting.size() >= impl_->options.max_queued) {
-    throw RunQueueFullError("the queue already holds " + std::to_string(impl_->options.max_queued) +
-                            " waiting runs; stop one or wait");
-  }
+  impl_->refuseWhenFull();
   const store::RunId id = impl_->store.createRun(record, store::RunStatus::kQueued);
   settings.results_dir = impl_->options.environment.output_dir / ("run-" + std::to_string(id));
   impl_->store.setResultsDir(id, settings.results_dir.string());
@@ -211,20 +232,23 @@ store::RunId RunQueue::submit(const runner::RunRequest& request) {
 }
 
 RunQueue::StopResult RunQueue::stop(store::RunId run) {
-  const std::scoped_lock lock(impl_->mutex);
-  if (impl_->running_id == run && impl_->running != nullptr) {
-    impl_->running->requestStop();
-    return StopResult::kStopping;
-  }
-  for (auto it = impl_->waiting.begin(); it != impl_->waiting.end(); ++it) {
-    if (it->id == run) {
-      impl_->waiting.erase(it);
-      impl_->store.finishRun(run, store::RunStatus::kStopped, "stopped before it started",
-                             epochMillisNow());
-      return StopResult::kRemovedFromQueue;
+  std::optional<RunEvent> end;
+  {
+    const std::scoped_lock lock(impl_->mutex);
+    if (impl_->running_id == run && impl_->running != nullptr) {
+      impl_->running->requestStop();
+      return StopResult::kStopping;
     }
+    const auto waiting = std::find_if(impl_->waiting.begin(), impl_->waiting.end(),
+                                      [run](const Waiting& entry) { return entry.id == run; });
+    if (waiting == impl_->waiting.end()) {
+      return StopResult::kNotActive;
+    }
+    impl_->waiting.erase(waiting);
+    end = impl_->stopWaiting(run, "stopped before it started");
   }
-  return StopResult::kNotActive;
+  impl_->deliver(*end);
+  return StopResult::kRemovedFromQueue;
 }
 
 std::optional<RunQueueStatus> RunQueue::status(store::RunId run) const {
@@ -272,6 +296,7 @@ void RunQueue::unsubscribe(std::uint64_t handle) {
 }
 
 void RunQueue::shutdown() {
+  std::vector<RunEvent> ends;
   {
     const std::scoped_lock lock(impl_->mutex);
     if (!impl_->shutting_down) {
@@ -280,12 +305,14 @@ void RunQueue::shutdown() {
         impl_->running->requestStop();
       }
       for (const Waiting& waiting : impl_->waiting) {
-        impl_->store.finishRun(waiting.id, store::RunStatus::kStopped,
-                               "the daemon shut down before it started", epochMillisNow());
+        ends.push_back(impl_->stopWaiting(waiting.id, "the daemon shut down before it started"));
       }
       impl_->waiting.clear();
     }
     impl_->wake.notify_all();
+  }
+  for (const RunEvent& end : ends) {
+    impl_->deliver(end);
   }
   if (impl_->thread.joinable()) {
     impl_->thread.join();

@@ -7,6 +7,8 @@
 #include <benchd/http/problem.hpp>
 #include <benchd/scenario/scenario_file_error.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <sstream>
 
@@ -25,6 +27,22 @@ http::Response scenarioFileProblem(const scenario::ScenarioFileError& error) {
   }
   problem.extension("reason", error.reason());
   return problem.toResponse();
+}
+
+/// Whether the first media range of an Accept header is text/csv (case-insensitive).
+bool prefersCsv(std::string_view accept) {
+  std::string_view first = accept.substr(0, accept.find_first_of(",;"));
+  while (!first.empty() && (first.front() == ' ' || first.front() == '\t')) {
+    first.remove_prefix(1);
+  }
+  while (!first.empty() && (first.back() == ' ' || first.back() == '\t')) {
+    first.remove_suffix(1);
+  }
+  constexpr std::string_view kCsv = "text/csv";
+  return first.size() == kCsv.size() &&
+         std::equal(first.begin(), first.end(), kCsv.begin(), [](char left, char right) {
+           return std::tolower(static_cast<unsigned char>(left)) == right;
+         });
 }
 
 /// {"name", "source", "url"} and then the rows (or the reason the file cannot be used).
@@ -80,9 +98,8 @@ void ControlApi::addScenarioFileRoutes(http::Router& router) {
     if (!entry) {
       return fieldProblem(404, "name", "no scenario file '" + name + "'");
     }
-    // The file itself for a client that asks for CSV; its rows as JSON otherwise.
-    const std::string_view accept = request.header("Accept").value_or("");
-    if (accept.find("text/csv") != std::string_view::npos) {
+    // The file itself for a client whose first choice is CSV; its rows as JSON otherwise.
+    if (prefersCsv(request.header("Accept").value_or(""))) {
       std::ifstream in(entry->path, std::ios::binary);
       std::ostringstream text;
       text << in.rdbuf();
