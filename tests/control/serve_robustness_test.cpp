@@ -387,7 +387,7 @@ constexpr const char* kScenarioHeader =
 /// A scenarios folder (the built-in workloads) with "interrupted.csv": a short first row that
 /// finishes and is stored before anything happens to the daemon, and a long second one.
 fs::path twoRowScenarios(const fs::path& dir) {
-  const fs::path folder = dir / "scenarios";
+  fs::path folder = dir / "scenarios";
   const fs::path source = fs::path(BENCHD_SOURCE_DIR) / "scenarios";
   fs::create_directories(folder);
   fs::create_directory_symlink(source / "workloads", folder / "workloads");
@@ -1176,10 +1176,10 @@ class CaseMaker {
                            "\"../scenarios-ci.csv\"", "\"a/b.csv\"", "\"..\"", "\"/etc/passwd\"",
                            "\"nope.csv\"", "\"scenarios-ci.csv/\"",
                            "\"" + std::string(300, 'x') + ".csv\"", "\"%2e%2e%2fpasswd\"",
-                           "\"scenarios\\/ci.csv\"", "\"..\\/..\\/etc\\/passwd\""});
+                           R"("scenarios\/ci.csv")", R"("..\/..\/etc\/passwd")"});
     }
     if (member == "approaches") {
-      return random_.pick({"\"callbacks-asio\"", "[1]", "[null]", "{}", "1",
+      return random_.pick({R"("callbacks-asio")", "[1]", "[null]", "{}", "1",
                            "[[\"callbacks-asio\"]]", "[\"nope-approach\"]",
                            "[\"callbacks-asio\",\"nope\"]", "[\"\"]", "[\"../callbacks-asio\"]",
                            "[{}]", "null"});
@@ -1788,9 +1788,9 @@ TEST(BenchdServeRobustness, ThousandsOfMalformedRequestsLeaveTheDaemonAnsweringA
   std::vector<std::string> slow_answers(2);
   std::optional<double> slowloris_closed_after;
   std::vector<std::thread> slow_threads;
-  for (std::size_t index = 0; index < slow_answers.size(); ++index) {
-    slow_threads.emplace_back([&, index] {
-      slow_answers[index] =
+  for (std::string& answer : slow_answers) {
+    slow_threads.emplace_back([&daemon, &answer] {
+      answer =
           slowClient(daemon.port(), "GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 20);
     });
   }

@@ -209,6 +209,30 @@ TEST(BenchdRun, FailsAnApproachWhoseAnswersNestTooDeep) {
   EXPECT_NE(readFile(dir.path() / "deep" / "results.md").find("wrong answer"), std::string::npos);
 }
 
+/// A worker that stops answering fails its row with the cause; one that then ignores SIGTERM is
+/// killed, and the run goes on to the next approach.
+TEST(BenchdRun, FailsAHungWorkerKillsItAndGoesOn) {
+  const TempDir dir;
+  const fs::path file =
+      writeFile(dir.path() / "hung.csv", scenarioCsv("time,get-time.js,,0,0,10,50,0,1\n"));
+  const CommandResult result = runCommand(
+      benchdExecutable().string(),
+      {"run", file.string(), "-o", dir.path().string(), "--plugin-dir",
+       testPluginFolder("hang-on-request").string(), "-a", "hang-on-request,callbacks-asio"},
+      std::chrono::minutes(2));
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const results::ResultsTable table =
+      results::readResultsCsvFile(dir.path() / "hung" / "results.csv");
+  const results::ResultsRow* hung = findRow(table, "time", "hang-on-request");
+  ASSERT_NE(hung, nullptr);
+  EXPECT_GE(number(table, *hung, "requests_error"), 1);
+  const results::ResultsRow* next = findRow(table, "time", "callbacks-asio");
+  ASSERT_NE(next, nullptr);
+  EXPECT_GT(number(table, *next, "requests_ok"), 0);
+  EXPECT_NE(readFile(dir.path() / "hung" / "results.md").find("no answer within"),
+            std::string::npos);
+}
+
 TEST(BenchdRun, FailsAWorkerThatNeverBecomesHealthy) {
   const TempDir dir;
   const fs::path file =

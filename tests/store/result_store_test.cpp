@@ -288,6 +288,7 @@ TEST_F(StoreTest, KeepsRunEventsInOrderForResumption) {
 TEST_F(StoreTest, ListsRunsNewestFirstByPageAndStatus) {
   ResultStore store(file());
   std::vector<RunId> ids;
+  ids.reserve(5);
   for (int index = 0; index < 5; ++index) {
     ids.push_back(store.createRun(sampleRun()));
   }

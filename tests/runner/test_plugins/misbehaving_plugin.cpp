@@ -1,4 +1,4 @@
-// Test fixture: a real, minimal plugin that misbehaves in one of four ways, chosen at compile
+// Test fixture: a real, minimal plugin that misbehaves in one of five ways, chosen at compile
 // time (BENCHD_TEST_PLUGIN_BEHAVIOUR, BENCHD_TEST_PLUGIN_NAME; see CMakeLists.txt):
 //   crash-on-request  GET /health answers 200 {"status":"UP"}, any other request abort()s: a
 //                     worker that dies after it became healthy;
@@ -7,7 +7,10 @@
 //   never-healthy     GET /health answers 503, any other request 200 "[]": a worker that never
 //                     becomes ready;
 //   deep-answers      GET /health answers 200, any other request 200 with JSON nested 300,000
-//                     arrays deep: an answer that would overflow a recursive reader's stack.
+//                     arrays deep: an answer that would overflow a recursive reader's stack;
+//   hang-on-request   GET /health answers 200, any other request is never answered and its
+//                     thread never returns, so stop() never returns either: a hung worker that
+//                     only SIGKILL ends.
 //
 // One accept thread serves one connection at a time with plain blocking sockets: read one
 // request head, answer, close. stop() wakes the thread through a pipe, so it never waits on a
@@ -44,7 +47,13 @@ constexpr int kRequestTimeoutMillis = 5000;
 /// A request head longer than this is not one of ours; the connection is dropped.
 constexpr std::size_t kMaxHeadBytes = std::size_t{16} * 1024;
 
-enum Behaviour { kCrashOnRequest = 1, kWrongAnswers = 2, kNeverHealthy = 3, kDeepAnswers = 4 };
+enum Behaviour {
+  kCrashOnRequest = 1,
+  kWrongAnswers = 2,
+  kNeverHealthy = 3,
+  kDeepAnswers = 4,
+  kHangOnRequest = 5
+};
 constexpr Behaviour kBehaviour = static_cast<Behaviour>(BENCHD_TEST_PLUGIN_BEHAVIOUR);
 
 constexpr std::string_view kHealthResponse =
@@ -204,6 +213,14 @@ class Server {
           "crash-on-request: aborting on '" + std::string(request_line) + "', as designed";
       host_->log(host_->host_context, BENCHD_LOG_ERROR, message.data(), message.size());
       std::abort();
+    }
+    if (!health && kBehaviour == kHangOnRequest) {
+      const std::string message =
+          "hang-on-request: hanging on '" + std::string(request_line) + "' for good, as designed";
+      host_->log(host_->host_context, BENCHD_LOG_ERROR, message.data(), message.size());
+      for (;;) {
+        ::pause();
+      }
     }
     const std::string_view response =
         health ? (kBehaviour == kNeverHealthy ? kUnhealthyResponse : kHealthResponse)
