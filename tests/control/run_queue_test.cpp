@@ -138,7 +138,12 @@ TEST_F(RunQueueTest, StopsARunningRunAndDropsAWaitingOne) {
   EXPECT_NE(log_.of(running).back().data.find("\"status\":\"stopped\""), std::string::npos);
   EXPECT_EQ(store_.findRun(running)->status, store::RunStatus::kStopped);
   EXPECT_EQ(queue.stop(running), RunQueue::StopResult::kNotActive);
-  EXPECT_TRUE(log_.of(waiting).empty()) << "a dropped run never runs";
+  // A dropped run never runs: its one event is its end.
+  const std::vector<RunEvent> dropped = log_.of(waiting);
+  ASSERT_EQ(dropped.size(), 1U);
+  EXPECT_EQ(dropped[0].type, "end");
+  EXPECT_EQ(dropped[0].sequence, 1U);
+  EXPECT_NE(dropped[0].data.find("stopped before it started"), std::string::npos);
 }
 
 TEST_F(RunQueueTest, RefusesABadRequestAtOnceAndStoresNothing) {
@@ -168,7 +173,7 @@ TEST_F(RunQueueTest, RefusesWhenTheQueueIsFullAndStopsWaitingRunsAtShutdown) {
   queue.shutdown();
   EXPECT_EQ(store_.findRun(waiting)->status, store::RunStatus::kStopped);
   EXPECT_EQ(store_.findRun(running)->status, store::RunStatus::kStopped);
-  EXPECT_THROW(queue.submit(request("after", 2)), std::logic_error);
+  EXPECT_THROW(queue.submit(request("after", 2)), RunQueueClosedError);
 }
 
 }  // namespace

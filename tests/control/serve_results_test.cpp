@@ -4,6 +4,8 @@
 #include "daemon_process.hpp"
 #include "temp_dir.hpp"
 
+#include <benchd/store/result_store.hpp>
+
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
@@ -343,6 +345,50 @@ TEST(BenchdServeResults, ConfiguredLimitsAnswer503AndPlainRequestsStillPass) {
   }
   EXPECT_EQ(daemon.call("POST", "/api/v1/runs/2/stop").status, 200U);
   EXPECT_EQ(daemon.call("POST", "/api/v1/runs/1/stop").status, 202U);
+  stopDaemon(daemon);
+}
+
+TEST(BenchdServeResults, AResumeFarBehindComesInPagesUntilTheEnd) {
+  const benchd::testing::TempDir dir;
+  constexpr std::uint64_t kEvents = 1500;  // about 1.5 MiB of snapshots: three pages
+  {
+    store::ResultStore store(dir.path() / "state" / "benchd.sqlite");
+    store::NewRun record;
+    record.scenario_file = "long.csv";
+    record.scenario_set = "long";
+    record.approaches = {"callbacks-asio"};
+    const store::RunId run = store.createRun(record);
+    const std::string padding(1000, 'x');
+    for (std::uint64_t sequence = 1; sequence < kEvents; ++sequence) {
+      store.addEvent(run, {sequence, "snapshot", R"({"padding":")" + padding + R"("})"});
+    }
+    store.addEvent(run, {kEvents, "end", R"({"status":"completed","error":""})"});
+    store.finishRun(run, store::RunStatus::kCompleted, "", 1);
+  }
+  Daemon daemon(dir.path());
+  ASSERT_NE(daemon.port(), 0) << daemon.process().stderrText();
+
+  std::vector<std::uint64_t> received;
+  std::size_t pages = 0;
+  while (pages < 10 && (received.empty() || received.back() != kEvents)) {
+    const std::string page = followEvents(daemon.port(), daemon.token(), 1, 30s,
+                                          std::to_string(received.empty() ? 0 : received.back()));
+    const std::vector<std::uint64_t> ids = eventIds(page);
+    ASSERT_FALSE(ids.empty()) << page.substr(0, 300);
+    received.insert(received.end(), ids.begin(), ids.end());
+    ++pages;
+    if (ids.back() != kEvents) {
+      EXPECT_NE(page.find(": more events follow"), std::string::npos);
+    }
+  }
+  EXPECT_GE(pages, 3U);
+  ASSERT_EQ(received.size(), kEvents);
+  for (std::uint64_t index = 0; index < kEvents; ++index) {
+    ASSERT_EQ(received[index], index + 1);
+  }
+  // A stale id past the end still hears that the run is over.
+  const std::string stale = followEvents(daemon.port(), daemon.token(), 1, 10s, "99999");
+  EXPECT_NE(stale.find("event: end"), std::string::npos) << stale;
   stopDaemon(daemon);
 }
 

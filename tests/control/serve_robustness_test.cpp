@@ -1882,6 +1882,10 @@ TEST(BenchdServeRobustness, ThousandsOfMalformedRequestsLeaveTheDaemonAnsweringA
   ASSERT_TRUE(ended);
   EXPECT_TRUE(ended->succeeded()) << ended->describe() << "\n" << daemon.process().stderrText();
   EXPECT_EQ(integrityCheck(store), "ok");
+  // No handler failed: a malformed request is the client's error (4xx), never a 500.
+  daemon.process().drainOutput(500ms);
+  EXPECT_EQ(daemon.process().stderrText().find("failed (500)"), std::string::npos)
+      << daemon.process().stderrText();
   std::cout << "whole test: " << secondsSince(started) << " s\n";
 }
 

@@ -350,6 +350,18 @@ TEST_F(StoreTest, DeletingARunRemovesEverythingStoredForIt) {
   }
 }
 
+TEST_F(StoreTest, NeverGivesARunIdTwiceEvenAfterDeletingTheNewest) {
+  RunId newest = 0;
+  {
+    ResultStore store(file());
+    EXPECT_EQ(store.createRun(sampleRun()), 1);
+    newest = store.createRun(sampleRun());
+    ASSERT_TRUE(store.deleteRun(newest));
+  }
+  ResultStore reopened(file());
+  EXPECT_GT(reopened.createRun(sampleRun()), newest);
+}
+
 TEST(RunStatusNames, RoundTrip) {
   for (const RunStatus status : {RunStatus::kRunning, RunStatus::kCompleted, RunStatus::kStopped,
                                  RunStatus::kFailed, RunStatus::kQueued, RunStatus::kInterrupted}) {

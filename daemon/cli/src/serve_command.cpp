@@ -82,8 +82,7 @@ int serve(std::span<const std::string_view> arguments) {
   options.port = config.port;
   options.max_body_bytes = config.max_body_bytes;
   options.streams.max_streams = config.max_streams;
-  // Room for a page of replayed events (Last-Event-ID) on top of live ones.
-  options.streams.max_queued_bytes = std::size_t{1} << 20;
+  options.streams.max_queued_bytes = control::kEventStreamQueueBytes;
   options.policies = {http::hostCheckPolicy(), http::bearerTokenPolicy(token, "benchd")};
   options.on_handler_error = [](const http::Request& request, const std::string& what) {
     control::logLine(control::LogLevel::kError,

@@ -15,14 +15,31 @@ http::Response fieldProblem(unsigned status, const std::string& field, const std
   return http::Problem(status, detail).extension("field", field).toResponse();
 }
 
-std::optional<store::RunId> runIdOf(const http::Request& request) {
-  const std::string text(request.param("id").value_or(""));
+std::optional<store::RunId> parseRunId(std::string_view text) {
   store::RunId id = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), id);
   if (text.empty() || error != std::errc{} || end != text.data() + text.size() || id <= 0) {
     return std::nullopt;
   }
   return id;
+}
+
+std::optional<store::RunId> runIdOf(const http::Request& request) {
+  return parseRunId(request.param("id").value_or(""));
+}
+
+void writeProgressMembers(JsonWriter& json, const runner::Progress& progress) {
+  field(json, "row", std::uint64_t{progress.row_number});
+  field(json, "rows", std::uint64_t{progress.row_count});
+  field(json, "scenario", progress.scenario);
+  field(json, "approach", progress.approach);
+  field(json, "approachNumber", std::uint64_t{progress.approach_number});
+  field(json, "approaches", std::uint64_t{progress.approach_count});
+  field(json, "step", runner::runStepName(progress.step));
+  field(json, "phaseElapsedSeconds", progress.phase_elapsed_seconds);
+  field(json, "phaseSeconds", progress.phase_seconds);
+  field(json, "runElapsedSeconds", progress.run_elapsed_seconds);
+  field(json, "runRemainingSeconds", progress.run_remaining_seconds);
 }
 
 http::Response noSuchRun(const http::Request& request) {
@@ -54,20 +71,9 @@ void writeRun(JsonWriter& json, const store::RunRecord& record,
     field(json, "queuePosition", std::uint64_t{queued->position});
   }
   if (queued && queued->kind == RunQueueStatus::Kind::kRunning) {
-    const runner::Progress& progress = queued->progress;
     key(json, "progress");
     json.StartObject();
-    field(json, "row", std::uint64_t{progress.row_number});
-    field(json, "rows", std::uint64_t{progress.row_count});
-    field(json, "scenario", progress.scenario);
-    field(json, "approach", progress.approach);
-    field(json, "approachNumber", std::uint64_t{progress.approach_number});
-    field(json, "approaches", std::uint64_t{progress.approach_count});
-    field(json, "step", runner::runStepName(progress.step));
-    field(json, "phaseElapsedSeconds", progress.phase_elapsed_seconds);
-    field(json, "phaseSeconds", progress.phase_seconds);
-    field(json, "runElapsedSeconds", progress.run_elapsed_seconds);
-    field(json, "runRemainingSeconds", progress.run_remaining_seconds);
+    writeProgressMembers(json, queued->progress);
     json.EndObject();
   }
   json.EndObject();

@@ -20,8 +20,15 @@ http::Response jsonResponse(unsigned status, const rapidjson::StringBuffer& buff
 /// An RFC 9457 problem with a `field` member naming the request part at fault.
 http::Response fieldProblem(unsigned status, const std::string& field, const std::string& detail);
 
-/// The {id} path parameter as a run id, or nothing (no run can have such an id).
+/// `text` as a run id (a whole number above 0), or nothing (no run can have such an id).
+std::optional<store::RunId> parseRunId(std::string_view text);
+/// The {id} path parameter as a run id, or nothing.
 std::optional<store::RunId> runIdOf(const http::Request& request);
+
+/// The members of a progress report (where a run stands), into an object the caller opened:
+/// row, rows, scenario, approach, approachNumber, approaches, step, phaseElapsedSeconds,
+/// phaseSeconds, runElapsedSeconds, runRemainingSeconds.
+void writeProgressMembers(JsonWriter& json, const runner::Progress& progress);
 
 /// 404 for the {id} of `request`.
 http::Response noSuchRun(const http::Request& request);

@@ -83,13 +83,10 @@ class Exposition {
 
 void liveSecond(Exposition& out, const results::SecondRecord& second) {
   const results::LoadSecond& load = second.load;
-  const double seconds = std::max(1e-6, static_cast<double>(load.duration_micros) / 1e6);
   out.family("benchd_live_requests_per_second", "gauge",
              "Requests per second in the running run's latest second, by outcome.");
-  out.sample("benchd_live_requests_per_second",
-             static_cast<double>(load.counters.requests_ok) / seconds, {{"outcome", "ok"}});
-  out.sample("benchd_live_requests_per_second",
-             static_cast<double>(load.counters.errors.total()) / seconds, {{"outcome", "failed"}});
+  out.sample("benchd_live_requests_per_second", load.okPerSecond(), {{"outcome", "ok"}});
+  out.sample("benchd_live_requests_per_second", load.failedPerSecond(), {{"outcome", "failed"}});
   out.family("benchd_live_latency_milliseconds", "gauge",
              "Latency percentiles of the running run's latest second (quantile 1 is the max).");
   out.sample("benchd_live_latency_milliseconds", load.latency.p50, {{"quantile", "0.5"}});

@@ -45,8 +45,8 @@ std::vector<std::string> chartsOf(const store::RunRecord& record) {
   std::error_code ignored;
   for (auto it = std::filesystem::recursive_directory_iterator(root, ignored);
        it != std::filesystem::recursive_directory_iterator(); it.increment(ignored)) {
-    if (it.depth() > 1) {
-      it.disable_recursion_pending();
+    if (it.depth() >= 1) {
+      it.disable_recursion_pending();  // charts/{file} and charts/{folder}/{file} only
     }
     if (it->is_regular_file(ignored) && it->path().extension() == ".png") {
       charts.push_back(std::filesystem::relative(it->path(), root, ignored).generic_string());
@@ -200,13 +200,12 @@ void ControlApi::addResultRoutes(http::Router& router) {
       if (!text) {
         return fieldProblem(400, names[index], "required: the id of a run");
       }
-      store::RunId id = 0;
-      const auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), id);
-      if (text->empty() || error != std::errc{} || end != text->data() + text->size() || id <= 0) {
+      const std::optional<store::RunId> id = parseRunId(*text);
+      if (!id) {
         return fieldProblem(400, names[index],
                             "expected the id of a run, got '" + std::string(*text) + "'");
       }
-      runs[index] = store_.findRun(id);
+      runs[index] = store_.findRun(*id);
       if (!runs[index]) {
         return fieldProblem(404, names[index], "no run '" + std::string(*text) + "'");
       }

@@ -59,8 +59,6 @@ void writeUnmatched(JsonWriter& json, std::string_view name,
 void writeSecondMembers(JsonWriter& json, const results::SecondRecord& second) {
   const results::LoadSecond& load = second.load;
   const results::SystemSample& system = second.system;
-  const double seconds =
-      std::max(1e-6, static_cast<double>(load.duration_micros) / kMicrosPerSecond);
   field(json, "second", std::uint64_t{load.index});
   field(json, "startSeconds", static_cast<double>(load.start_micros) / kMicrosPerSecond);
   field(json, "durationSeconds", static_cast<double>(load.duration_micros) / kMicrosPerSecond);
@@ -68,8 +66,8 @@ void writeSecondMembers(JsonWriter& json, const results::SecondRecord& second) {
   field(json, "activeVus", std::uint64_t{load.active_vus});
   key(json, "requestsPerSecond");
   json.StartObject();
-  field(json, "ok", static_cast<double>(load.counters.requests_ok) / seconds);
-  field(json, "failed", static_cast<double>(load.counters.errors.total()) / seconds);
+  field(json, "ok", load.okPerSecond());
+  field(json, "failed", load.failedPerSecond());
   field(json, "intended", load.intended_requests_per_second);
   json.EndObject();
   key(json, "latencyMillis");

@@ -1,32 +1,15 @@
 #include "run_event_json.hpp"
 
+#include "api_support.hpp"
 #include "json_fields.hpp"
 #include "results_json.hpp"
 
 namespace benchd::control {
-namespace {
-
-void where(JsonWriter& json, const runner::Progress& progress) {
-  field(json, "row", std::uint64_t{progress.row_number});
-  field(json, "rows", std::uint64_t{progress.row_count});
-  field(json, "scenario", progress.scenario);
-  field(json, "approach", progress.approach);
-  field(json, "approachNumber", std::uint64_t{progress.approach_number});
-  field(json, "approaches", std::uint64_t{progress.approach_count});
-  field(json, "step", runner::runStepName(progress.step));
-  field(json, "phaseElapsedSeconds", progress.phase_elapsed_seconds);
-  field(json, "phaseSeconds", progress.phase_seconds);
-  field(json, "runElapsedSeconds", progress.run_elapsed_seconds);
-  field(json, "runRemainingSeconds", progress.run_remaining_seconds);
-}
-
-}  // namespace
-
 std::string phaseEventJson(const runner::Progress& progress) {
   rapidjson::StringBuffer buffer;
   JsonWriter json(buffer);
   json.StartObject();
-  where(json, progress);
+  writeProgressMembers(json, progress);
   json.EndObject();
   return buffer.GetString();
 }
@@ -36,7 +19,7 @@ std::string snapshotEventJson(const runner::Progress& progress,
   rapidjson::StringBuffer buffer;
   JsonWriter json(buffer);
   json.StartObject();
-  where(json, progress);
+  writeProgressMembers(json, progress);
   writeSecondMembers(json, second);
   json.EndObject();
   return buffer.GetString();

@@ -13,9 +13,12 @@ namespace {
 
 /// Stored events one connection replays at most (a resume far behind gets them in pages: the
 /// stream ends after a page and the client reconnects with its Last-Event-ID, as SSE clients
-/// do). Below the per-stream queue bound benchd serve sets (1 MiB), so a replay never trips
-/// the slow-client cut-off by itself.
+/// do). Well below the per-stream queue bound, so a replay never trips the slow-client cut-off
+/// by itself.
 constexpr std::size_t kReplayPageBytes = std::size_t{512} * 1024;
+static_assert(kReplayPageBytes <= kEventStreamQueueBytes / 2);
+/// Stored events read for one page at most (a snapshot is about 1 KiB).
+constexpr std::size_t kReplayPageEvents = 2000;
 /// The reconnection delay suggested with the first replayed event (clients keep it).
 constexpr std::chrono::milliseconds kPageRetry{100};
 
@@ -31,8 +34,10 @@ struct Subscription {
 };
 
 /// Sends `event` unless it was sent already (replayed and then heard live, or the reverse).
+/// `end` is always sent (once): a client that gave a Last-Event-ID at or past it (a stale id)
+/// must still learn that the run is over.
 void send(Subscription& subscription, http::EventSink& sink, const RunEvent& event) {
-  if (subscription.ended || event.sequence <= subscription.last_sent) {
+  if (subscription.ended || (event.sequence <= subscription.last_sent && event.type != "end")) {
     return;
   }
   subscription.last_sent = event.sequence;
@@ -92,14 +97,20 @@ void ControlApi::addEventRoute(http::Router& router) {
               send(*subscription, sink, event);
             }
           });
+      // 2. What the client missed, from the store: a page at most, read before taking the
+      //    subscription's lock (the queue's thread waits on that lock to hand over live events).
+      std::vector<store::StoredEvent> missed;
+      if (resume_after) {
+        missed = store_.events(run, *resume_after, kReplayPageEvents + 1);
+      }
       const std::scoped_lock lock(subscription->mutex);
       subscription->handle = handle;
-      // 2. What the client missed, from the store (a page of it at most).
       if (resume_after) {
         subscription->last_sent = *resume_after;
         std::size_t bytes = 0;
-        for (const store::StoredEvent& stored : store_.events(run, *resume_after)) {
-          if (bytes >= kReplayPageBytes && stored.type != "end") {
+        std::size_t count = 0;
+        for (const store::StoredEvent& stored : missed) {
+          if ((bytes >= kReplayPageBytes || count == kReplayPageEvents) && stored.type != "end") {
             // More than a page behind: end here; the client resumes from the last event.
             sink.comment("more events follow; reconnect with Last-Event-ID");
             subscription->ended = true;
@@ -107,10 +118,11 @@ void ControlApi::addEventRoute(http::Router& router) {
             return;
           }
           http::Event event{std::to_string(stored.sequence), stored.type, stored.data, {}};
-          if (bytes == 0) {
+          if (count == 0) {
             event.retry = kPageRetry;
           }
           bytes += stored.data.size();
+          ++count;
           subscription->last_sent = stored.sequence;
           sink.push(event);
           if (stored.type == "end") {

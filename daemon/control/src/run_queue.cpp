@@ -73,8 +73,12 @@ struct RunQueue::Impl final : runner::RunObserver {
   /// Throws RunQueueFullError when a new run would wait behind `options.max_queued` others.
   /// An idle queue takes a run whatever the limit (it starts at once). Under `mutex`.
   void refuseWhenFull() const {
-    const bool idle = !running_id && waiting.empty();
-    if (!idle && waiting.size() >= options.max_queued) {
+    if (!running_id && waiting.empty()) {
+      return;  // idle: it starts at once
+    }
+    // Until the queue's thread takes it, the head of the list is about to run, not waiting.
+    const std::size_t behind = running_id ? waiting.size() : waiting.size() - 1;
+    if (behind >= options.max_queued) {
       throw RunQueueFullError("the queue already holds " + std::to_string(waiting.size()) +
                               " waiting run(s) behind the running one (max_queued = " +
                               std::to_string(options.max_queued) + "); stop one or wait");
@@ -139,6 +143,14 @@ struct RunQueue::Impl final : runner::RunObserver {
         running_id = next.id;
         progress = {};
         latest_second.reset();
+        // The store says running from the moment the queue does (run lists filter by the
+        // store's status); BenchmarkRun records the start time and specs again when it starts.
+        try {
+          store.startRun(next.id, epochMillisNow(), {});
+        } catch (const std::exception& failure) {
+          logLine(LogLevel::kWarning,
+                  "could not mark run " + std::to_string(next.id) + " running: " + failure.what());
+        }
       }
       sequence = 0;
       std::string status = "completed";
@@ -155,9 +167,20 @@ struct RunQueue::Impl final : runner::RunObserver {
           error = "stopped on request";
         }
       } catch (const std::exception& failure) {
-        // execute() has marked the run failed in the store and written what finished.
         status = "failed";
         error = failure.what();
+        // execute() marks the run failed when it fails while running rows; it may also have
+        // failed before (starting) or after (writing the results files): the store must agree
+        // with the end event either way.
+        try {
+          const std::optional<store::RunRecord> record = store.findRun(next.id);
+          if (record && record->status != store::RunStatus::kFailed) {
+            store.finishRun(next.id, store::RunStatus::kFailed, error, epochMillisNow());
+          }
+        } catch (const std::exception& store_failure) {
+          logLine(LogLevel::kWarning, "could not mark run " + std::to_string(next.id) +
+                                          " failed: " + store_failure.what());
+        }
       }
       const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(
                                std::chrono::steady_clock::now() - started)
@@ -193,16 +216,17 @@ RunQueue::~RunQueue() {
   shutdown();
 }
 
-store::RunId RunQueue::submit(const runner::RunRequest& request) {
+store::RunId RunQueue::submit(const runner::RunRequest& request,
+                              const runner::PluginCatalog* catalog) {
   {
     const std::scoped_lock lock(impl_->mutex);
     if (impl_->shutting_down) {
-      throw std::logic_error("the run queue is shut down");
+      throw RunQueueClosedError("the daemon is shutting down and takes no more runs");
     }
     impl_->refuseWhenFull();
   }
   // Checked outside the lock: inspecting plugins takes a while.
-  runner::PreparedRun prepared = runner::prepareRun(request, impl_->options.environment);
+  runner::PreparedRun prepared = runner::prepareRun(request, impl_->options.environment, catalog);
   runner::RunSettings& settings = prepared.settings;
   store::NewRun record;
   record.scenario_file = settings.scenario_file.string();
@@ -217,7 +241,7 @@ store::RunId RunQueue::submit(const runner::RunRequest& request) {
   }
   const std::scoped_lock lock(impl_->mutex);
   if (impl_->shutting_down) {
-    throw std::logic_error("the run queue is shut down");
+    throw RunQueueClosedError("the daemon is shutting down and takes no more runs");
   }
   impl_->refuseWhenFull();
   const store::RunId id = impl_->store.createRun(record, store::RunStatus::kQueued);
@@ -244,8 +268,8 @@ RunQueue::StopResult RunQueue::stop(store::RunId run) {
     if (waiting == impl_->waiting.end()) {
       return StopResult::kNotActive;
     }
-    impl_->waiting.erase(waiting);
     end = impl_->stopWaiting(run, "stopped before it started");
+    impl_->waiting.erase(waiting);
   }
   impl_->deliver(*end);
   return StopResult::kRemovedFromQueue;
@@ -305,7 +329,13 @@ void RunQueue::shutdown() {
         impl_->running->requestStop();
       }
       for (const Waiting& waiting : impl_->waiting) {
-        ends.push_back(impl_->stopWaiting(waiting.id, "the daemon shut down before it started"));
+        try {
+          ends.push_back(impl_->stopWaiting(waiting.id, "the daemon shut down before it started"));
+        } catch (const std::exception& failure) {
+          // Marked interrupted at the next start instead.
+          logLine(LogLevel::kWarning, "could not mark run " + std::to_string(waiting.id) +
+                                          " stopped: " + failure.what());
+        }
       }
       impl_->waiting.clear();
     }

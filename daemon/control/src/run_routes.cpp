@@ -130,7 +130,8 @@ void ControlApi::addRunRoutes(http::Router& router) {
     }
     store::RunId id = 0;
     try {
-      id = queue_.submit(std::get<runner::RunRequest>(parsed));
+      const runner::PluginCatalog approaches = catalog();
+      id = queue_.submit(std::get<runner::RunRequest>(parsed), &approaches);
     } catch (const runner::RunRequestError& error) {
       return fieldProblem(400, error.field(), error.what());
     } catch (const runner::UnknownApproachError& error) {
@@ -139,17 +140,24 @@ void ControlApi::addRunRoutes(http::Router& router) {
       return fieldProblem(400, "scenarioFile", error.what());
     } catch (const RunQueueFullError& error) {
       return http::Problem(503, error.what()).toResponse().header("Retry-After", "30");
+    } catch (const RunQueueClosedError& error) {
+      return http::Problem(503, error.what()).toResponse();
     } catch (const std::exception& error) {
       // Not the request's fault (e.g. the scenarios folder lacks a workload's file): say what.
       logLine(LogLevel::kError, std::string("cannot prepare a run: ") + error.what());
       return http::Problem(500, std::string("the run cannot be prepared: ") + error.what())
           .toResponse();
     }
+    const std::string location = "/api/v1/runs/" + std::to_string(id);
+    const std::optional<store::RunRecord> record = store_.findRun(id);
+    if (!record) {
+      // Stopped and deleted by another client in the meantime.
+      return http::Response::empty(202).header("Location", location);
+    }
     rapidjson::StringBuffer buffer;
     JsonWriter json(buffer);
-    const std::optional<store::RunRecord> record = store_.findRun(id);
     writeRun(json, *record, queue_.status(id));
-    return jsonResponse(202, buffer).header("Location", "/api/v1/runs/" + std::to_string(id));
+    return jsonResponse(202, buffer).header("Location", location);
   });
 
   router.add("GET", "/api/v1/runs", [this](const http::Request& request) {

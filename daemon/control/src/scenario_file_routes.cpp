@@ -128,11 +128,16 @@ void ControlApi::addScenarioFileRoutes(http::Router& router) {
     }
     logLine(LogLevel::kInfo, "scenario file " + name + (replaced ? " replaced" : " uploaded") +
                                  " (" + std::to_string(request.body.size()) + " bytes)");
+    const std::string location = "/api/v1/scenario-files/" + name;
+    const std::optional<ScenarioLibrary::Entry> stored = scenarios_.find(name);
+    if (!stored) {
+      // Removed by another client in the meantime.
+      return http::Response::empty(replaced ? 200 : 201).header("Location", location);
+    }
     rapidjson::StringBuffer buffer;
     JsonWriter json(buffer);
-    writeScenarioFile(json, scenarios_, *scenarios_.find(name), true);
-    return jsonResponse(replaced ? 200 : 201, buffer)
-        .header("Location", "/api/v1/scenario-files/" + name);
+    writeScenarioFile(json, scenarios_, *stored, true);
+    return jsonResponse(replaced ? 200 : 201, buffer).header("Location", location);
   });
 
   router.add("DELETE", "/api/v1/scenario-files/{name}", [this](const http::Request& request) {

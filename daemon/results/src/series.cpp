@@ -84,6 +84,23 @@ LatencyDigest LatencyDigest::of(const loadgen::LatencyHistogram& histogram) {
   return digest;
 }
 
+namespace {
+
+/// An interval's length in seconds; at least a microsecond, so a rate is never a division by 0.
+double intervalSeconds(const LoadSecond& second) {
+  return std::max(1e-6, static_cast<double>(second.duration_micros) / 1e6);
+}
+
+}  // namespace
+
+double LoadSecond::okPerSecond() const {
+  return static_cast<double>(counters.requests_ok) / intervalSeconds(*this);
+}
+
+double LoadSecond::failedPerSecond() const {
+  return static_cast<double>(counters.errors.total()) / intervalSeconds(*this);
+}
+
 LoadSecond LoadSecond::of(const loadgen::LoadSnapshot& snapshot) {
   LoadSecond second;
   second.phase = snapshot.phase;

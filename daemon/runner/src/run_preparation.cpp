@@ -100,7 +100,8 @@ std::filesystem::path resolveScenarioFile(const std::string& name,
   throw RunRequestError("scenarioFile", message);
 }
 
-PreparedRun prepareRun(const RunRequest& request, const RunEnvironment& environment) {
+PreparedRun prepareRun(const RunRequest& request, const RunEnvironment& environment,
+                       const PluginCatalog* catalog) {
   if (const std::string problem = findCpuSetProblem(request.server_cpus, request.generator_cpus);
       !problem.empty()) {
     throw RunRequestError("cpus", problem);
@@ -113,7 +114,9 @@ PreparedRun prepareRun(const RunRequest& request, const RunEnvironment& environm
       scenario::loadScenarioFile(scenario_file, workloads);
 
   PreparedRun prepared;
-  prepared.catalog = inspectPlugins(environment.plugin_folders, environment.worker);
+  prepared.catalog = catalog != nullptr
+                         ? *catalog
+                         : inspectPlugins(environment.plugin_folders, environment.worker);
   std::vector<std::string> names;
   RunSettings& settings = prepared.settings;
   for (const PluginDescription& plugin : resolveApproaches(prepared.catalog, request.approaches)) {

@@ -121,18 +121,26 @@ RunId ResultStore::createRun(const NewRun& run, RunStatus initial) {
   const std::scoped_lock lock(impl_->mutex);
   SqliteConnection& connection = impl_->connection;
   sqlite::SqliteTransaction transaction(connection);
+  // Ids only grow, also past deleted runs (see the schema's run_id_high_water).
+  connection.execute(
+      "UPDATE run_id_high_water SET id = max(id, (SELECT coalesce(max(id), 0) FROM run)) + 1");
+  SqliteStatement next = connection.prepare("SELECT id FROM run_id_high_water");
+  if (!next.step()) {
+    throw StoreError(file_.string() + ": the run id counter is missing");
+  }
+  const RunId id = next.columnInt64(0);
   SqliteStatement insert = connection.prepare(
-      "INSERT INTO run (scenario_file, scenario_set, approaches, options, results_dir, "
-      "started_epoch_millis, status) VALUES (?, ?, ?, ?, ?, ?, ?)");
-  insert.bind(1, std::string_view(run.scenario_file));
-  insert.bind(2, std::string_view(run.scenario_set));
-  insert.bind(3, std::string_view(joined(run.approaches, ',')));
-  insert.bind(4, std::string_view(run.options_text));
-  insert.bind(5, std::string_view(run.results_dir));
-  insert.bind(6, run.started_epoch_millis);
-  insert.bind(7, runStatusName(initial));
+      "INSERT INTO run (id, scenario_file, scenario_set, approaches, options, results_dir, "
+      "started_epoch_millis, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+  insert.bind(1, id);
+  insert.bind(2, std::string_view(run.scenario_file));
+  insert.bind(3, std::string_view(run.scenario_set));
+  insert.bind(4, std::string_view(joined(run.approaches, ',')));
+  insert.bind(5, std::string_view(run.options_text));
+  insert.bind(6, std::string_view(run.results_dir));
+  insert.bind(7, run.started_epoch_millis);
+  insert.bind(8, runStatusName(initial));
   insert.run();
-  const RunId id = connection.lastInsertRowId();
   SqliteStatement spec = connection.prepare(
       "INSERT INTO run_spec (run_id, position, label, value) VALUES (?, ?, ?, ?)");
   std::int64_t position = 0;
@@ -317,11 +325,14 @@ void ResultStore::addEvent(RunId run, const StoredEvent& event) {
   insert.run();
 }
 
-std::vector<StoredEvent> ResultStore::events(RunId run, std::uint64_t after_sequence) const {
+std::vector<StoredEvent> ResultStore::events(RunId run, std::uint64_t after_sequence,
+                                             std::size_t limit) const {
   const std::scoped_lock lock(impl_->mutex);
   SqliteStatement select = impl_->connection.prepare(
       "SELECT sequence, type, data FROM run_event WHERE run_id = ? AND sequence > ? "
-      "ORDER BY sequence");
+      "ORDER BY sequence LIMIT ?");
+  select.bind(3, static_cast<std::int64_t>(
+                     std::min<std::size_t>(limit, std::numeric_limits<std::int64_t>::max())));
   select.bind(1, run);
   select.bind(2, static_cast<std::int64_t>(std::min<std::uint64_t>(
                      after_sequence, std::numeric_limits<std::int64_t>::max())));

@@ -158,8 +158,13 @@ CREATE TABLE system_second (
 CREATE INDEX result_by_run ON result (run_id, row_index);
 )sql",
     // 3: the daemon's run events (phase, snapshot, row, end), so a client that reconnects with
-    // Last-Event-ID gets what it missed.
+    // Last-Event-ID gets what it missed; and the highest run id ever given, so a deleted run's
+    // id is never given again (a bookmark, a comparison or a Last-Event-ID must not silently
+    // point at another run; `run.id` has no AUTOINCREMENT, and adding it means rebuilding the
+    // table).
     R"sql(
+CREATE TABLE run_id_high_water (id INTEGER NOT NULL);
+INSERT INTO run_id_high_water (id) SELECT coalesce(max(id), 0) FROM run;
 CREATE TABLE run_event (
   run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
   sequence INTEGER NOT NULL,

@@ -7,12 +7,17 @@
 #include <benchd/runner/run_preparation.hpp>
 #include <benchd/store/result_store.hpp>
 
+#include <cstddef>
 #include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace benchd::control {
+
+/// The per-stream send queue bound (http::StreamOptions::max_queued_bytes) the server of this
+/// API must have: room for a page of replayed events (Last-Event-ID) plus live ones.
+inline constexpr std::size_t kEventStreamQueueBytes = std::size_t{1} << 20;
 
 /// The REST control API: /api/v1 (health, version, approaches, scenario-files, runs, their
 /// events and results, compare) and /metrics (Prometheus). The contract is api/openapi.yaml.

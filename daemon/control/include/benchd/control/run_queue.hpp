@@ -42,6 +42,12 @@ struct LiveRun {
   std::optional<results::SecondRecord> latest_second;  ///< the run's latest second, if any yet
 };
 
+/// The queue no longer takes runs: it is shutting down.
+class RunQueueClosedError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 /// The queue is full (RunQueue::Options::max_queued waiting runs).
 class RunQueueFullError : public std::runtime_error {
  public:
@@ -72,10 +78,12 @@ class RunQueue {
   RunQueue(const RunQueue&) = delete;
   RunQueue& operator=(const RunQueue&) = delete;
 
-  /// Checks the request and queues it. Throws what runner::prepareRun throws for a request
-  /// that cannot run, RunQueueFullError when the queue is full, and std::logic_error after
+  /// Checks the request and queues it, choosing approaches from `catalog` when given (else the
+  /// plugin folders are inspected). Throws what runner::prepareRun throws for a request that
+  /// cannot run, RunQueueFullError when the queue is full, and RunQueueClosedError after
   /// shutdown().
-  store::RunId submit(const runner::RunRequest& request);
+  store::RunId submit(const runner::RunRequest& request,
+                      const runner::PluginCatalog* catalog = nullptr);
 
   enum class StopResult : std::uint8_t {
     kStopping = 1,      ///< it was running; it stops cleanly and is marked stopped

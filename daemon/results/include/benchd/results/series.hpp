@@ -45,6 +45,11 @@ struct LoadSecond {
   std::vector<loadgen::HistogramBucket> latency_buckets;
 
   static LoadSecond of(const loadgen::LoadSnapshot& snapshot);
+
+  /// 2xx responses per second of this interval (its own length, not a nominal second).
+  [[nodiscard]] double okPerSecond() const;
+  /// Failed requests (every error class) per second of this interval.
+  [[nodiscard]] double failedPerSecond() const;
 };
 
 /// The worker's own report: its latest stats line (allocator bytes in use, plugin counters).

@@ -66,7 +66,10 @@ std::filesystem::path resolveScenarioFile(const std::string& name,
 /// (scenario::ScenarioFileError for a bad file), inspects the plugins (PluginSearchError) and
 /// resolves the approaches (UnknownApproachError), checks the CPU sets (RunRequestError), raises
 /// the open-file limit and plans the run against this host's limits. Nothing runs. One path for
-/// `benchd run` and the daemon.
-PreparedRun prepareRun(const RunRequest& request, const RunEnvironment& environment);
+/// `benchd run` and the daemon. With `catalog`, the plugins are taken from it instead of being
+/// inspected again (the daemon's catalog of its last scan: inspecting takes up to seconds per
+/// plugin, and a run should use the approaches the API lists).
+PreparedRun prepareRun(const RunRequest& request, const RunEnvironment& environment,
+                       const PluginCatalog* catalog = nullptr);
 
 }  // namespace benchd::runner

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -106,7 +107,8 @@ class ResultStore {
   [[nodiscard]] int schemaVersion() const;
 
   /// Records a run with status `initial` (kRunning when it starts at once, kQueued when it
-  /// waits); its system specs are those of `run`.
+  /// waits); its system specs are those of `run`. Run ids grow and are never given twice, not
+  /// even after the newest run was deleted.
   RunId createRun(const NewRun& run, RunStatus initial = RunStatus::kRunning);
   /// A queued run starts: status kRunning, its start time and system specs as now.
   void startRun(RunId run, std::int64_t started_epoch_millis,
@@ -133,8 +135,10 @@ class ResultStore {
 
   /// One event of the run's stream; a sequence stored twice keeps the first.
   void addEvent(RunId run, const StoredEvent& event);
-  /// The run's stored events after `after_sequence`, in order.
-  [[nodiscard]] std::vector<StoredEvent> events(RunId run, std::uint64_t after_sequence) const;
+  /// The run's stored events after `after_sequence`, in order, at most `limit` of them.
+  [[nodiscard]] std::vector<StoredEvent> events(
+      RunId run, std::uint64_t after_sequence,
+      std::size_t limit = std::numeric_limits<std::size_t>::max()) const;
 
   /// Every run, oldest first.
   [[nodiscard]] std::vector<RunRecord> listRuns() const;
