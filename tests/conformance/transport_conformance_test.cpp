@@ -8,8 +8,17 @@
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <future>
+#include <sstream>
+#include <sys/resource.h>
+#include <thread>
 
 namespace benchd::testing {
 namespace {
@@ -169,6 +178,78 @@ TEST_P(TransportConformance, GracefulStopFinishesRequestsInFlight) {
   const auto lines = worker->stdoutLines();
   ASSERT_FALSE(lines.empty());
   EXPECT_EQ(lines.back(), R"({"event":"stopped","drained":true})");
+}
+
+/// CPU time (user + system) the process has used so far.
+std::chrono::milliseconds cpuTimeOf(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  // Fields after the command name (which may hold spaces) start after the last ')'.
+  std::istringstream fields(text.substr(text.rfind(')') + 2));
+  std::string field;
+  std::uint64_t user = 0;
+  std::uint64_t system = 0;
+  for (int index = 3; index <= 15 && fields >> field; ++index) {
+    if (index == 14) {
+      user = std::stoull(field);
+    } else if (index == 15) {
+      system = std::stoull(field);
+    }
+  }
+  const long ticks_per_second = ::sysconf(_SC_CLK_TCK);
+  return std::chrono::milliseconds((user + system) * 1000 /
+                                   static_cast<std::uint64_t>(ticks_per_second));
+}
+
+std::size_t openDescriptorsOf(pid_t pid) {
+  std::size_t count = 0;
+  for ([[maybe_unused]] const auto& entry :
+       std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/fd")) {
+    ++count;
+  }
+  return count;
+}
+
+/// Out of descriptors, the server neither spins on the connections waiting in its backlog nor
+/// loses them: once descriptors are free again they are served.
+TEST_P(TransportConformance, OutOfDescriptorsItWaitsWithoutSpinningAndThenServes) {
+  auto worker = WorkerProcess::serve(GetParam());
+  const pid_t pid = worker->pid();
+  rlimit original{};
+  ASSERT_EQ(::prlimit(pid, RLIMIT_NOFILE, nullptr, &original), 0);
+  const rlim_t tight = openDescriptorsOf(pid) + 4;
+  // The soft limit only: raising a hard limit again would need privileges.
+  const rlimit lowered{tight, original.rlim_max};
+  ASSERT_EQ(::prlimit(pid, RLIMIT_NOFILE, &lowered, nullptr), 0) << std::strerror(errno);
+
+  // More connections than descriptors: the kernel completes them into the backlog.
+  std::vector<std::unique_ptr<HttpConnection>> clients;
+  for (int index = 0; index < 20; ++index) {
+    clients.push_back(std::make_unique<HttpConnection>(worker->port(), std::chrono::seconds(5)));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  const auto cpu_before = cpuTimeOf(pid);
+  const auto wall_before = std::chrono::steady_clock::now();
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  const auto cpu_used = cpuTimeOf(pid) - cpu_before;
+  const auto wall = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - wall_before);
+  // A spinning accept loop burns a whole core (~2,000 ms here); waiting costs next to nothing.
+  EXPECT_LT(cpu_used.count(), wall.count() / 4)
+      << "the worker used " << cpu_used.count() << " ms of CPU in " << wall.count()
+      << " ms while out of descriptors";
+
+  // Descriptors free again: the waiting connections and new ones are served.
+  ASSERT_EQ(::prlimit(pid, RLIMIT_NOFILE, &original, nullptr), 0);
+  const HttpResponse waited = clients.back()->request("GET", "/health");
+  EXPECT_EQ(waited.status, 200U);
+  clients.clear();
+  EXPECT_EQ(httpRequest(worker->port(), "GET", "/health").status, 200U);
+  const auto stats = worker->waitStats([](const WorkerStats& now) {
+    const auto it = now.counters.find("accept_errors");
+    return it == now.counters.end() || it->second > 0;
+  });
+  ASSERT_TRUE(stats) << "the Asio plugins count the failed accepts in accept_errors";
 }
 
 INSTANTIATE_TEST_SUITE_P(AllApproaches, TransportConformance,

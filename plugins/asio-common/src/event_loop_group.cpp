@@ -3,6 +3,7 @@
 
 #include <boost/asio/post.hpp>
 
+#include <cerrno>
 #include <thread>
 
 namespace benchd::asio_common {
@@ -52,6 +53,7 @@ void EventLoopGroup::listen() {
   if (error)
     throw sdk::PluginError(BENCHD_ERR_IO, "cannot listen on " + where + ": " + error.message());
   bound_port_ = acceptor_->local_endpoint().port();
+  accept_backoff_ = std::make_unique<asio::steady_timer>(loops_.front()->io);
   // Nested calls go to loopback when the server listens on every interface.
   auto self_address = address;
   if (address.is_unspecified()) {
@@ -78,6 +80,16 @@ void EventLoopGroup::start(AcceptHandler on_accept, LoopRunner run_loop, LoopSto
   }
 }
 
+namespace {
+
+bool isResourceExhaustion(const boost::system::error_code& error) {
+  return error == asio::error::no_descriptors || error == asio::error::no_buffer_space ||
+         error == asio::error::no_memory ||
+         (error.category() == boost::system::system_category() && error.value() == ENFILE);
+}
+
+}  // namespace
+
 void EventLoopGroup::acceptNext() {
   EventLoop& target = *loops_[next_loop_];
   next_loop_ = (next_loop_ + 1) % loops_.size();
@@ -91,10 +103,28 @@ void EventLoopGroup::acceptNext() {
           asio::post(target.io, [this, &target, s = std::move(socket)]() mutable {
             on_accept_(target, std::move(s));
           });
+          acceptNext();
+          return;
         }
-        // Errors such as EMFILE must not stop the server: keep accepting.
-        acceptNext();
+        // No error stops the server. Running out of descriptors or memory is waited out (see
+        // kAcceptBackoff); anything else (e.g. a connection aborted in the backlog) is retried
+        // at once.
+        accept_errors_.fetch_add(1, std::memory_order_relaxed);
+        if (isResourceExhaustion(error)) {
+          acceptAfterBackoff();
+        } else {
+          acceptNext();
+        }
       });
+}
+
+void EventLoopGroup::acceptAfterBackoff() {
+  accept_backoff_->expires_after(kAcceptBackoff);
+  accept_backoff_->async_wait([this](boost::system::error_code error) {
+    if (error || !acceptor_->is_open())
+      return;
+    acceptNext();
+  });
 }
 
 std::int64_t EventLoopGroup::sum(std::atomic<std::int64_t> LoopCounters::*counter) const {
@@ -143,6 +173,7 @@ bool EventLoopGroup::stop(std::chrono::milliseconds timeout) {
   asio::post(loops_.front()->io, [this] {
     boost::system::error_code ignored;
     acceptor_->close(ignored);
+    accept_backoff_->cancel();
   });
   closeConnections(true);
   for (auto& loop : loops_)
@@ -170,6 +201,7 @@ void EventLoopGroup::reportCounters(benchd_counter_sink sink, void* sink_context
   sink(sink_context, "connections_open", sum(&LoopCounters::connections_open));
   sink(sink_context, "upstream_connections_open", sum(&LoopCounters::upstream_connections_open));
   sink(sink_context, "event_loops", static_cast<std::int64_t>(loops_.size()));
+  sink(sink_context, "accept_errors", accept_errors_.load(std::memory_order_relaxed));
   if (live_tasks_name != nullptr)
     sink(sink_context, live_tasks_name, sum(&LoopCounters::live_tasks));
 }

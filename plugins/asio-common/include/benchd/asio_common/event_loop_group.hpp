@@ -8,6 +8,7 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -92,8 +93,9 @@ class EventLoopGroup {
   /// Idempotent.
   bool stop(std::chrono::milliseconds timeout);
 
-  /// Calls `sink` for each common counter; `live_tasks_name` names LoopCounters::live_tasks
-  /// (e.g. "live_coroutines"), or it is left out when null.
+  /// Calls `sink` for each common counter (accept_errors among them: accepts that failed, e.g.
+  /// for want of descriptors); `live_tasks_name` names LoopCounters::live_tasks (e.g.
+  /// "live_coroutines"), or it is left out when null.
   void reportCounters(benchd_counter_sink sink, void* sink_context,
                       const char* live_tasks_name) const;
 
@@ -114,6 +116,8 @@ class EventLoopGroup {
 
  private:
   void acceptNext();
+  /// After a resource-exhaustion accept error: accepts again after kAcceptBackoff. Loop 0.
+  void acceptAfterBackoff();
   [[nodiscard]] std::int64_t sum(std::atomic<std::int64_t> LoopCounters::*counter) const;
   /// Posts to every loop: close idle pooled upstream connections and, for each inbound
   /// connection, closeIfIdle() or (when `all`) closeNow().
@@ -126,8 +130,11 @@ class EventLoopGroup {
   std::vector<std::unique_ptr<EventLoop>> loops_;
   AcceptHandler on_accept_;
   LoopStopper stop_loop_;
-  std::size_t next_loop_ = 0;                                 // acceptor's thread only
-  std::unique_ptr<boost::asio::ip::tcp::acceptor> acceptor_;  // lives on loops_[0]
+  std::size_t next_loop_ = 0;                                  // acceptor's thread only
+  std::unique_ptr<boost::asio::ip::tcp::acceptor> acceptor_;   // lives on loops_[0]
+  std::unique_ptr<boost::asio::steady_timer> accept_backoff_;  // loops_[0]
+  /// Failed accepts (counter "accept_errors"): EMFILE and the like; written on loop 0.
+  std::atomic<std::int64_t> accept_errors_{0};
   boost::asio::ip::tcp::endpoint self_endpoint_;
   std::uint16_t bound_port_ = 0;
   bool started_ = false;
