@@ -223,8 +223,10 @@ TEST_P(TransportConformance, OutOfDescriptorsItWaitsWithoutSpinningAndThenServes
   ASSERT_EQ(::prlimit(pid, RLIMIT_NOFILE, &lowered, nullptr), 0) << std::strerror(errno);
 
   // More connections than descriptors: the kernel completes them into the backlog.
+  constexpr int kClients = 20;
   std::vector<std::unique_ptr<HttpConnection>> clients;
-  for (int index = 0; index < 20; ++index) {
+  clients.reserve(kClients);
+  for (int index = 0; index < kClients; ++index) {
     clients.push_back(std::make_unique<HttpConnection>(worker->port(), std::chrono::seconds(5)));
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
