@@ -1,17 +1,11 @@
 #include "director_cache.hpp"
 
-#include <algorithm>
 #include <cstddef>
 #include <unordered_map>
 #include <utility>
 
 namespace benchd::microservice {
 namespace {
-
-/// The authoritative map drops expired entries whenever it has grown to this many entries
-/// (afterwards: to twice its size after the last sweep), so names asked for once do not pile
-/// up.
-constexpr std::size_t kMinSweepThreshold = 256;
 
 /// A thread's mirror is emptied when it would exceed this many entries.
 constexpr std::size_t kMaxMirrorEntries = 256;
@@ -34,8 +28,9 @@ DirectorCache::DirectorCache(std::shared_ptr<const Clock> clock,
       clock_(std::move(clock)),
       time_to_live_(time_to_live),
       loader_(std::move(loader)),
-      alive_(std::make_shared<const bool>(true)),
-      sweep_threshold_(kMinSweepThreshold) {}
+      alive_(std::make_shared<const bool>(true)) {
+  entries_.reserve(kMaxEntries);
+}
 
 DirectorCache::~DirectorCache() = default;
 
@@ -93,34 +88,44 @@ std::shared_ptr<const std::string> DirectorCache::get(std::string_view last_name
 DirectorCache::Entry DirectorCache::getAuthoritative(std::string_view last_name,
                                                      std::chrono::steady_clock::time_point now) {
   std::lock_guard lock(mutex_);
-  auto cached = entries_.find(last_name);
-  if (cached != entries_.end() && now < cached->second.expires_at) {
-    authoritative_hits_.fetch_add(1, std::memory_order_relaxed);
-    return cached->second;
+  const auto cached = entries_.find(last_name);
+  if (cached != entries_.end()) {
+    const LruList::iterator node = cached->second;
+    lru_.splice(lru_.begin(), lru_, node);  // most recently used; iterators stay valid
+    if (now < node->entry.expires_at) {
+      authoritative_hits_.fetch_add(1, std::memory_order_relaxed);
+      return node->entry;
+    }
+    misses_.fetch_add(1, std::memory_order_relaxed);
+    node->entry = Entry{std::make_shared<const std::string>(loader_(last_name)),
+                        clock_->now() + time_to_live_};
+    return node->entry;
   }
   misses_.fetch_add(1, std::memory_order_relaxed);
   Entry loaded{std::make_shared<const std::string>(loader_(last_name)),
                clock_->now() + time_to_live_};
-  if (cached != entries_.end()) {
-    cached->second = loaded;
-  } else {
-    if (entries_.size() >= sweep_threshold_) {
-      dropExpiredEntries(now);
-    }
-    entries_.emplace(std::string(last_name), loaded);
+  if (entries_.size() >= kMaxEntries) {
+    entries_.erase(std::string_view(lru_.back().last_name));
+    lru_.pop_back();
+  }
+  lru_.push_front(LruNode{std::string(last_name), loaded});
+  try {
+    entries_.emplace(std::string_view(lru_.front().last_name), lru_.begin());
+  } catch (...) {
+    lru_.pop_front();
+    throw;
   }
   return loaded;
-}
-
-void DirectorCache::dropExpiredEntries(std::chrono::steady_clock::time_point now) {
-  std::erase_if(entries_, [now](const auto& entry) { return now >= entry.second.expires_at; });
-  sweep_threshold_ = std::max(kMinSweepThreshold, 2 * entries_.size());
 }
 
 void DirectorCache::evict(std::span<const std::string> last_names) {
   std::lock_guard lock(mutex_);
   for (const std::string& last_name : last_names) {
-    entries_.erase(last_name);
+    if (const auto cached = entries_.find(std::string_view(last_name)); cached != entries_.end()) {
+      const LruList::iterator node = cached->second;
+      entries_.erase(cached);
+      lru_.erase(node);
+    }
   }
   generation_.fetch_add(1, std::memory_order_acq_rel);
 }
@@ -131,6 +136,11 @@ std::int64_t DirectorCache::hits() const {
 
 std::int64_t DirectorCache::misses() const {
   return misses_.load(std::memory_order_relaxed);
+}
+
+std::size_t DirectorCache::size() const {
+  std::lock_guard lock(mutex_);
+  return entries_.size();
 }
 
 }  // namespace benchd::microservice

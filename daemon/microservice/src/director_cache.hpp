@@ -7,18 +7,22 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <list>
 #include <memory>
 #include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 namespace benchd::microservice {
 
 /// The per-director cache of GET /movies answers: each entry expires a fixed time after it was
-/// loaded (expire-after-write, on the injected clock) or when evicted.
+/// loaded (expire-after-write, on the injected clock) or when evicted. The authoritative level
+/// holds at most kMaxEntries entries and drops the least recently used one to make room.
 ///
 /// Two levels. The authoritative entries live in a mutex-protected map; a miss there calls the
 /// loader while holding the mutex, so each director is loaded once per expiry. Each thread also
@@ -27,6 +31,11 @@ namespace benchd::microservice {
 /// one shared atomic and otherwise touches only thread-private memory: no lock, no shared
 /// reference count, no shared counter.
 ///
+/// Bounded memory: kMaxEntries caps the authoritative entries (least recently used out, where
+/// "used" means loaded or read from the authoritative level; hits in a thread's mirror do not
+/// reorder it, so the hit path stays lock-free), and each thread's mirror is capped at its own
+/// 256 entries. A capacity eviction leaves the mirrors alone: their copies are still correct.
+///
 /// Counting: a hit in either level is a hit, a load is a miss, so the counts do not depend on
 /// which thread asks.
 ///
@@ -34,6 +43,14 @@ namespace benchd::microservice {
 /// its calls; threads' mirrors of a destroyed cache are dropped lazily.
 class DirectorCache {
  public:
+  /// The most directors the authoritative level holds. The benchmark's working set is 3
+  /// directors (Allen, Hitchcock, Kubrick; the write scenarios POST the same ones), so 1024
+  /// leaves two orders of magnitude of headroom for real data and never evicts under the
+  /// scenarios, while a stream of unique directorLastName values (each otherwise kept for the
+  /// whole hour) stays bounded: an entry is its name (at most one request line, a few KiB) plus
+  /// its answer ("[]" for an unknown name), so even hostile names cost tens of MiB at most.
+  static constexpr std::size_t kMaxEntries = 1024;
+
   using Loader = std::function<std::string(std::string_view last_name)>;
 
   DirectorCache(std::shared_ptr<const Clock> clock,
@@ -53,16 +70,25 @@ class DirectorCache {
   [[nodiscard]] std::int64_t hits() const;
   [[nodiscard]] std::int64_t misses() const;
 
+  /// The number of entries in the authoritative level (an expired one counts until it is
+  /// reloaded, evicted or pushed out); never more than kMaxEntries.
+  [[nodiscard]] std::size_t size() const;
+
  private:
   struct ThreadMirror;
   struct Entry {
     std::shared_ptr<const std::string> json;
     std::chrono::steady_clock::time_point expires_at;
   };
+  /// An authoritative entry, in recency order (most recently used first).
+  struct LruNode {
+    std::string last_name;
+    Entry entry;
+  };
+  using LruList = std::list<LruNode>;
 
   ThreadMirror& threadMirror();
   Entry getAuthoritative(std::string_view last_name, std::chrono::steady_clock::time_point now);
-  void dropExpiredEntries(std::chrono::steady_clock::time_point now);
 
   // Read-only after construction.
   const std::uint64_t id_;  ///< unique per cache in this process; keys the threads' mirrors
@@ -75,9 +101,11 @@ class DirectorCache {
   /// Read by every hit, written by evictions only; alone on its cache line.
   alignas(64) std::atomic<std::uint64_t> generation_{1};
 
-  alignas(64) std::mutex mutex_;
-  StringKeyedMap<Entry> entries_;  ///< guarded by mutex_
-  std::size_t sweep_threshold_;    ///< guarded by mutex_
+  alignas(64) mutable std::mutex mutex_;
+  LruList lru_;  ///< guarded by mutex_; owns the authoritative entries
+  /// guarded by mutex_; keys view the names in lru_'s nodes, which never move
+  std::unordered_map<std::string_view, LruList::iterator, TransparentStringHash, std::equal_to<>>
+      entries_;
   std::atomic<std::int64_t> authoritative_hits_{0};
   std::atomic<std::int64_t> misses_{0};
 };
