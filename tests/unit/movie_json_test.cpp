@@ -186,6 +186,27 @@ TEST(MovieJsonTest, RejectsInvalidUtf8) {
   EXPECT_EQ(message.rfind("invalid JSON at offset ", 0), 0U) << message;
 }
 
+TEST(MovieJsonTest, RejectsLoneSurrogateEscapes) {
+  // A low surrogate without a high one, anywhere (a key too, though unknown keys are ignored).
+  EXPECT_EQ(parseError(R"([{"title":"\udc00"}])").rfind("invalid JSON at offset 11: ", 0), 0U)
+      << parseError(R"([{"title":"\udc00"}])");
+  EXPECT_EQ(parseError(R"([{"title":"ok\uDFFFok"}])").rfind("invalid JSON at offset ", 0), 0U);
+  EXPECT_EQ(parseError(R"([{"title":"A","x\udc00":1}])").rfind("invalid JSON at offset ", 0), 0U);
+  // A high surrogate not followed by a low one, and a high one at the end of the string.
+  EXPECT_EQ(parseError(R"([{"title":"\ud800x"}])").rfind("invalid JSON at offset ", 0), 0U);
+  EXPECT_EQ(parseError(R"([{"title":"\ud800\u0041"}])").rfind("invalid JSON at offset ", 0), 0U);
+  EXPECT_EQ(parseError(R"([{"title":"\ud800\ud800"}])").rfind("invalid JSON at offset ", 0), 0U);
+  EXPECT_EQ(parseError(R"([{"title":"x\ud800"}])").rfind("invalid JSON at offset ", 0), 0U);
+}
+
+TEST(MovieJsonTest, AcceptsSurrogatePairsAndEscapedBackslashes) {
+  // "\\udc00" is a backslash and the text "udc00", not an escape.
+  const std::vector<Movie> movies =
+      parseMovies(R"([{"title":"\ud83c\udfac \\udc00 \u00e9 \\\ud83c\udfac"}])");
+  ASSERT_EQ(movies.size(), 1U);
+  EXPECT_EQ(movies[0].title, "\xF0\x9F\x8E\xAC \\udc00 \xC3\xA9 \\\xF0\x9F\x8E\xAC");
+}
+
 TEST(GenreTest, NamesRoundTrip) {
   for (const Genre genre : {Genre::kAction, Genre::kAdventure, Genre::kAnimation, Genre::kComedy,
                             Genre::kDrama, Genre::kFantasy, Genre::kHorror, Genre::kMystery,

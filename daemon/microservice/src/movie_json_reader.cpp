@@ -139,6 +139,62 @@ bool isIsoDate(std::string_view text) {
   return month >= 1 && month <= 12 && day >= 1 && day <= 31;
 }
 
+unsigned hexDigit(char c) {
+  if (c >= '0' && c <= '9') {
+    return static_cast<unsigned>(c - '0');
+  }
+  if (c >= 'a' && c <= 'f') {
+    return static_cast<unsigned>(c - 'a' + 10);
+  }
+  return static_cast<unsigned>(c - 'A' + 10);  // valid JSON: 'A'..'F'
+}
+
+/// The UTF-16 code unit of the \uXXXX escape starting at `at` (the backslash).
+unsigned escapedCodeUnit(std::string_view json, std::size_t at) {
+  unsigned unit = 0;
+  for (std::size_t digit = at + 2; digit < at + 6; ++digit) {
+    unit = unit * 16 + hexDigit(json[digit]);
+  }
+  return unit;
+}
+
+bool isHighSurrogate(unsigned unit) {
+  return unit >= 0xD800 && unit <= 0xDBFF;
+}
+
+bool isLowSurrogate(unsigned unit) {
+  return unit >= 0xDC00 && unit <= 0xDFFF;
+}
+
+/// The offset of the first \u escape in `json` that is a low surrogate not preceded by a high
+/// one, or a high surrogate not followed by a low one; nullopt if there is none. RapidJSON
+/// decodes a lone low surrogate ("\udc00") into the 3-byte form of the surrogate code point,
+/// which is not UTF-8, and kParseValidateEncodingFlag checks only the raw input. `json` must
+/// be valid JSON, so every backslash starts an escape inside a string and \u has 4 hex digits.
+std::optional<std::size_t> findLoneSurrogateEscape(std::string_view json) {
+  constexpr std::size_t kEscapeLength = 6;  // \uXXXX
+  std::size_t at = json.find('\\');
+  while (at != std::string_view::npos) {
+    std::size_t next = at + 2;
+    if (json[at + 1] == 'u') {
+      const unsigned unit = escapedCodeUnit(json, at);
+      next = at + kEscapeLength;
+      if (isLowSurrogate(unit)) {
+        return at;
+      }
+      if (isHighSurrogate(unit)) {
+        if (json.size() < next + kEscapeLength || json[next] != '\\' || json[next + 1] != 'u' ||
+            !isLowSurrogate(escapedCodeUnit(json, next))) {
+          return at;
+        }
+        next += kEscapeLength;
+      }
+    }
+    at = json.find('\\', next);
+  }
+  return std::nullopt;
+}
+
 void requireObject(const Value& value, const JsonPath& path) {
   if (!value.IsObject()) {
     fail(path, "expected a JSON object");
@@ -232,6 +288,10 @@ std::vector<Movie> parseMovies(std::string_view json) {
   if (document.HasParseError()) {
     throw InvalidMoviesError("invalid JSON at offset " + std::to_string(document.GetErrorOffset()) +
                              ": " + rapidjson::GetParseError_En(document.GetParseError()));
+  }
+  if (const std::optional<std::size_t> offset = findLoneSurrogateEscape(json)) {
+    throw InvalidMoviesError("invalid JSON at offset " + std::to_string(*offset) +
+                             ": lone UTF-16 surrogate in a \\u escape");
   }
   const JsonPath root;
   if (!document.IsArray()) {

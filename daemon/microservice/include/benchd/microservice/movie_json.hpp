@@ -12,7 +12,8 @@ namespace benchd::microservice {
 
 /// Parses a POST /movies body: a JSON array of movie objects. Unknown keys are ignored and
 /// JSON null counts as absent. "title" is required; "genre" must name a Genre; "birthday"
-/// must be "YYYY-MM-DD"; ids, years and ratings must be numbers of the right kind.
+/// must be "YYYY-MM-DD"; ids, years and ratings must be numbers of the right kind. The body
+/// must be valid UTF-8, and so must every \u escape: a lone UTF-16 surrogate is rejected.
 /// Throws InvalidMoviesError whose what() names the JSON path and the reason, e.g.
 /// "$[2].releaseYear: expected an integer", "$: expected a JSON array" or
 /// "invalid JSON at offset 17: <reason>".
