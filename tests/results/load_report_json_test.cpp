@@ -24,6 +24,9 @@ LoadSummary summary() {
   summary.run.stopped_early = true;
   summary.open_model = true;
   summary.elapsed_seconds = 10.5;
+  summary.responses = 9;
+  summary.responses_per_second = 0.875;
+  summary.failures_per_second = 0.125;
   summary.requests_sent = 11;
   summary.requests_completed = 10;
   summary.requests_ok = 7;
@@ -107,6 +110,10 @@ TEST(LoadReportJson, TopLevelFieldsInOrder) {
                                                     "requests",
                                                     "errors",
                                                     "requests_per_second",
+                                                    "responses",
+                                                    "responses_per_second",
+                                                    "failures_per_second",
+                                                    "nothing_answered",
                                                     "intended_requests_per_second",
                                                     "latency_ms",
                                                     "uncorrected_latency_ms",
@@ -132,6 +139,10 @@ TEST(LoadReportJson, EveryValueComesFromTheSummary) {
   EXPECT_EQ(json["rate"].GetUint(), 300U);
   EXPECT_TRUE(json["stopped_early"].GetBool());
   EXPECT_EQ(json["elapsed_seconds"].GetDouble(), 10.5);
+  EXPECT_EQ(json["responses"].GetUint64(), 9U);
+  EXPECT_EQ(json["responses_per_second"].GetDouble(), 0.875);
+  EXPECT_EQ(json["failures_per_second"].GetDouble(), 0.125);
+  EXPECT_FALSE(json["nothing_answered"].GetBool());
 
   const auto& requests = json["requests"];
   EXPECT_EQ(keysOf(requests),

@@ -30,6 +30,9 @@ LoadSummary closedSummary() {
   summary.requests_interrupted = 5;
   summary.errors_by_class = {{"connection_refused", 0}, {"request_timeout", 3}, {"http_5xx", 7}};
   summary.requests_per_second = 99.5;
+  summary.responses = 997;
+  summary.responses_per_second = 99.2;
+  summary.failures_per_second = 0.3;
   summary.latency = {1000, 1.5, 2.25, 9.999, 12.5, 20.0, 1234.5, 3.0};
   summary.bytes_sent = std::uint64_t{1024} * 1024;
   summary.bytes_received = std::uint64_t{3} * 1024 * 1024;
@@ -60,6 +63,8 @@ LoadSummary openSummary() {
   summary.requests_completed = 20;
   summary.requests_ok = 20;
   summary.requests_per_second = 13.25;
+  summary.responses = 20;
+  summary.responses_per_second = 13.25;
   summary.intended_requests_per_second = 100.0;
   summary.uncorrected_latency = {20, 50.0, 51.0, 52.0, 53.0, 54.0, 55.0, 52.5};
   summary.dropped_arrivals = 170;
@@ -89,7 +94,8 @@ TEST(LoadReportText, ClosedModel) {
             "\n"
             "  requests     1000 completed: 990 ok, 10 errors (1005 sent, 5 interrupted)\n"
             "  errors       request_timeout 3, http_5xx 7\n"
-            "  throughput   99.5 req/s over 10.05 s\n"
+            "  throughput   99.2 req/s over 10.05 s\n"
+            "  failures     0.3 req/s ended without a response (refused, timed out, reset)\n"
             "  latency      min 1.500 ms  p50 2.250 ms  p90 9.999 ms  p99 12.50 ms  max 1234.5 ms\n"
             "  transfer     1.00 MiB sent, 3.00 MiB received (0.30 MiB/s in)\n"
             "  connections  64 connects, 63 peak active\n"
@@ -116,6 +122,26 @@ TEST(LoadReportText, OpenModel) {
             "  connections  1 connects, 1 peak active\n"
             "  generator    CPU 3 % avg, 4 % max of 1 core, 100.00 us/request\n"
             "  saturation   SATURATED: the event loop was late by 12 ms\n");
+}
+
+TEST(LoadReportText, NothingAnsweredSaysSoInsteadOfAThroughput) {
+  LoadSummary summary = closedSummary();
+  summary.requests_ok = 0;
+  summary.responses = 0;
+  summary.responses_per_second = 0.0;
+  summary.failures_per_second = 39808.2;
+  summary.nothing_answered = true;
+  summary.generator_saturated = true;
+  summary.saturation_reason = "closed loop without a rate cap reached 39812 req/s";
+  const std::string text = textOf(summary);
+  EXPECT_NE(text.find("  throughput   none: nothing answered, all 1000 requests failed without a "
+                      "response (see errors)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  failures     39808.2 req/s ended without a response"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  saturation   not judged: nothing answered\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("SATURATED"), std::string::npos) << text;
 }
 
 TEST(LoadReportText, AClosedModelWithARateCallsItACap) {

@@ -106,6 +106,11 @@ TEST(LoadSummary, CopiesTheDescriptionAndTheCounts) {
   EXPECT_EQ(summary.connects, 8U);
   EXPECT_EQ(summary.peak_active_vus, 7U);
   EXPECT_EQ(summary.requests_per_second, 5.0);
+  // 8 ok and 2 http_5xx were answered: throughput counts them, nothing ended unanswered.
+  EXPECT_EQ(summary.responses, 10U);
+  EXPECT_DOUBLE_EQ(summary.responses_per_second, 5.0);
+  EXPECT_DOUBLE_EQ(summary.failures_per_second, 0.0);
+  EXPECT_FALSE(summary.nothing_answered);
   EXPECT_EQ(summary.intended_requests_per_second, 100.0);
   EXPECT_EQ(summary.generator_threads, 2U);
   EXPECT_EQ(summary.generator_cores, 2U);
@@ -233,6 +238,19 @@ TEST(LoadSecondDigest, TakesTheSnapshotsNumbersInSecondsAndMilliseconds) {
   EXPECT_DOUBLE_EQ(digest.p99_millis, 0.991);
   EXPECT_EQ(digest.active_vus, 6U);
   EXPECT_EQ(digest.generator_cpu_percent, 17.5);
+}
+
+TEST(LoadSummary, RefusedConnectsAreFailuresNotThroughput) {
+  loadgen::PhaseResult test = phase();
+  test.totals.requests_ok = 0;
+  test.totals.errors = {};
+  test.totals.errors[loadgen::ErrorClass::kConnectionRefused] = 10;
+  const LoadSummary summary =
+      makeLoadSummary(description(), workloadOf({scenario::ExecutorKind::kConstantVus}), test, {});
+  EXPECT_EQ(summary.responses, 0U);
+  EXPECT_DOUBLE_EQ(summary.responses_per_second, 0.0);
+  EXPECT_DOUBLE_EQ(summary.failures_per_second, 5.0);
+  EXPECT_TRUE(summary.nothing_answered);
 }
 
 }  // namespace

@@ -163,6 +163,14 @@ void writeLoadReportJson(std::ostream& out, const LoadSummary& summary) {
 
   json.Key("requests_per_second");
   json.Double(summary.requests_per_second);
+  json.Key("responses");
+  json.Uint64(summary.responses);
+  json.Key("responses_per_second");
+  json.Double(summary.responses_per_second);
+  json.Key("failures_per_second");
+  json.Double(summary.failures_per_second);
+  json.Key("nothing_answered");
+  json.Bool(summary.nothing_answered);
   json.Key("intended_requests_per_second");
   json.Double(summary.intended_requests_per_second);
   json.Key("latency_ms");

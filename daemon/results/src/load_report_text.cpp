@@ -86,12 +86,21 @@ void writeLoadReportText(std::ostream& out, const LoadSummary& summary) {
       << " ok, " << summary.requests_errors << " errors (" << summary.requests_sent << " sent, "
       << summary.requests_interrupted << " interrupted)\n";
   writeErrors(out, summary);
-  out << "  throughput   " << summary.requests_per_second << " req/s";
-  if (summary.intended_requests_per_second > 0.0) {
-    out << " (intended " << summary.intended_requests_per_second << " req/s)";
+  if (summary.nothing_answered) {
+    out << "  throughput   none: nothing answered, all " << summary.requests_completed
+        << " requests failed without a response (see errors)\n";
+  } else {
+    out << "  throughput   " << summary.responses_per_second << " req/s";
+    if (summary.intended_requests_per_second > 0.0) {
+      out << " (intended " << summary.intended_requests_per_second << " req/s)";
+    }
+    out << " over " << std::setprecision(2) << summary.elapsed_seconds << " s\n"
+        << std::setprecision(1);
   }
-  out << " over " << std::setprecision(2) << summary.elapsed_seconds << " s\n"
-      << std::setprecision(1);
+  if (summary.failures_per_second > 0.0) {
+    out << "  failures     " << summary.failures_per_second
+        << " req/s ended without a response (refused, timed out, reset)\n";
+  }
   out << "  latency      " << percentileLine(summary.latency)
       << (summary.open_model ? "   (from the intended send time)" : "") << "\n";
   if (summary.open_model) {
@@ -110,7 +119,10 @@ void writeLoadReportText(std::ostream& out, const LoadSummary& summary) {
       << (summary.generator_cores == 1 ? " core" : " cores") << std::setprecision(2) << ", "
       << summary.generator_cpu_micros_per_request << " us/request\n";
   out << "  saturation   "
-      << (summary.generator_saturated ? "SATURATED: " + summary.saturation_reason : "no") << "\n";
+      << (summary.nothing_answered      ? std::string("not judged: nothing answered")
+          : summary.generator_saturated ? "SATURATED: " + summary.saturation_reason
+                                        : std::string("no"))
+      << "\n";
   for (const std::string& warning : summary.warnings) {
     out << "  warning      " << warning << "\n";
   }

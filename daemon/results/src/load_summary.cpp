@@ -74,6 +74,14 @@ LoadSummary makeLoadSummary(LoadRunDescription run, const scenario::Workload& wo
   }
 
   summary.requests_per_second = test.achieved_requests_per_second;
+  summary.responses = totals.requests_ok + totals.errors[loadgen::ErrorClass::kHttp4xx] +
+                      totals.errors[loadgen::ErrorClass::kHttp5xx];
+  summary.responses_per_second = static_cast<double>(summary.responses) / summary.elapsed_seconds;
+  summary.failures_per_second =
+      static_cast<double>(summary.requests_completed -
+                          std::min(summary.responses, summary.requests_completed)) /
+      summary.elapsed_seconds;
+  summary.nothing_answered = summary.requests_completed > 0 && summary.responses == 0;
   summary.intended_requests_per_second = test.intended_requests_per_second;
   summary.latency = LoadLatency::of(test.latency);
   summary.uncorrected_latency = LoadLatency::of(test.uncorrected_latency);

@@ -110,7 +110,15 @@ struct LoadSummary {
   /// Every class in loadgen::kAllErrorClasses order, zero counts included.
   std::vector<ErrorClassCount> errors_by_class;
 
-  double requests_per_second = 0.0;           ///< completed / elapsed
+  double requests_per_second = 0.0;  ///< completed / elapsed
+  /// Requests that got an HTTP response (2xx, 4xx, 5xx): what throughput counts. A request
+  /// refused, timed out or reset got none; it is an error with its own rate, not throughput.
+  std::uint64_t responses = 0;
+  double responses_per_second = 0.0;  ///< responses / elapsed
+  double failures_per_second = 0.0;   ///< (completed - responses) / elapsed
+  /// Requests completed, yet not one response: the target did not answer at all (e.g. nothing
+  /// listens on the port). Rates and the saturation check then describe the generator only.
+  bool nothing_answered = false;
   double intended_requests_per_second = 0.0;  ///< 0 without an intended rate
   LoadLatency latency;                        ///< from the intended send time in the open model
   LoadLatency uncorrected_latency;            ///< open model only: from the actual send
