@@ -38,7 +38,7 @@ LoadSummary summary() {
   summary.errors_by_class = {{"connection_refused", 1}, {"http_5xx", 2}};
   summary.requests_per_second = 0.95;
   summary.intended_requests_per_second = 300.0;
-  summary.latency = {9, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 2.5};
+  summary.latency = {9, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 2.5, 2.75};
   summary.uncorrected_latency = {8, 0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 1.75};
   summary.bytes_sent = 1234;
   summary.bytes_received = 5678;
@@ -165,11 +165,12 @@ TEST(LoadReportJson, EveryValueComesFromTheSummary) {
   EXPECT_EQ(json["intended_requests_per_second"].GetDouble(), 300.0);
 
   const auto& latency = json["latency_ms"];
-  EXPECT_EQ(keysOf(latency),
-            (std::vector<std::string>{"count", "min", "p50", "p90", "p99", "p999", "max", "mean"}));
+  EXPECT_EQ(keysOf(latency), (std::vector<std::string>{"count", "min", "p50", "p75", "p90", "p99",
+                                                       "p999", "max", "mean"}));
   EXPECT_EQ(latency["count"].GetUint64(), 9U);
   EXPECT_EQ(latency["min"].GetDouble(), 1.0);
   EXPECT_EQ(latency["p50"].GetDouble(), 2.0);
+  EXPECT_EQ(latency["p75"].GetDouble(), 2.75);
   EXPECT_EQ(latency["p90"].GetDouble(), 3.0);
   EXPECT_EQ(latency["p99"].GetDouble(), 4.0);
   EXPECT_EQ(latency["p999"].GetDouble(), 5.0);

@@ -33,7 +33,7 @@ LoadSummary closedSummary() {
   summary.responses = 997;
   summary.responses_per_second = 99.2;
   summary.failures_per_second = 0.3;
-  summary.latency = {1000, 1.5, 2.25, 9.999, 12.5, 20.0, 1234.5, 3.0};
+  summary.latency = {1000, 1.5, 2.25, 9.999, 12.5, 20.0, 1234.5, 3.0, 5.0};
   summary.bytes_sent = std::uint64_t{1024} * 1024;
   summary.bytes_received = std::uint64_t{3} * 1024 * 1024;
   summary.bytes_received_per_second = 0.3 * 1024 * 1024;
@@ -97,6 +97,7 @@ TEST(LoadReportText, ClosedModel) {
             "  throughput   99.2 req/s over 10.05 s\n"
             "  failures     0.3 req/s ended without a response (refused, timed out, reset)\n"
             "  latency      min 1.500 ms  p50 2.250 ms  p90 9.999 ms  p99 12.50 ms  max 1234.5 ms\n"
+            "  distribution 50% 2.250 ms  75% 5.000 ms  90% 9.999 ms  99% 12.50 ms\n"
             "  transfer     1.00 MiB sent, 3.00 MiB received (0.30 MiB/s in)\n"
             "  connections  64 connects, 63 peak active\n"
             "  generator    CPU 42 % avg, 88 % max of 2 cores, 12.25 us/request\n"

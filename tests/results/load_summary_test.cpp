@@ -179,6 +179,7 @@ TEST(LoadSummary, LatencyPercentilesAreInterpolatedInMilliseconds) {
   EXPECT_DOUBLE_EQ(latency.p90, 0.91);
   EXPECT_DOUBLE_EQ(latency.p99, 0.991);
   EXPECT_DOUBLE_EQ(latency.p999, 0.9991);
+  EXPECT_DOUBLE_EQ(latency.p75, 0.775);
   EXPECT_DOUBLE_EQ(latency.max, 1.0);
   EXPECT_DOUBLE_EQ(latency.mean, 0.55);
   // The same numbers as the per-second series of `benchd run`.

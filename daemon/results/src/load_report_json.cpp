@@ -28,6 +28,8 @@ void writeLatency(JsonWriter& json, const LoadLatency& latency) {
   json.Double(latency.min);
   json.Key("p50");
   json.Double(latency.p50);
+  json.Key("p75");
+  json.Double(latency.p75);
   json.Key("p90");
   json.Double(latency.p90);
   json.Key("p99");

@@ -24,6 +24,19 @@ std::string mebibytes(double bytes) {
   return text.str();
 }
 
+/// wrk --latency's "Latency Distribution" on one line: 50/75/90/99 %.
+std::string distributionLine(const LoadLatency& latency) {
+  std::string line = "50% ";
+  line += millis(latency.p50);
+  line += "  75% ";
+  line += millis(latency.p75);
+  line += "  90% ";
+  line += millis(latency.p90);
+  line += "  99% ";
+  line += millis(latency.p99);
+  return line;
+}
+
 std::string percentileLine(const LoadLatency& latency) {
   if (latency.count == 0) {
     return "no samples";
@@ -103,6 +116,9 @@ void writeLoadReportText(std::ostream& out, const LoadSummary& summary) {
   }
   out << "  latency      " << percentileLine(summary.latency)
       << (summary.open_model ? "   (from the intended send time)" : "") << "\n";
+  if (summary.latency.count > 0) {
+    out << "  distribution " << distributionLine(summary.latency) << "\n";
+  }
   if (summary.open_model) {
     out << "  uncorrected  " << percentileLine(summary.uncorrected_latency)
         << "   (from the actual send)\n";

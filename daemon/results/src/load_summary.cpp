@@ -28,6 +28,7 @@ LoadLatency LoadLatency::of(const loadgen::LatencyHistogram& histogram) {
   latency.p999 = interpolatedPercentile(histogram, 99.9) / kMicrosPerMilli;
   latency.max = digest.max;
   latency.mean = histogram.mean() / kMicrosPerMilli;
+  latency.p75 = interpolatedPercentile(histogram, 75.0) / kMicrosPerMilli;
   return latency;
 }
 

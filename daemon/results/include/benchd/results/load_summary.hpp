@@ -57,8 +57,9 @@ struct LoadLatency {
   double p999 = 0.0;
   double max = 0.0;   ///< exact
   double mean = 0.0;  ///< exact (the histogram keeps the sum)
+  double p75 = 0.0;   ///< interpolated; for the wrk-style distribution (50/75/90/99 %)
 
-  /// Built from LatencyDigest::of plus p99.9 and the mean.
+  /// Built from LatencyDigest::of plus p75, p99.9 and the mean.
   static LoadLatency of(const loadgen::LatencyHistogram& histogram);
 };
 
