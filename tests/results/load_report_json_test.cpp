@@ -117,6 +117,7 @@ TEST(LoadReportJson, TopLevelFieldsInOrder) {
                                                     "intended_requests_per_second",
                                                     "latency_ms",
                                                     "uncorrected_latency_ms",
+                                                    "latencies_clamped",
                                                     "transfer",
                                                     "connects",
                                                     "peak_active_vus",

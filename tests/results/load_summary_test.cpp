@@ -254,5 +254,22 @@ TEST(LoadSummary, RefusedConnectsAreFailuresNotThroughput) {
   EXPECT_TRUE(summary.nothing_answered);
 }
 
+TEST(LoadSummary, LatenciesBeyondTheHistogramAreCountedAndWarnedAbout) {
+  loadgen::PhaseResult test = phase();
+  test.latency.record(loadgen::LatencyHistogram::kHighestTrackableMicros + 5'000'000);
+  test.latency.record(loadgen::LatencyHistogram::kHighestTrackableMicros * 2);
+  const LoadSummary summary =
+      makeLoadSummary(description(), workloadOf({scenario::ExecutorKind::kConstantVus}), test, {});
+  EXPECT_EQ(summary.latencies_clamped, 2U);
+  ASSERT_FALSE(summary.warnings.empty());
+  EXPECT_EQ(summary.warnings.back(),
+            "2 latencies above 67 s (the histogram's range) were counted as 67 s; the highest "
+            "percentiles are too low");
+  EXPECT_EQ(makeLoadSummary(description(), workloadOf({scenario::ExecutorKind::kConstantVus}),
+                            phase(), {})
+                .latencies_clamped,
+            0U);
+}
+
 }  // namespace
 }  // namespace benchd::results

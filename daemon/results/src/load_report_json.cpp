@@ -179,6 +179,8 @@ void writeLoadReportJson(std::ostream& out, const LoadSummary& summary) {
   writeLatency(json, summary.latency);
   json.Key("uncorrected_latency_ms");
   writeLatency(json, summary.uncorrected_latency);
+  json.Key("latencies_clamped");
+  json.Uint64(summary.latencies_clamped);
 
   json.Key("transfer");
   json.StartObject();

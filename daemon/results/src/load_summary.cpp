@@ -1,8 +1,10 @@
 #include <benchd/loadgen/error_class.hpp>
+#include <benchd/loadgen/latency_histogram.hpp>
 #include <benchd/results/load_summary.hpp>
 #include <benchd/results/series.hpp>
 
 #include <algorithm>
+#include <string>
 #include <utility>
 
 namespace benchd::results {
@@ -86,6 +88,7 @@ LoadSummary makeLoadSummary(LoadRunDescription run, const scenario::Workload& wo
   summary.intended_requests_per_second = test.intended_requests_per_second;
   summary.latency = LoadLatency::of(test.latency);
   summary.uncorrected_latency = LoadLatency::of(test.uncorrected_latency);
+  summary.latencies_clamped = test.latency.clampedCount();
 
   summary.bytes_sent = totals.bytes_sent;
   summary.bytes_received = totals.bytes_received;
@@ -106,6 +109,15 @@ LoadSummary makeLoadSummary(LoadRunDescription run, const scenario::Workload& wo
   summary.generator_saturated = test.generator_saturated;
   summary.saturation_reason = test.saturation_reason;
   summary.warnings = test.warnings;
+  if (summary.latencies_clamped > 0) {
+    // Said where people look: the percentiles above these latencies are understated.
+    summary.warnings.push_back(
+        std::to_string(summary.latencies_clamped) + " latencies above " +
+        std::to_string(loadgen::LatencyHistogram::kHighestTrackableMicros / 1'000'000) +
+        " s (the histogram's range) were counted as " +
+        std::to_string(loadgen::LatencyHistogram::kHighestTrackableMicros / 1'000'000) +
+        " s; the highest percentiles are too low");
+  }
 
   summary.seconds = std::move(seconds);
   return summary;

@@ -123,6 +123,9 @@ struct LoadSummary {
   double intended_requests_per_second = 0.0;  ///< 0 without an intended rate
   LoadLatency latency;                        ///< from the intended send time in the open model
   LoadLatency uncorrected_latency;            ///< open model only: from the actual send
+  /// Latencies above the histogram's range (loadgen::LatencyHistogram::kHighestTrackableMicros,
+  /// about 67 s) that were counted as its maximum; the percentiles above them are too low.
+  std::uint64_t latencies_clamped = 0;
 
   std::uint64_t bytes_sent = 0;
   std::uint64_t bytes_received = 0;
