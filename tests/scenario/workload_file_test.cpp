@@ -8,7 +8,9 @@
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
+#include <fstream>
 #include <string>
+#include <sys/stat.h>
 
 namespace benchd::scenario {
 namespace {
@@ -365,6 +367,43 @@ TEST(WorkloadFileErrors, InvalidJsonBodyFile) {
                   "' is not valid JSON (line 1, column 6): Missing a comma or ']' after an array "
                   "element.");
   }
+}
+
+/// The error of a POST request whose body_file is `body_file`, in `dir`.
+std::string bodyFileError(const TempDir& dir, const std::string& body_file) {
+  try {
+    parseWorkload(oneScenario(R"("name": "a", "executor": "constant-vus", "requests": [)"
+                              R"({"method": "POST", "path": "/", "body_file": ")" +
+                              body_file + R"("}])"),
+                  kSource, dir.path());
+  } catch (const WorkloadFileError& error) {
+    return error.what();
+  }
+  return "accepted";
+}
+
+TEST(WorkloadFileErrors, BodyFilesStayInTheirFolderAndAreSmallRegularFiles) {
+  const TempDir dir;
+  EXPECT_EQ(bodyFileError(dir, "../outside.json"),
+            "scenarios/workloads/x.json: scenarios[0].requests[0].body_file: expected a file of " +
+                dir.path().string() + ", got '../outside.json'");
+  EXPECT_EQ(bodyFileError(dir, "/etc/passwd"),
+            "scenarios/workloads/x.json: scenarios[0].requests[0].body_file: expected a file of " +
+                dir.path().string() + ", got '/etc/passwd'");
+  ASSERT_EQ(::mkfifo((dir.path() / "pipe.txt").c_str(), 0600), 0);
+  EXPECT_NE(bodyFileError(dir, "pipe.txt").find("is not a regular file"), std::string::npos);
+  dir.write("deep.json", std::string(100, '[') + std::string(100, ']'));
+  EXPECT_NE(bodyFileError(dir, "deep.json").find("nests arrays and objects more than 64 deep"),
+            std::string::npos);
+  {
+    std::ofstream big(dir.path() / "big.txt", std::ios::binary);
+    big.seekp(static_cast<std::streamoff>(17) << 20);
+    big.put('x');
+  }
+  EXPECT_NE(bodyFileError(dir, "big.txt").find("more than the 16777216 allowed"),
+            std::string::npos);
+  dir.write("fine.txt", "payload");
+  EXPECT_EQ(bodyFileError(dir, "sub/../fine.txt"), "accepted");
 }
 
 TEST(WorkloadCatalog, LoadsTheShippedWorkloads) {

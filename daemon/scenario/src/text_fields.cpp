@@ -61,7 +61,7 @@ std::string formatNumber(double value) {
   return {buffer.data(), result.ptr};
 }
 
-std::string readWholeFile(const std::filesystem::path& path) {
+std::string readWholeFile(const std::filesystem::path& path, std::uintmax_t max_bytes) {
   std::error_code status_error;
   const auto status = std::filesystem::status(path, status_error);
   if (!std::filesystem::exists(status)) {
@@ -70,17 +70,60 @@ std::string readWholeFile(const std::filesystem::path& path) {
   if (std::filesystem::is_directory(status)) {
     throw std::runtime_error("is a directory, not a file");
   }
+  if (!std::filesystem::is_regular_file(status)) {
+    throw std::runtime_error("is not a regular file");
+  }
+  std::error_code size_error;
+  const std::uintmax_t size = std::filesystem::file_size(path, size_error);
+  if (!size_error && size > max_bytes) {
+    throw std::runtime_error("is " + std::to_string(size) + " bytes, more than the " +
+                             std::to_string(max_bytes) + " allowed");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     const int error = errno;
     throw std::runtime_error(error != 0 ? std::generic_category().message(error)
                                         : std::string("cannot open the file"));
   }
-  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Bounded even if the file grows while it is read.
+  std::string content;
+  std::array<char, 65536> chunk{};
+  while (in.read(chunk.data(), chunk.size()) || in.gcount() > 0) {
+    content.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+    if (content.size() > max_bytes) {
+      throw std::runtime_error("is more than the " + std::to_string(max_bytes) + " bytes allowed");
+    }
+  }
   if (in.bad()) {
     throw std::runtime_error("cannot read the file");
   }
   return content;
+}
+
+bool nestsDeeperThan(std::string_view text, int limit) {
+  int depth = 0;
+  bool in_string = false;
+  bool escaped = false;
+  for (const char c : text) {
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit) {
+        return true;
+      }
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return false;
 }
 
 }  // namespace benchd::scenario

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -20,7 +21,17 @@ std::vector<std::string_view> splitLines(std::string_view text);
 /// Shortest decimal form of `value` that reads back the same ("0.25", "1e-07").
 std::string formatNumber(double value);
 
-/// Reads a whole file. Throws std::runtime_error with a reason (not the path) on failure.
-std::string readWholeFile(const std::filesystem::path& path);
+/// Scenario, workload and body files are small; anything larger is a mistake (or /dev/zero).
+inline constexpr std::uintmax_t kMaxInputFileBytes = std::uintmax_t{16} << 20;
+
+/// Reads a whole regular file of at most `max_bytes`. Throws std::runtime_error with a reason
+/// (not the path) on failure: missing, a directory, not a regular file (a FIFO or a device
+/// would block or never end), too large, unreadable.
+std::string readWholeFile(const std::filesystem::path& path,
+                          std::uintmax_t max_bytes = kMaxInputFileBytes);
+
+/// Whether JSON `text` nests arrays and objects deeper than `limit` (brackets in strings do not
+/// count). A scan without recursion, for texts that are walked recursively afterwards.
+bool nestsDeeperThan(std::string_view text, int limit);
 
 }  // namespace benchd::scenario

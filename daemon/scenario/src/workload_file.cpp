@@ -102,6 +102,12 @@ std::string readBody(const std::filesystem::path& file, const JsonPath& path) {
   if (file.extension() != ".json") {
     return content;
   }
+  // Re-serialising walks the document recursively: no body nests deeper than any real one.
+  constexpr int kMaxBodyDepth = 64;
+  if (nestsDeeperThan(content, kMaxBodyDepth)) {
+    failAt(path, "'" + file.string() + "' nests arrays and objects more than " +
+                     std::to_string(kMaxBodyDepth) + " deep");
+  }
   rapidjson::Document document;
   document.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag>(
       content.data(), content.size());
@@ -145,7 +151,13 @@ RequestTemplate readRequest(const Value& value, const JsonPath& path,
     if (request.method == "GET" || request.method == "HEAD") {
       failAt(body_path, "a " + request.method + " request carries no body");
     }
-    request.body_file = body_dir / relative;
+    // A body comes from the scenarios folder, never from elsewhere ("../../etc/shadow").
+    const std::filesystem::path relative_path(relative);
+    const std::filesystem::path normal = relative_path.lexically_normal();
+    if (relative_path.is_absolute() || normal.empty() || *normal.begin() == "..") {
+      failAt(body_path, "expected a file of " + body_dir.string() + ", got '" + relative + "'");
+    }
+    request.body_file = body_dir / normal;
     request.body = readBody(request.body_file, body_path);
   }
   fields.rejectUnknownFields();
