@@ -30,6 +30,11 @@ std::string brokenPlugin(const std::string& name) {
   return std::string(BENCHD_BROKEN_PLUGIN_DIR) + "/" + name + ".so";
 }
 
+/// A plugin built from fixture_plugins/fixture_plugin.c.
+std::string fixturePlugin(const std::string& name) {
+  return std::string(BENCHD_FIXTURE_PLUGIN_DIR) + "/" + name + ".so";
+}
+
 using benchd::testing::TempDir;
 
 struct Outcome {
@@ -133,6 +138,40 @@ TEST(WorkerPluginRefusal, ZeroEnumValue) {
                 "unknown concurrency model 0");
 }
 
+TEST(WorkerPluginRefusal, MissingLifecycleFunctionIsNamed) {
+  expectRefusal(runToExit({"--plugin", fixturePlugin("missing_stop"), "--port", "0"}), 3,
+                "descriptor lacks the lifecycle function 'stop'");
+}
+
+/// A descriptor string beyond its bound refuses the plugin with a message naming the field,
+/// without echoing the whole string.
+void expectOverlongFieldRefused(const std::string& fixture, const std::string& field,
+                                std::size_t bound) {
+  const Outcome outcome = runToExit({"--plugin", fixturePlugin(fixture), "--port", "0"});
+  expectRefusal(outcome, 3,
+                "descriptor field '" + field + "' is not NUL-terminated within " +
+                    std::to_string(bound) + " bytes");
+  EXPECT_EQ(outcome.error_output.find(std::string(100, 'a')), std::string::npos)
+      << outcome.error_output;
+}
+
+TEST(WorkerPluginRefusal, OverlongNameIsRefusedNamingTheField) {
+  expectOverlongFieldRefused("long_name", "name", BENCHD_MAX_NAME_SIZE);
+}
+
+TEST(WorkerPluginRefusal, OverlongVersionIsRefusedNamingTheField) {
+  expectOverlongFieldRefused("long_version", "version", BENCHD_MAX_NAME_SIZE);
+}
+
+TEST(WorkerPluginRefusal, OverlongDescriptionIsRefusedNamingTheField) {
+  expectOverlongFieldRefused("long_description", "description", BENCHD_MAX_MESSAGE_SIZE);
+}
+
+TEST(WorkerPluginRefusal, InspectRefusesAnOverlongNameToo) {
+  expectRefusal(runToExit({"--inspect", fixturePlugin("long_name")}), 3,
+                "descriptor field 'name' is not NUL-terminated");
+}
+
 TEST(WorkerPluginRefusal, GroupWritableFile) {
   TempDir dir;
   const fs::path copy = dir.path() / "copy.so";
@@ -194,6 +233,54 @@ TEST(WorkerLifecycle, SigtermAndSigintStopGracefully) {
     ASSERT_FALSE(lines.empty());
     EXPECT_EQ(lines.back(), R"({"event":"stopped","drained":true})");
   }
+}
+
+TEST(WorkerLifecycle, FailingCreateIsAStartFailureWithABoundedMessage) {
+  // BENCHD_ERR_INTERNAL from create(): the server could not be set up (4); only
+  // BENCHD_ERR_INVALID_ARGUMENT means bad plugin options (2, UnknownPluginOptionIsRefused...).
+  // The fixture's message fills the whole buffer without a NUL: the host prints those 512
+  // bytes and nothing that lies beyond them.
+  const Outcome outcome = runToExit({"--plugin", fixturePlugin("create_fails"), "--port", "0"});
+  expectRefusal(outcome, 4, "fixture: " + std::string(512, 'x') + "\n");
+}
+
+TEST(WorkerLifecycle, NoBoundPortAfterStartIsAStartFailure) {
+  expectRefusal(runToExit({"--plugin", fixturePlugin("no_port"), "--port", "0"}), 4,
+                "fixture: bound_port() reported no port after start()");
+}
+
+/// A counter with a bad name is skipped and reported once; the worker keeps serving and
+/// reporting the good counters, and stops cleanly.
+void expectBadCounterSkipped(const std::string& fixture, const std::string& warning) {
+  WorkerProcess worker(
+      {"--plugin", fixturePlugin(fixture), "--port", "0", "--stats-interval-ms", "50"});
+  ASSERT_TRUE(worker.waitReady()) << worker.stderrText();
+  for (int i = 0; i < 3; ++i) {
+    const auto stats = worker.waitStats([](const WorkerStats& s) {
+      return s.counters.contains("requests_in_flight") && s.counter("requests_served") == 1;
+    });
+    ASSERT_TRUE(stats) << worker.stderrText();
+    EXPECT_EQ(stats->counters.size(), 5u) << "2 plugin counters and 3 core counters";
+  }
+  worker.signal(SIGTERM);
+  EXPECT_EQ(worker.waitExit(), 0) << worker.stderrText();
+  const std::string errors = worker.stderrText();
+  const std::size_t first = errors.find(warning);
+  ASSERT_NE(first, std::string::npos) << errors;
+  EXPECT_EQ(errors.find(warning, first + 1), std::string::npos) << "reported once:\n" << errors;
+  EXPECT_EQ(errors.find(std::string(100, 'a')), std::string::npos) << errors;
+}
+
+TEST(WorkerStatsChecks, NullCounterNameIsReportedAndSkipped) {
+  expectBadCounterSkipped("null_counter_name",
+                          "benchd-worker: warning: fixture: stats: a counter name is NULL; "
+                          "the counter is skipped");
+}
+
+TEST(WorkerStatsChecks, OverlongCounterNameIsReportedAndSkipped) {
+  expectBadCounterSkipped("long_counter_name",
+                          "benchd-worker: warning: fixture: stats: a counter name is not "
+                          "NUL-terminated within 256 bytes; the counter is skipped");
 }
 
 bool processGone(pid_t pid) {

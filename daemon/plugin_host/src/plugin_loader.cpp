@@ -5,7 +5,9 @@
 #include <dlfcn.h>
 
 #include <cstddef>
+#include <cstring>
 #include <string>
+#include <utility>
 
 namespace benchd::plugin_host {
 
@@ -26,11 +28,31 @@ bool isValidName(const std::string& name) {
   return true;
 }
 
-/// The part of the descriptor this host needs; a plugin built for ABI 1.0 has at least this.
+/// A descriptor string, read without passing `bound` bytes. NULL reads as empty when
+/// `optional`; a string with no NUL within the bound refuses the plugin, naming the field.
+std::string boundedField(const std::string& where, const char* field, const char* text,
+                         std::size_t bound, bool optional) {
+  if (text == nullptr) {
+    if (optional)
+      return {};
+    throw PluginLoadError(where + ": descriptor field '" + field + "' is NULL");
+  }
+  const std::size_t length = ::strnlen(text, bound);
+  if (length == bound) {
+    throw PluginLoadError(where + ": descriptor field '" + field +
+                          "' is not NUL-terminated within " + std::to_string(bound) +
+                          " bytes (at most " + std::to_string(bound - 1) + " characters)");
+  }
+  return {text, length};
+}
+
+/// The part of the descriptor this host needs; a plugin built for ABI X.0 has at least this.
 constexpr std::size_t kMinimumDescriptorSize =
     offsetof(benchd_plugin_descriptor, destroy) + sizeof(benchd_plugin_descriptor::destroy);
 
-void validateDescriptor(const std::string& where, const benchd_plugin_descriptor* descriptor) {
+/// Checks the descriptor and returns what it says about the plugin.
+PluginInfo validateDescriptor(const std::string& where,
+                              const benchd_plugin_descriptor* descriptor) {
   if (descriptor == nullptr) {
     throw PluginLoadError(where + ": " BENCHD_PLUGIN_ENTRY_SYMBOL " returned no descriptor");
   }
@@ -55,7 +77,13 @@ void validateDescriptor(const std::string& where, const benchd_plugin_descriptor
                           " bytes, ABI " + std::to_string(BENCHD_ABI_MAJOR) + ".0 needs at least " +
                           std::to_string(kMinimumDescriptorSize));
   }
-  const std::string name = orEmpty(descriptor->name);
+  PluginInfo info;
+  info.name = boundedField(where, "name", descriptor->name, BENCHD_MAX_NAME_SIZE, false);
+  info.version = boundedField(where, "version", descriptor->version, BENCHD_MAX_NAME_SIZE, true);
+  info.description =
+      boundedField(where, "description", descriptor->description, BENCHD_MAX_MESSAGE_SIZE, true);
+  info.io_stack = boundedField(where, "io_stack", descriptor->io_stack, BENCHD_MAX_NAME_SIZE, true);
+  const std::string& name = info.name;
   if (!isValidName(name)) {
     throw PluginLoadError(where + ": plugin name '" + name +
                           "' must be 1 to 64 characters of a-z, 0-9 and '-'");
@@ -64,11 +92,25 @@ void validateDescriptor(const std::string& where, const benchd_plugin_descriptor
     throw PluginLoadError(where + ": unknown concurrency model " +
                           std::to_string(static_cast<int>(descriptor->concurrency_model)));
   }
-  if (descriptor->create == nullptr || descriptor->start == nullptr ||
-      descriptor->bound_port == nullptr || descriptor->stats == nullptr ||
-      descriptor->stop == nullptr || descriptor->destroy == nullptr) {
-    throw PluginLoadError(where + ": descriptor lacks a lifecycle function");
+  const std::pair<const char*, bool> lifecycle[] = {
+      {"create", descriptor->create != nullptr},
+      {"start", descriptor->start != nullptr},
+      {"bound_port", descriptor->bound_port != nullptr},
+      {"stats", descriptor->stats != nullptr},
+      {"stop", descriptor->stop != nullptr},
+      {"destroy", descriptor->destroy != nullptr},
+  };
+  for (const auto& [function, present] : lifecycle) {
+    if (!present) {
+      throw PluginLoadError(where + ": descriptor lacks the lifecycle function '" + function +
+                            "' (create, start, bound_port, stats, stop and destroy are all "
+                            "required)");
+    }
   }
+  info.concurrency_model = concurrencyModelName(descriptor->concurrency_model);
+  info.abi_major = descriptor->abi_major;
+  info.abi_minor = descriptor->abi_minor;
+  return info;
 }
 
 }  // namespace
@@ -106,18 +148,10 @@ LoadedPlugin loadPlugin(const std::filesystem::path& path) {
   }
   auto entry = reinterpret_cast<benchd_plugin_entry_fn>(symbol);
   const benchd_plugin_descriptor* descriptor = entry();
-  validateDescriptor(where, descriptor);
-
   LoadedPlugin plugin;
+  plugin.info = validateDescriptor(where, descriptor);
   plugin.path = canonical;
   plugin.descriptor = descriptor;
-  plugin.info.name = descriptor->name;
-  plugin.info.version = orEmpty(descriptor->version);
-  plugin.info.description = orEmpty(descriptor->description);
-  plugin.info.concurrency_model = concurrencyModelName(descriptor->concurrency_model);
-  plugin.info.io_stack = orEmpty(descriptor->io_stack);
-  plugin.info.abi_major = descriptor->abi_major;
-  plugin.info.abi_minor = descriptor->abi_minor;
   return plugin;
 }
 

@@ -61,10 +61,16 @@ void logLine(void* host_context, benchd_log_level level, const char* message, st
       level_name = "error";
       break;
   }
+  // Bounded like every string from a plugin (plugin.h, log()).
+  constexpr std::size_t kMaxLength = BENCHD_MAX_MESSAGE_SIZE - 1;
+  std::string_view text =
+      message == nullptr ? std::string_view("(NULL message)") : std::string_view(message, size);
+  const bool cut = text.size() > kMaxLength;
+  text = text.substr(0, kMaxLength);
   const std::lock_guard lock(stderr_mutex);
-  std::fprintf(stderr, "benchd-worker [%s] %.*s: %.*s\n", self(host_context).pluginName().c_str(),
-               static_cast<int>(level_name.size()), level_name.data(), static_cast<int>(size),
-               message);
+  std::fprintf(stderr, "benchd-worker [%s] %.*s: %.*s%s\n", self(host_context).pluginName().c_str(),
+               static_cast<int>(level_name.size()), level_name.data(),
+               static_cast<int>(text.size()), text.data(), cut ? " [cut at 4095 bytes]" : "");
 }
 
 }  // namespace

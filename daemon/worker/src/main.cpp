@@ -19,8 +19,10 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <exception>
+#include <set>
 #include <string>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -86,18 +88,60 @@ std::int64_t epochMillis() {
       .count();
 }
 
-void collectCounter(void* sink_context, const char* name, std::int64_t value) {
-  static_cast<worker::Counters*>(sink_context)->emplace_back(name, value);
+/// The message a plugin left in `error`, read no further than the buffer even when the
+/// plugin forgot the NUL.
+std::string errorMessage(const benchd_error& error) {
+  return {error.message, ::strnlen(error.message, sizeof(error.message))};
+}
+
+/// What one stats() call delivered: the counters with valid names, and what was wrong with
+/// the others (each reported once per worker, see serveUntilSignalled).
+struct CounterCollection {
+  worker::Counters counters;
+  std::vector<std::string> problems;
+};
+
+/// The counter sink: never throws into the plugin; skips a counter whose name is NULL, empty
+/// or not NUL-terminated within BENCHD_MAX_NAME_SIZE (plugin.h documents this).
+void collectCounter(void* sink_context, const char* name, std::int64_t value) noexcept {
+  try {
+    auto& collection = *static_cast<CounterCollection*>(sink_context);
+    if (name == nullptr) {
+      collection.problems.emplace_back("a counter name is NULL");
+      return;
+    }
+    const std::size_t length = ::strnlen(name, BENCHD_MAX_NAME_SIZE);
+    if (length == BENCHD_MAX_NAME_SIZE) {
+      collection.problems.emplace_back("a counter name is not NUL-terminated within " +
+                                       std::to_string(BENCHD_MAX_NAME_SIZE) + " bytes");
+      return;
+    }
+    if (length == 0) {
+      collection.problems.emplace_back("a counter name is empty");
+      return;
+    }
+    collection.counters.emplace_back(std::string(name, length), value);
+  } catch (...) {
+    // Out of memory: this counter is lost, the next stats line will have it.
+  }
 }
 
 worker::Counters collectCounters(const plugin_host::LoadedPlugin& plugin, benchd_server* server,
-                                 const benchd::microservice::MovieService& service) {
-  worker::Counters counters;
+                                 const benchd::microservice::MovieService& service,
+                                 std::set<std::string>& reported) {
+  CounterCollection collection;
   benchd_error error{};
   error.struct_size = sizeof(error);
-  if (plugin.descriptor->stats(server, &collectCounter, &counters, &error) != BENCHD_OK) {
-    std::fprintf(stderr, "benchd-worker: warning: stats failed: %s\n", error.message);
+  if (plugin.descriptor->stats(server, &collectCounter, &collection, &error) != BENCHD_OK) {
+    std::fprintf(stderr, "benchd-worker: warning: stats failed: %s\n", errorMessage(error).c_str());
   }
+  for (const auto& problem : collection.problems) {
+    if (reported.insert(problem).second) {
+      std::fprintf(stderr, "benchd-worker: warning: %s: stats: %s; the counter is skipped\n",
+                   plugin.info.name.c_str(), problem.c_str());
+    }
+  }
+  worker::Counters counters = std::move(collection.counters);
   const auto core = service.counters();
   counters.emplace_back("database_queries", core.database_queries);
   counters.emplace_back("cache_hits", core.cache_hits);
@@ -110,12 +154,13 @@ void serveUntilSignalled(const sigset_t& stop_signals, const worker::WorkerOptio
                          const plugin_host::LoadedPlugin& plugin, benchd_server* server,
                          const benchd::microservice::MovieService& service) {
   auto next_stats = std::chrono::steady_clock::now() + options.stats_interval;
+  std::set<std::string> reported;  // stats problems already on stderr
   for (;;) {
     const auto wait = std::chrono::duration_cast<std::chrono::nanoseconds>(
         next_stats - std::chrono::steady_clock::now());
     if (wait.count() <= 0) {
       worker::emitEvent(worker::statsEvent(epochMillis(), heapBytesInUse(),
-                                           collectCounters(plugin, server, service)));
+                                           collectCounters(plugin, server, service, reported)));
       next_stats += options.stats_interval;
       continue;
     }
@@ -181,7 +226,7 @@ int runWorker(int argc, char** argv) {
     profile_names.push_back(profile.c_str());
   std::vector<benchd_option> plugin_options;
   for (const auto& [key, value] : options.plugin_options) {
-    plugin_options.push_back({key.c_str(), value.c_str()});
+    plugin_options.push_back({sizeof(benchd_option), key.c_str(), value.c_str()});
   }
   benchd_server_config config{};
   config.struct_size = sizeof(config);
@@ -198,28 +243,41 @@ int runWorker(int argc, char** argv) {
   error.struct_size = sizeof(error);
   benchd_server* server = nullptr;
   const benchd_status created = api.create(host.table(), &config, &server, &error);
+  // A refused config is "bad plugin options" (2); any other failure of create() means the
+  // server could not be set up, like a failing start() (4). See plugin.h, create().
   if (created != BENCHD_OK) {
     return fail(created == BENCHD_ERR_INVALID_ARGUMENT ? kExitUsage : kExitStartFailed,
-                plugin.info.name + ": " + error.message);
+                plugin.info.name + ": " + errorMessage(error));
+  }
+  if (server == nullptr) {
+    return fail(kExitStartFailed, plugin.info.name + ": create() succeeded but returned no server");
   }
   if (api.start(server, &error) != BENCHD_OK) {
-    const std::string message = plugin.info.name + ": " + error.message;
+    const std::string message = plugin.info.name + ": " + errorMessage(error);
     api.destroy(server);
     return fail(kExitStartFailed, message);
   }
+  const std::uint16_t bound_port = api.bound_port(server);
+  if (bound_port == 0) {
+    const auto timeout_millis = static_cast<std::uint32_t>(options.stop_timeout.count());
+    api.stop(server, timeout_millis, &error);
+    api.destroy(server);
+    return fail(kExitStartFailed,
+                plugin.info.name + ": bound_port() reported no port after start()");
+  }
 
-  worker::emitEvent(worker::readyEvent(plugin.info, api.bound_port(server)));
+  worker::emitEvent(worker::readyEvent(plugin.info, bound_port));
   serveUntilSignalled(stop_signals, options, plugin, server, service);
 
   const auto timeout_millis = static_cast<std::uint32_t>(options.stop_timeout.count());
   const benchd_status stopped = api.stop(server, timeout_millis, &error);
   if (stopped != BENCHD_OK && stopped != BENCHD_ERR_TIMEOUT) {
-    std::fprintf(stderr, "benchd-worker: warning: stop failed: %s\n", error.message);
+    std::fprintf(stderr, "benchd-worker: warning: stop failed: %s\n", errorMessage(error).c_str());
   }
   worker::emitEvent(worker::stoppedEvent(stopped == BENCHD_OK));
   api.destroy(server);
   if (stopped == BENCHD_ERR_TIMEOUT) {
-    return fail(kExitCutOff, plugin.info.name + ": " + error.message);
+    return fail(kExitCutOff, plugin.info.name + ": " + errorMessage(error));
   }
   return stopped == BENCHD_OK ? kExitStopped : kExitFailure;
 }

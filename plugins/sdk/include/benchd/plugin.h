@@ -10,6 +10,9 @@
  *   - Every struct that crosses the boundary starts with `struct_size`, set by whoever fills
  *     the struct to sizeof() as that side compiled it. Structs only ever grow at their end; a
  *     reader must not touch a field that lies beyond the `struct_size` it was handed.
+ *   - An array of structs (benchd_server_config.options) is read by stride: every element has
+ *     the same struct_size, and element i starts i * struct_size bytes after element 0, so the
+ *     elements of a newer writer stay readable by an older reader.
  *   - The host refuses a plugin built for another ABI major version, or for a newer minor
  *     version than the host's. A minor bump only appends fields or functions.
  *   - Zero is never a valid value of an enum, so a zero-filled struct is always detectably
@@ -18,6 +21,11 @@
  *     as C++ exceptions. Plugin code must catch everything before returning to the host.
  *   - Memory is freed on the side that allocated it. Strings handed across are valid only for
  *     the duration of the call unless a function says otherwise.
+ *   - Strings a plugin hands the host are NUL-terminated within a bound (the NUL counts), and
+ *     the host never reads past it: BENCHD_MAX_NAME_SIZE for names (plugin name, version,
+ *     io_stack, counter names), BENCHD_MAX_MESSAGE_SIZE for the description and log messages,
+ *     sizeof(message) for benchd_error. See each field for what happens to a string that is
+ *     not.
  *   - The host never dlcloses a plugin.
  *
  * Lifecycle (all calls below come from one host thread, in this order):
@@ -37,8 +45,16 @@
 extern "C" {
 #endif
 
-#define BENCHD_ABI_MAJOR 1
+/* ABI history:
+ *   1.0  first version.
+ *   2.0  benchd_option starts with struct_size (an incompatible layout change, hence a new
+ *        major); string bounds (BENCHD_MAX_*_SIZE); bound_port() may not fail. */
+#define BENCHD_ABI_MAJOR 2
 #define BENCHD_ABI_MINOR 0
+
+/* Bounds, in bytes including the terminating NUL, on the strings a plugin hands the host. */
+#define BENCHD_MAX_NAME_SIZE 256     /* name, version, io_stack, counter names */
+#define BENCHD_MAX_MESSAGE_SIZE 4096 /* description, log messages */
 
 /* The one symbol the host looks up. */
 #define BENCHD_PLUGIN_ENTRY_SYMBOL "benchd_plugin_entry"
@@ -79,7 +95,8 @@ typedef enum benchd_log_level {
 
 /* Error details, owned by the caller. The callee writes a NUL-terminated message of at most
  * sizeof(message) bytes (truncating if needed) whenever it returns something other than
- * BENCHD_OK. */
+ * BENCHD_OK. The host never reads past the buffer: a message that lacks the NUL is taken as
+ * its sizeof(message) bytes. LP64: 520 bytes. */
 typedef struct benchd_error {
   size_t struct_size;
   char message[512];
@@ -89,7 +106,10 @@ typedef struct benchd_error {
  * need. Called at most once per host call unless stated otherwise. */
 typedef void (*benchd_byte_sink)(void* sink_context, const char* data, size_t size);
 
-/* Receives one named counter from stats(). `name` is valid only during the call. */
+/* Receives one named counter from stats(). `name` is valid only during the call, must not be
+ * NULL or empty and must be NUL-terminated within BENCHD_MAX_NAME_SIZE bytes. The host skips a
+ * counter whose name is not, reports the problem once on its stderr as a warning naming it,
+ * and keeps serving: a bad statistic never stops a benchmark. */
 typedef void (*benchd_counter_sink)(void* sink_context, const char* name, int64_t value);
 
 /*
@@ -99,7 +119,7 @@ typedef void (*benchd_counter_sink)(void* sink_context, const char* name, int64_
  * Thread-safety: every function may be called from any plugin thread at any time between
  * create() and the return of stop(), concurrently. None of them blocks on I/O; they may take
  * short internal locks. `host_context` must be passed back unchanged.
- * The table stays valid until destroy() returns.
+ * The table stays valid until destroy() returns. LP64: 56 bytes.
  */
 typedef struct benchd_host_api {
   size_t struct_size;
@@ -127,17 +147,21 @@ typedef struct benchd_host_api {
   benchd_status (*delete_movie)(void* host_context, int64_t movie_id, benchd_error* error);
 
   /* Writes one log line on the host's log. Cheap enough for errors, too slow for every
-   * request. */
+   * request. The host writes at most BENCHD_MAX_MESSAGE_SIZE - 1 bytes of `message` (and says
+   * when it cut it); a NULL message is logged as such. */
   void (*log)(void* host_context, benchd_log_level level, const char* message, size_t message_size);
 } benchd_host_api;
 
-/* A free-form key=value setting from the worker's command line (e.g. max_threads=5000). */
+/* A free-form key=value setting from the worker's command line (e.g. max_threads=5000).
+ * Handed over as an array read by stride (see the compatibility rules). LP64: 24 bytes. */
 typedef struct benchd_option {
-  const char* key;
-  const char* value;
+  size_t struct_size;
+  const char* key;   /* never NULL */
+  const char* value; /* never NULL */
 } benchd_option;
 
-/* Settings for create(). All pointers are valid only during create(); copy what you keep. */
+/* Settings for create(). All pointers are valid only during create(); copy what you keep.
+ * LP64: 56 bytes. */
 typedef struct benchd_server_config {
   size_t struct_size;
   const char* bind_address; /* numeric IPv4 or IPv6 address, e.g. "127.0.0.1" */
@@ -155,13 +179,18 @@ typedef struct benchd_server_config {
 /* Opaque server instance owned by the plugin. */
 typedef struct benchd_server benchd_server;
 
+/* LP64: 104 bytes. */
 typedef struct benchd_plugin_descriptor {
   size_t struct_size;
   uint32_t abi_major; /* BENCHD_ABI_MAJOR the plugin was built with */
   uint32_t abi_minor; /* BENCHD_ABI_MINOR the plugin was built with */
 
   /* Static NUL-terminated strings that live as long as the library. `name` is also the first
-   * path segment of the plugin's endpoints: lower case letters, digits and '-'. */
+   * path segment of the plugin's endpoints: 1 to 64 lower case letters, digits and '-'.
+   * `name`, `version` and `io_stack` must end within BENCHD_MAX_NAME_SIZE bytes,
+   * `description` within BENCHD_MAX_MESSAGE_SIZE; `version`, `description` and `io_stack` may
+   * be NULL (read as empty). The host refuses a plugin whose strings break these rules, with a
+   * message naming the field (benchd-worker exits 3). */
   const char* name;
   const char* version;
   const char* description;
@@ -170,7 +199,9 @@ typedef struct benchd_plugin_descriptor {
 
   /* Validates the config and prepares a server; must not accept connections yet. On success
    * stores a new instance in *server, which the host later passes to destroy(). `host` stays
-   * valid until destroy() returns. */
+   * valid until destroy() returns. Fails with BENCHD_ERR_INVALID_ARGUMENT for a config it
+   * refuses (unknown option, bad value: benchd-worker exits 2, "bad plugin options"); any
+   * other failure means the server could not be set up (benchd-worker exits 4). */
   benchd_status (*create)(const benchd_host_api* host, const benchd_server_config* config,
                           benchd_server** server, benchd_error* error);
 
@@ -178,11 +209,13 @@ typedef struct benchd_plugin_descriptor {
    * blocking. Fails with BENCHD_ERR_ADDRESS_IN_USE when the port is taken. */
   benchd_status (*start)(benchd_server* server, benchd_error* error);
 
-  /* The port actually bound; valid after a successful start(). */
+  /* The port actually bound; valid after a successful start(). Cannot fail (it must not
+   * throw); returns 0 when the port is unknown, which the host treats as a failed start. */
   uint16_t (*bound_port)(const benchd_server* server);
 
   /* Reports the plugin's counters, one sink call each, e.g. "requests_in_flight",
-   * "upstream_calls", "live_fibers". Names are lower snake case and stable across calls.
+   * "upstream_calls", "live_fibers". Names are lower snake case, stable across calls and
+   * bounded as benchd_counter_sink says.
    * May be called from the host thread while request threads run; values may be slightly
    * stale. */
   benchd_status (*stats)(benchd_server* server, benchd_counter_sink sink, void* sink_context,

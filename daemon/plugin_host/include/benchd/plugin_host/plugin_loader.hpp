@@ -28,9 +28,11 @@ struct LoadedPlugin {
 
 /// Checks the file (checkPluginFile), loads it with RTLD_NOW | RTLD_LOCAL, resolves
 /// BENCHD_PLUGIN_ENTRY_SYMBOL and validates the descriptor: struct size, ABI major equal to the
-/// host's, minor not newer, non-empty name made of [a-z0-9-], a known concurrency model and
-/// every lifecycle function present. Throws PluginLoadError naming the file and the reason.
-/// Not thread-safe with respect to other dlopen users only in the ways dlopen itself is not.
+/// host's, minor not newer, every string NUL-terminated within its bound (BENCHD_MAX_*_SIZE;
+/// nothing past it is read), non-empty name made of [a-z0-9-], a known concurrency model and
+/// every lifecycle function present (a missing one is named). Throws PluginLoadError naming the
+/// file and the reason. Not thread-safe with respect to other dlopen users only in the ways dlopen
+/// itself is not.
 LoadedPlugin loadPlugin(const std::filesystem::path& path);
 
 /// "callbacks" for BENCHD_MODEL_CALLBACKS etc.; empty for unknown values.

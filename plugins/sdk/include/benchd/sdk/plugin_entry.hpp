@@ -5,7 +5,7 @@
 // The Server type must provide:
 //   Server(const benchd_host_api* host, sdk::ServerSettings settings);  // may throw
 //   void start();                                                       // may throw
-//   std::uint16_t boundPort() const;
+//   std::uint16_t boundPort() const;  // may throw: reported to the host as port 0
 //   bool stop(std::chrono::milliseconds timeout);  // false: requests were cut off
 //   void reportCounters(benchd_counter_sink sink, void* sink_context) const;
 //   static std::span<const std::string_view> knownOptions();  // optional; static storage
@@ -77,8 +77,14 @@ class PluginAdapter {
     return guardedCall(error, [&] { cast(server)->start(); });
   }
 
-  static uint16_t boundPort(const benchd_server* server) {
-    return reinterpret_cast<const Server*>(server)->boundPort();
+  /// Cannot report an error, so an exception becomes port 0 ("unknown"), which the host
+  /// treats as a failed start.
+  static uint16_t boundPort(const benchd_server* server) noexcept {
+    try {
+      return reinterpret_cast<const Server*>(server)->boundPort();
+    } catch (...) {
+      return 0;
+    }
   }
 
   static benchd_status stats(benchd_server* server, benchd_counter_sink sink, void* sink_context,

@@ -71,13 +71,25 @@ struct ServerSettings {
     return std::find(profiles.begin(), profiles.end(), name) != profiles.end();
   }
 
-  /// Copies `config`, reading only the fields its struct_size covers. Throws PluginError
-  /// (BENCHD_ERR_INVALID_ARGUMENT) for a missing config, zero threads or an option key not in
-  /// `known_options`.
+  /// The part of benchd_server_config this SDK reads: every field up to option_count.
+  static constexpr std::size_t kConfigSize =
+      offsetof(benchd_server_config, option_count) + sizeof(benchd_server_config::option_count);
+  /// The part of a benchd_option this SDK reads.
+  static constexpr std::size_t kOptionSize =
+      offsetof(benchd_option, value) + sizeof(benchd_option::value);
+
+  /// Copies `config`, reading only the fields its struct_size covers and stepping through the
+  /// options by their struct_size. Throws PluginError (BENCHD_ERR_INVALID_ARGUMENT) for a
+  /// missing or too small config, zero threads, NULL arrays or entries, option entries of
+  /// differing or too small struct_size, or an option key not in `known_options`.
   static ServerSettings from(const benchd_server_config* config,
                              std::span<const std::string_view> known_options = {}) {
-    if (config == nullptr || config->struct_size < offsetof(benchd_server_config, options)) {
-      throw PluginError(BENCHD_ERR_INVALID_ARGUMENT, "server config missing or too old");
+    if (config == nullptr || config->struct_size < kConfigSize) {
+      throw PluginError(BENCHD_ERR_INVALID_ARGUMENT,
+                        "server config missing or too old (" +
+                            (config == nullptr ? std::string("none")
+                                               : std::to_string(config->struct_size) + " bytes") +
+                            ", this plugin needs at least " + std::to_string(kConfigSize) + ")");
     }
     ServerSettings settings;
     if (config->bind_address != nullptr)
@@ -87,21 +99,50 @@ struct ServerSettings {
     if (settings.threads == 0) {
       throw PluginError(BENCHD_ERR_INVALID_ARGUMENT, "threads must be at least 1");
     }
+    if (config->profile_count > 0 && config->profiles == nullptr) {
+      throw PluginError(BENCHD_ERR_INVALID_ARGUMENT, "server config: profiles is NULL");
+    }
     for (std::size_t i = 0; i < config->profile_count; ++i) {
+      if (config->profiles[i] == nullptr) {
+        throw PluginError(BENCHD_ERR_INVALID_ARGUMENT,
+                          "server config: profile " + std::to_string(i) + " is NULL");
+      }
       settings.profiles.emplace_back(config->profiles[i]);
     }
+    if (config->option_count == 0)
+      return settings;
+    if (config->options == nullptr) {
+      throw PluginError(BENCHD_ERR_INVALID_ARGUMENT, "server config: options is NULL");
+    }
+    // Every element has element 0's struct_size, which is also the stride of the array.
+    const std::size_t stride = config->options[0].struct_size;
+    const auto* first = reinterpret_cast<const unsigned char*>(config->options);
     for (std::size_t i = 0; i < config->option_count; ++i) {
-      const std::string key = config->options[i].key;
+      const auto& option = *reinterpret_cast<const benchd_option*>(first + i * stride);
+      if (option.struct_size != stride || stride < kOptionSize ||
+          stride % alignof(benchd_option) != 0) {
+        throw PluginError(BENCHD_ERR_INVALID_ARGUMENT,
+                          "server config: option " + std::to_string(i) + " has struct_size " +
+                              std::to_string(option.struct_size) + " (option 0 has " +
+                              std::to_string(stride) + ", at least " + std::to_string(kOptionSize) +
+                              " is needed)");
+      }
+      if (option.key == nullptr || option.value == nullptr) {
+        throw PluginError(
+            BENCHD_ERR_INVALID_ARGUMENT,
+            "server config: option " + std::to_string(i) + " has a NULL key or value");
+      }
+      const std::string key = option.key;
       if (std::find(known_options.begin(), known_options.end(), key) == known_options.end()) {
         std::string known;
-        for (const auto option : known_options)
-          known += (known.empty() ? "" : ", ") + std::string(option);
+        for (const auto known_option : known_options)
+          known += (known.empty() ? "" : ", ") + std::string(known_option);
         throw PluginError(
             BENCHD_ERR_INVALID_ARGUMENT,
             "unknown option '" + key + "'" +
                 (known.empty() ? " (this plugin takes none)" : " (known: " + known + ")"));
       }
-      settings.options[key] = config->options[i].value;
+      settings.options[key] = option.value;
     }
     return settings;
   }

@@ -1,0 +1,115 @@
+/* Test fixture: a minimal C plugin that breaks one rule of the ABI, chosen by one FIXTURE_*
+ * definition at build time (tests/worker/CMakeLists.txt builds one library per rule). It never
+ * listens: start() does nothing and bound_port() names a port nobody serves, which is enough
+ * for the worker's load checks, ready line and stats. Without exceptions or C++ on its side,
+ * nothing the host throws into it could be caught here. */
+#include <benchd/plugin.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TEN_A "aaaaaaaaaa"
+#define HUNDRED_A TEN_A TEN_A TEN_A TEN_A TEN_A TEN_A TEN_A TEN_A TEN_A TEN_A
+#define THREE_HUNDRED_A HUNDRED_A HUNDRED_A HUNDRED_A
+#define THOUSAND_A                                                                          \
+  HUNDRED_A HUNDRED_A HUNDRED_A HUNDRED_A HUNDRED_A HUNDRED_A HUNDRED_A HUNDRED_A HUNDRED_A \
+      HUNDRED_A
+
+struct benchd_server {
+  int unused;
+};
+
+static benchd_status fixtureCreate(const benchd_host_api* host, const benchd_server_config* config,
+                                   benchd_server** server, benchd_error* error) {
+  (void)host;
+  (void)config;
+#if defined(FIXTURE_CREATE_FAILS)
+  /* An internal failure with a message that fills the buffer and lacks its NUL. */
+  (void)server;
+  memset(error->message, 'x', sizeof(error->message)); /* NOLINT(clang-analyzer-security.*) */
+  return BENCHD_ERR_INTERNAL;
+#else
+  (void)error;
+  *server = (benchd_server*)calloc(1, sizeof(benchd_server));
+  return BENCHD_OK;
+#endif
+}
+
+static benchd_status fixtureStart(benchd_server* server, benchd_error* error) {
+  (void)server;
+  (void)error;
+  return BENCHD_OK;
+}
+
+static uint16_t fixtureBoundPort(const benchd_server* server) {
+  (void)server;
+#if defined(FIXTURE_NO_PORT)
+  return 0; /* "unknown", as the SDK reports a boundPort() that threw */
+#else
+  return 9; /* discard: nobody serves it, and nothing here is asked to */
+#endif
+}
+
+static benchd_status fixtureStats(benchd_server* server, benchd_counter_sink sink,
+                                  void* sink_context, benchd_error* error) {
+  (void)server;
+  (void)error;
+  sink(sink_context, "requests_served", 1);
+#if defined(FIXTURE_NULL_COUNTER_NAME)
+  sink(sink_context, NULL, 7);
+#elif defined(FIXTURE_LONG_COUNTER_NAME)
+  sink(sink_context, THREE_HUNDRED_A, 7);
+#endif
+  sink(sink_context, "requests_in_flight", 0);
+  return BENCHD_OK;
+}
+
+static benchd_status fixtureStop(benchd_server* server, uint32_t timeout_millis,
+                                 benchd_error* error) {
+  (void)server;
+  (void)timeout_millis;
+  (void)error;
+  return BENCHD_OK;
+}
+
+static void fixtureDestroy(benchd_server* server) {
+  free(server);
+}
+
+static const benchd_plugin_descriptor descriptor = {
+    sizeof(benchd_plugin_descriptor),
+    BENCHD_ABI_MAJOR,
+    BENCHD_ABI_MINOR,
+#if defined(FIXTURE_LONG_NAME)
+    THREE_HUNDRED_A,
+#else
+    "fixture",
+#endif
+#if defined(FIXTURE_LONG_VERSION)
+    THREE_HUNDRED_A,
+#else
+    "1",
+#endif
+#if defined(FIXTURE_LONG_DESCRIPTION)
+    THOUSAND_A THOUSAND_A THOUSAND_A THOUSAND_A THOUSAND_A,
+#else
+    "a plugin that breaks one rule",
+#endif
+    BENCHD_MODEL_OTHER,
+    "none",
+    &fixtureCreate,
+    &fixtureStart,
+    &fixtureBoundPort,
+    &fixtureStats,
+#if defined(FIXTURE_MISSING_STOP)
+    NULL,
+#else
+    &fixtureStop,
+#endif
+    &fixtureDestroy};
+
+/* The ABI's C name. */
+/* NOLINTNEXTLINE(readability-identifier-naming) */
+BENCHD_PLUGIN_EXPORT const benchd_plugin_descriptor* benchd_plugin_entry(void) {
+  return &descriptor;
+}
