@@ -4,6 +4,7 @@
 #include <benchd/control/control_api.hpp>
 #include <benchd/control/daemon_log.hpp>
 #include <benchd/http/problem.hpp>
+#include <benchd/plugin.h>
 #include <benchd/sampling/system_specs.hpp>
 
 #include <rapidjson/rapidjson.h>
@@ -73,7 +74,8 @@ void ControlApi::addSystemRoutes(http::Router& router) {
     JsonWriter json(buffer);
     json.StartObject();
     field(json, "benchd", version_);
-    field(json, "pluginAbi", "1.0");
+    field(json, "pluginAbi",
+          std::to_string(BENCHD_ABI_MAJOR) + "." + std::to_string(BENCHD_ABI_MINOR));
     key(json, "libraries");
     json.StartObject();
     for (const auto& [name, version] : libraries_) {
