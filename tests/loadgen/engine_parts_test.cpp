@@ -171,7 +171,10 @@ TEST(HostLimits, ProblemsNameTheLimitAndTheValueToSet) {
   const HostLimitCheck check = checkHostLimits(20'000, 1, limits);
   ASSERT_EQ(check.problems.size(), 2U);
   EXPECT_NE(check.problems[0].find("RLIMIT_NOFILE"), std::string::npos) << check.problems[0];
-  EXPECT_NE(check.problems[0].find("40256"), std::string::npos) << check.problems[0];
+  // 20,000 connections at depth 1: the worker holds 20,000 inbound plus 2 x 20,000 for the
+  // nested calls.
+  EXPECT_NE(check.problems[0].find("60256 file descriptors in the worker"), std::string::npos)
+      << check.problems[0];
   EXPECT_NE(check.problems[0].find("limits.conf"), std::string::npos) << check.problems[0];
   EXPECT_NE(check.problems[1].find("net.ipv4.ip_local_port_range"), std::string::npos);
   EXPECT_NE(check.problems[1].find("40000 ephemeral ports"), std::string::npos)
@@ -183,6 +186,25 @@ TEST(HostLimits, ProblemsNameTheLimitAndTheValueToSet) {
 
   const HostLimitError error(check.problems);
   EXPECT_NE(std::string(error.what()).find("RLIMIT_NOFILE"), std::string::npos);
+}
+
+TEST(HostLimits, EachProcessIsCheckedForWhatItHolds) {
+  HostLimits limits;
+  limits.open_files_soft = 20'000;
+  limits.open_files_hard = 20'000;
+  // Without nested calls, 10,000 connections need about 10,256 descriptors in each process:
+  // within a 20,000 limit (the old check asked for two per connection, 20,256).
+  EXPECT_TRUE(checkHostLimits(10'000, 0, limits).problems.empty());
+  const HostLimitCheck generator_bound = checkHostLimits(19'900, 0, limits);
+  ASSERT_EQ(generator_bound.problems.size(), 1U);
+  EXPECT_NE(generator_bound.problems[0].find("20156 file descriptors in the load generator"),
+            std::string::npos)
+      << generator_bound.problems[0];
+  // With one nested level the worker needs three per connection.
+  const HostLimitCheck nested = checkHostLimits(10'000, 1, limits);
+  ASSERT_EQ(nested.problems.size(), 1U);
+  EXPECT_NE(nested.problems[0].find("30256 file descriptors in the worker"), std::string::npos)
+      << nested.problems[0];
 }
 
 TEST(HostLimits, ASmallRunPassesAndTheSoftLimitIsRaised) {

@@ -1,5 +1,6 @@
 #include <benchd/loadgen/host_limits.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <mutex>
 #include <sstream>
@@ -8,8 +9,8 @@
 namespace benchd::loadgen {
 namespace {
 
-/// File descriptors a phase needs beyond two per connection (listeners, pipes, the daemon's own
-/// files and those of the worker).
+/// File descriptors a process needs beyond its connections (listeners, pipes, the store, the
+/// plugin's own files).
 constexpr std::uint64_t kDescriptorMargin = 256;
 
 std::optional<std::string> readProcText(const char* path) {
@@ -80,11 +81,20 @@ HostLimitCheck checkHostLimits(std::uint32_t peak_connections, std::uint32_t del
                                const HostLimits& limits) {
   HostLimitCheck check;
   const std::uint64_t peak = peak_connections;
-  const std::uint64_t descriptors = peak * 2 + kDescriptorMargin;
+  // Each process has its own count; the worker inherits this process's limit. The generator
+  // holds one socket per connection. The worker holds one per inbound connection and, per
+  // nested call level, an outbound socket to itself plus the inbound socket that call arrives on.
+  const std::uint64_t generator_descriptors = peak + kDescriptorMargin;
+  const std::uint64_t worker_descriptors =
+      peak * (1 + 2 * static_cast<std::uint64_t>(delay_call_depth)) + kDescriptorMargin;
+  const bool worker_needs_more = worker_descriptors > generator_descriptors;
+  const std::uint64_t descriptors = std::max(generator_descriptors, worker_descriptors);
   if (limits.open_files_soft < descriptors) {
     std::ostringstream text;
-    text << peak << " connections need about " << descriptors
-         << " file descriptors but RLIMIT_NOFILE (open files) is " << limits.open_files_soft;
+    text << peak << " connections need about " << descriptors << " file descriptors in the "
+         << (worker_needs_more ? "worker (one per inbound connection, two per nested call)"
+                               : "load generator (one per connection)")
+         << " but RLIMIT_NOFILE (open files) is " << limits.open_files_soft;
     if (limits.open_files_hard < descriptors) {
       text << " (hard limit " << limits.open_files_hard << "): raise it to at least " << descriptors
            << ", e.g. 'nofile 1048576' in /etc/security/limits.conf or LimitNOFILE=1048576 in "

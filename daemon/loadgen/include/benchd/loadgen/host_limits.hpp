@@ -26,8 +26,10 @@ std::uint64_t raiseOpenFileLimit();
 HostLimits readHostLimits();
 
 /// What a phase with `peak_connections` connections needs from the host, compared with `limits`:
-///  * file descriptors: peak * 2 + 256 (client and server sockets share the host and
-///    the worker inherits this process's limit) against RLIMIT_NOFILE -> problem;
+///  * file descriptors, per process (the worker inherits this process's limit): the load
+///    generator needs peak + 256, the worker peak * (1 + 2 * delay_call_depth) + 256 (an
+///    inbound socket per connection, and per nested level an outbound socket to itself and
+///    the inbound one it arrives on); the larger against RLIMIT_NOFILE -> problem;
 ///  * ephemeral ports: peak * (1 + delay_call_depth) (the server's nested calls connect over
 ///    loopback too) against net.ipv4.ip_local_port_range -> problem;
 ///  * the listen backlog: net.core.somaxconn below peak -> warning only (connect bursts may
