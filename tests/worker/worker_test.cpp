@@ -85,6 +85,12 @@ TEST(WorkerArguments, FlagWithoutValueIsAUsageError) {
                 "--port: missing value");
 }
 
+TEST(WorkerArguments, UnknownProfileIsAUsageError) {
+  expectRefusal(
+      runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", "0", "--profile", "postgres"}), 2,
+      "--profile: unknown profile 'postgres' (known: no-cache, no-keep-alive, read-write)");
+}
+
 TEST(WorkerArguments, UnknownPluginOptionIsRefusedByThePlugin) {
   expectRefusal(
       runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", "0", "--option", "max_threads=5"}),

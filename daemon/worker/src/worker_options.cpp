@@ -1,5 +1,8 @@
 #include "worker_options.hpp"
 
+#include <benchd/microservice/service_profile.hpp>
+
+#include <algorithm>
 #include <charconv>
 #include <string_view>
 #include <thread>
@@ -84,6 +87,15 @@ WorkerOptions parseWorkerOptions(int argc, const char* const* argv) {
     } else if (flag == "--profile") {
       if (value.empty())
         throw UsageError("--profile: empty profile name");
+      // An unknown profile must not be ignored: the run would measure something else.
+      const auto& known = benchd::microservice::kImplementedProfiles;
+      if (std::find(known.begin(), known.end(), value) == known.end()) {
+        std::string names;
+        for (const std::string_view name : known)
+          names += (names.empty() ? "" : ", ") + std::string(name);
+        throw UsageError("--profile: unknown profile '" + std::string(value) +
+                         "' (known: " + names + ")");
+      }
       options.profiles.emplace_back(value);
     } else if (flag == "--option") {
       const std::size_t eq = value.find('=');
