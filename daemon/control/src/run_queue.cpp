@@ -79,7 +79,7 @@ struct RunQueue::Impl final : runner::RunObserver {
     // Until the queue's thread takes it, the head of the list is about to run, not waiting.
     const std::size_t behind = running_id ? waiting.size() : waiting.size() - 1;
     if (behind >= options.max_queued) {
-      throw RunQueueFullError("the queue already holds " + std::to_string(waiting.size()) +
+      throw RunQueueFullError("the queue already holds " + std::to_string(behind) +
                               " waiting run(s) behind the running one (max_queued = " +
                               std::to_string(options.max_queued) + "); stop one or wait");
     }

@@ -5,6 +5,7 @@
 #include <benchd/microservice/movie_service.hpp>
 #include <benchd/microservice/service_profile.hpp>
 #include <benchd/sampling/clock.hpp>
+#include <benchd/scenario/json_nesting.hpp>
 #include <benchd/scenario/path_template.hpp>
 
 #include <rapidjson/document.h>
@@ -76,39 +77,12 @@ void removeIds(rapidjson::Value& value) {
 /// able to overflow benchd's stack with its answer.
 constexpr int kMaxAnswerDepth = 16;
 
-/// Whether `text` nests arrays and objects deeper than `limit` (brackets inside strings do
-/// not count). A cheap scan, no recursion.
-bool nestsDeeperThan(std::string_view text, int limit) {
-  int depth = 0;
-  bool in_string = false;
-  bool escaped = false;
-  for (const char c : text) {
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      }
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > limit) {
-        return true;
-      }
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return false;
-}
-
 /// True when both texts are JSON and equal as values (ids removed first when asked).
 bool sameJson(const std::string& actual, const std::string& expected, bool ignore_ids) {
   constexpr unsigned kFlags =
       rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag;
-  if (nestsDeeperThan(actual, kMaxAnswerDepth) || nestsDeeperThan(expected, kMaxAnswerDepth)) {
+  if (scenario::nestsDeeperThan(actual, kMaxAnswerDepth) ||
+      scenario::nestsDeeperThan(expected, kMaxAnswerDepth)) {
     return false;
   }
   rapidjson::Document actual_document;

@@ -1,5 +1,7 @@
 #include "text_fields.hpp"
 
+#include <benchd/scenario/json_nesting.hpp>
+
 #include <array>
 #include <cerrno>
 #include <charconv>

@@ -30,8 +30,4 @@ inline constexpr std::uintmax_t kMaxInputFileBytes = std::uintmax_t{16} << 20;
 std::string readWholeFile(const std::filesystem::path& path,
                           std::uintmax_t max_bytes = kMaxInputFileBytes);
 
-/// Whether JSON `text` nests arrays and objects deeper than `limit` (brackets in strings do not
-/// count). A scan without recursion, for texts that are walked recursively afterwards.
-bool nestsDeeperThan(std::string_view text, int limit);
-
 }  // namespace benchd::scenario

@@ -1,6 +1,7 @@
 #include "json_fields.hpp"
 #include "text_fields.hpp"
 
+#include <benchd/scenario/json_nesting.hpp>
 #include <benchd/scenario/path_template.hpp>
 #include <benchd/scenario/workload_file.hpp>
 #include <benchd/scenario/workload_file_error.hpp>
