@@ -95,6 +95,11 @@ void writeSecondMembers(JsonWriter& json, const results::SecondRecord& second) {
         std::uint64_t{system.host.loopback_rx_bytes + system.host.loopback_tx_bytes});
   field(json, "loopbackPackets",
         std::uint64_t{system.host.loopback_rx_packets + system.host.loopback_tx_packets});
+  field(json, "loopbackRxBytes", std::uint64_t{system.host.loopback_rx_bytes});
+  field(json, "loopbackTxBytes", std::uint64_t{system.host.loopback_tx_bytes});
+  field(json, "tcpActiveOpens", std::uint64_t{system.host.tcp_active_opens});
+  field(json, "tcpPassiveOpens", std::uint64_t{system.host.tcp_passive_opens});
+  field(json, "intervalSeconds", system.host.interval_seconds);
   json.EndObject();
   key(json, "worker");
   json.StartObject();

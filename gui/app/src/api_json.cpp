@@ -1,0 +1,138 @@
+#include "api_json.hpp"
+
+#include <QJsonArray>
+
+#include <cmath>
+
+namespace benchd::gui {
+namespace {
+
+double number(const QJsonObject& object, const char* name) {
+  return object.value(QLatin1String(name)).toDouble(0.0);
+}
+
+std::size_t count(const QJsonObject& object, const char* name) {
+  return static_cast<std::size_t>(std::max(0.0, number(object, name)));
+}
+
+std::string text(const QJsonObject& object, const char* name) {
+  return object.value(QLatin1String(name)).toString().toStdString();
+}
+
+QJsonObject member(const QJsonObject& object, const char* name) {
+  return object.value(QLatin1String(name)).toObject();
+}
+
+results::RankedResult rankedFromJson(const QJsonObject& ranked) {
+  results::RankedResult result;
+  result.approach = text(ranked, "approach");
+  const QJsonValue value = ranked.value(QLatin1String("value"));
+  result.value = value.isNull() ? std::nan("") : value.toDouble();
+  result.text = text(ranked, "text");
+  result.has_errors = ranked.value(QLatin1String("hasErrors")).toBool();
+  return result;
+}
+
+results::CellOutcome outcomeFromName(const QString& name) {
+  if (name == QLatin1String("win")) {
+    return results::CellOutcome::kWin;
+  }
+  if (name == QLatin1String("draw")) {
+    return results::CellOutcome::kDraw;
+  }
+  return results::CellOutcome::kEmpty;
+}
+
+}  // namespace
+
+charts::ChartSecond chartSecondFromJson(const QJsonObject& second) {
+  charts::ChartSecond chart;
+  chart.seconds = number(second, "startSeconds") + number(second, "durationSeconds");
+  const QJsonObject latency = member(second, "latencyMillis");
+  chart.latency_p50_millis = number(latency, "p50");
+  chart.latency_p90_millis = number(latency, "p90");
+  chart.latency_p99_millis = number(latency, "p99");
+  chart.latency_max_millis = number(latency, "max");
+  const QJsonObject rates = member(second, "requestsPerSecond");
+  chart.ok_per_second = number(rates, "ok");
+  chart.failed_per_second = number(rates, "failed");
+  const QJsonObject errors = member(second, "errors");
+  for (auto it = errors.begin(); it != errors.end(); ++it) {
+    chart.failed += static_cast<std::uint64_t>(std::max(0.0, it.value().toDouble()));
+  }
+  const QJsonObject host = member(second, "host");
+  chart.host_cpu_user_percent = number(host, "cpuUserPercent");
+  chart.host_cpu_system_percent = number(host, "cpuSystemPercent");
+  chart.host_cpu_iowait_percent = number(host, "cpuIowaitPercent");
+  chart.host_ram_used_percent = number(host, "ramUsedPercent");
+  chart.host_tcp_sockets = number(host, "tcpSockets");
+  const double interval = number(host, "intervalSeconds");
+  chart.tcp_active_opens_per_second = interval > 0.0 ? number(host, "tcpActiveOpens") / interval : 0.0;
+  chart.tcp_passive_opens_per_second =
+      interval > 0.0 ? number(host, "tcpPassiveOpens") / interval : 0.0;
+  chart.loopback_rx_mbps = charts::megabitsPerSecond(
+      static_cast<std::uint64_t>(number(host, "loopbackRxBytes")), interval);
+  chart.loopback_tx_mbps = charts::megabitsPerSecond(
+      static_cast<std::uint64_t>(number(host, "loopbackTxBytes")), interval);
+  const QJsonObject worker = member(second, "worker");
+  chart.worker_cpu_percent = number(worker, "cpuPercent");
+  chart.worker_rss_mib = number(worker, "rssMiB");
+  chart.worker_heap_mib = number(worker, "heapMiB");
+  chart.worker_threads = number(worker, "threads");
+  chart.worker_open_fds = number(worker, "openFds");
+  return chart;
+}
+
+results::WinnersGrid winnersGridFromJson(const QJsonObject& winners) {
+  results::WinnersGrid grid;
+  for (const QJsonValue approach : winners.value(QLatin1String("approaches")).toArray()) {
+    grid.approaches.push_back(text(approach.toObject(), "name"));
+  }
+  for (const QJsonValue scenario : winners.value(QLatin1String("scenarios")).toArray()) {
+    grid.scenarios.push_back(scenario.toString().toStdString());
+  }
+  for (const QJsonValue metric_value : winners.value(QLatin1String("metrics")).toArray()) {
+    const QJsonObject metric = metric_value.toObject();
+    grid.metrics.push_back(text(metric, "name"));
+    grid.directions.push_back(metric.value(QLatin1String("direction")).toString() ==
+                                      QLatin1String("higher-is-better")
+                                  ? results::Direction::kHigherIsBetter
+                                  : results::Direction::kLowerIsBetter);
+    std::vector<results::WinnersCell> row;
+    for (const QJsonValue cell_value : metric.value(QLatin1String("cells")).toArray()) {
+      const QJsonObject cell_json = cell_value.toObject();
+      results::WinnersCell cell;
+      cell.outcome = outcomeFromName(cell_json.value(QLatin1String("outcome")).toString());
+      for (const QJsonValue ranked : cell_json.value(QLatin1String("ranked")).toArray()) {
+        cell.ranked.push_back(rankedFromJson(ranked.toObject()));
+      }
+      cell.winner = text(cell_json, "winner");
+      cell.both_top_errors = cell_json.value(QLatin1String("bothTopErrors")).toBool();
+      const QJsonValue lead = cell_json.value(QLatin1String("lead"));
+      // The daemon writes an infinite lead (runner-up at 0) as null.
+      cell.lead = lead.isNull() ? std::numeric_limits<double>::infinity() : lead.toDouble();
+      cell.alpha = number(cell_json, "alpha");
+      cell.colour = text(cell_json, "colour");
+      row.push_back(std::move(cell));
+    }
+    // A document with fewer cells than scenarios would break cell(); pad with empty cells.
+    row.resize(grid.scenarios.size());
+    grid.cells.push_back(std::move(row));
+  }
+  for (const QJsonValue standing_value : winners.value(QLatin1String("standings")).toArray()) {
+    const QJsonObject standing_json = standing_value.toObject();
+    results::ApproachStanding standing;
+    standing.approach = text(standing_json, "approach");
+    standing.rank = count(standing_json, "rank");
+    standing.wins = count(standing_json, "wins");
+    standing.percent = static_cast<int>(number(standing_json, "percent"));
+    standing.colour = text(standing_json, "colour");
+    grid.standings.push_back(std::move(standing));
+  }
+  grid.contests = count(winners, "contests");
+  grid.draws = count(winners, "draws");
+  grid.draw_percent = static_cast<int>(number(winners, "drawPercent"));
+  return grid;
+}
+
+}  // namespace benchd::gui

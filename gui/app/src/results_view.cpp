@@ -1,0 +1,206 @@
+#include "results_view.hpp"
+
+#include "api_client.hpp"
+#include "api_json.hpp"
+
+#include <benchd/charts/scenario_chart.hpp>
+
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QUrl>
+#include <QVBoxLayout>
+
+namespace benchd::gui {
+namespace {
+
+constexpr int kScenarioRole = Qt::UserRole;
+constexpr int kApproachRole = Qt::UserRole + 1;
+
+QString numberText(const QJsonValue& value) {
+  return value.isNull() ? QStringLiteral("-") : QString::number(value.toDouble(), 'g', 6);
+}
+
+QString encoded(const QString& segment) {
+  return QString::fromLatin1(QUrl::toPercentEncoding(segment));
+}
+
+}  // namespace
+
+ResultsView::ResultsView(ApiClient& api, QWidget* parent) : QWidget(parent), api_(api) {
+  auto* layout = new QVBoxLayout(this);
+  heading_ = new QLabel(tr("Choose a run under Runs and press Show results."), this);
+  layout->addWidget(heading_);
+  auto* splitter = new QSplitter(Qt::Horizontal, this);
+  results_ = new QListWidget(splitter);
+  results_->setObjectName(QStringLiteral("resultList"));
+  results_->setAccessibleName(tr("Results of the run"));
+  chart_ = new charts::ScenarioChart(charts::ScenarioChart::Arrangement::kGrid, splitter);
+  chart_->setObjectName(QStringLiteral("resultChart"));
+  splitter->setStretchFactor(1, 4);
+  layout->addWidget(splitter, 3);
+
+  auto* compare_box = new QGroupBox(tr("Compare two runs"), this);
+  auto* compare_layout = new QVBoxLayout(compare_box);
+  auto* form = new QHBoxLayout();
+  base_ = new QSpinBox(compare_box);
+  other_ = new QSpinBox(compare_box);
+  for (QSpinBox* box : {base_, other_}) {
+    box->setRange(1, 1'000'000'000);
+  }
+  base_->setObjectName(QStringLiteral("compareBase"));
+  other_->setObjectName(QStringLiteral("compareOther"));
+  threshold_ = new QDoubleSpinBox(compare_box);
+  threshold_->setRange(0.0, 1000.0);
+  threshold_->setValue(2.0);
+  threshold_->setSuffix(QStringLiteral(" %"));
+  auto* compare = new QPushButton(tr("C&ompare"), compare_box);
+  compare->setObjectName(QStringLiteral("compareButton"));
+  form->addWidget(new QLabel(tr("Base run:"), compare_box));
+  form->addWidget(base_);
+  form->addWidget(new QLabel(tr("Other run:"), compare_box));
+  form->addWidget(other_);
+  form->addWidget(new QLabel(tr("Threshold:"), compare_box));
+  form->addWidget(threshold_);
+  form->addWidget(compare);
+  form->addStretch(1);
+  compare_layout->addLayout(form);
+  changes_ = new QTableWidget(0, 7, compare_box);
+  changes_->setObjectName(QStringLiteral("compareTable"));
+  changes_->setHorizontalHeaderLabels({tr("Scenario"), tr("Approach"), tr("Metric"), tr("Before"),
+                                       tr("After"), tr("Change %"), tr("")});
+  changes_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  changes_->verticalHeader()->setVisible(false);
+  changes_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  compare_layout->addWidget(changes_);
+  layout->addWidget(compare_box, 2);
+
+  connect(results_, &QListWidget::currentItemChanged, this,
+          [this](QListWidgetItem* current, QListWidgetItem*) {
+            if (current != nullptr) {
+              showResult(current->data(kScenarioRole).toString(),
+                         current->data(kApproachRole).toString());
+            }
+          });
+  connect(compare, &QPushButton::clicked, this, &ResultsView::compare);
+}
+
+void ResultsView::showRun(std::int64_t run) {
+  run_ = run;
+  heading_->setText(tr("Run %1").arg(run));
+  results_->clear();
+  chart_->clear();
+  chart_->setTitle(QString());
+  other_->setValue(static_cast<int>(run));
+  api_.get(QStringLiteral("/api/v1/runs/%1/results").arg(run), [this, run](const ApiReply& reply) {
+    if (run != run_) {
+      return;
+    }
+    if (!reply.ok()) {
+      emit message(tr("Cannot load the results of run %1: %2").arg(run).arg(reply.error), true);
+      return;
+    }
+    const QJsonObject document = reply.json().object();
+    heading_->setText(
+        tr("Run %1 (%2)").arg(run).arg(document.value(QStringLiteral("status")).toString()));
+    for (const QJsonValue value : document.value(QStringLiteral("rows")).toArray()) {
+      const QJsonObject row = value.toObject();
+      const QString scenario = row.value(QStringLiteral("scenario")).toString();
+      const QString approach = row.value(QStringLiteral("approach")).toString();
+      QString label = QStringLiteral("%1 / %2").arg(scenario, approach);
+      if (row.value(QStringLiteral("failed")).toBool()) {
+        label += tr(" (failed)");
+      }
+      auto* item = new QListWidgetItem(label, results_);
+      item->setData(kScenarioRole, scenario);
+      item->setData(kApproachRole, approach);
+      item->setToolTip(row.value(QStringLiteral("failureReason")).toString());
+    }
+    if (results_->count() > 0) {
+      results_->setCurrentRow(0);
+    }
+  });
+}
+
+void ResultsView::showResult(const QString& scenario, const QString& approach) {
+  const std::int64_t run = run_;
+  api_.get(QStringLiteral("/api/v1/runs/%1/results/%2/%3/seconds")
+               .arg(run)
+               .arg(encoded(scenario), encoded(approach)),
+           [this, run, scenario, approach](const ApiReply& reply) {
+             if (run != run_) {
+               return;
+             }
+             if (!reply.ok()) {
+               emit message(tr("Cannot load the seconds of %1 / %2: %3")
+                                .arg(scenario, approach, reply.error),
+                            true);
+               return;
+             }
+             std::vector<charts::ChartSecond> seconds;
+             for (const QJsonValue value :
+                  reply.json().object().value(QStringLiteral("seconds")).toArray()) {
+               seconds.push_back(chartSecondFromJson(value.toObject()));
+             }
+             chart_->setTitle(QStringLiteral("%1: %2").arg(approach, scenario));
+             chart_->setSeconds(seconds);
+           });
+}
+
+void ResultsView::compare() {
+  const int base = base_->value();
+  const int other = other_->value();
+  api_.get(QStringLiteral("/api/v1/compare?base=%1&other=%2&threshold=%3")
+               .arg(base)
+               .arg(other)
+               .arg(threshold_->value()),
+           [this, base, other](const ApiReply& reply) {
+             if (!reply.ok()) {
+               emit message(tr("Cannot compare run %1 with run %2: %3")
+                                .arg(base)
+                                .arg(other)
+                                .arg(reply.error),
+                            true);
+               return;
+             }
+             changes_->setRowCount(0);
+             for (const QJsonValue group :
+                  reply.json().object().value(QStringLiteral("groups")).toArray()) {
+               for (const QJsonValue value :
+                    group.toObject().value(QStringLiteral("changes")).toArray()) {
+                 const QJsonObject change = value.toObject();
+                 const int row = changes_->rowCount();
+                 changes_->insertRow(row);
+                 const QString kind = change.value(QStringLiteral("change")).toString();
+                 const QStringList texts = {
+                     change.value(QStringLiteral("scenario")).toString(),
+                     change.value(QStringLiteral("approach")).toString(),
+                     change.value(QStringLiteral("metric")).toString(),
+                     numberText(change.value(QStringLiteral("before"))),
+                     numberText(change.value(QStringLiteral("after"))),
+                     numberText(change.value(QStringLiteral("percentChange"))),
+                     kind};
+                 for (int column = 0; column < texts.size(); ++column) {
+                   auto* item = new QTableWidgetItem(texts[column]);
+                   if (kind == QLatin1String("improved")) {
+                     item->setForeground(QColor(0x00, 0x70, 0x00));
+                   } else if (kind == QLatin1String("regressed")) {
+                     item->setForeground(QColor(0xb0, 0x00, 0x00));
+                   }
+                   changes_->setItem(row, column, item);
+                 }
+               }
+             }
+           });
+}
+
+}  // namespace benchd::gui

@@ -1,0 +1,54 @@
+#pragma once
+// The results browser: a finished (or running) run's (scenario, approach) results; choosing
+// one draws its six-panel chart from the stored test seconds. Below, two runs compared
+// (GET /api/v1/compare?base=...&other=...): every throughput and latency change with its
+// class, as `benchd compare` prints it.
+
+#include <QJsonObject>
+#include <QWidget>
+
+#include <cstdint>
+
+class QDoubleSpinBox;
+class QLabel;
+class QListWidget;
+class QSpinBox;
+class QTableWidget;
+
+namespace benchd::charts {
+class ScenarioChart;
+}
+
+namespace benchd::gui {
+
+class ApiClient;
+
+class ResultsView : public QWidget {
+  Q_OBJECT
+
+ public:
+  ResultsView(ApiClient& api, QWidget* parent = nullptr);
+
+  void showRun(std::int64_t run);
+  [[nodiscard]] std::int64_t run() const { return run_; }
+  [[nodiscard]] charts::ScenarioChart& chart() const { return *chart_; }
+
+ signals:
+  void message(const QString& text, bool error);
+
+ private:
+  void showResult(const QString& scenario, const QString& approach);
+  void compare();
+
+  ApiClient& api_;
+  std::int64_t run_ = 0;
+  QLabel* heading_ = nullptr;
+  QListWidget* results_ = nullptr;
+  charts::ScenarioChart* chart_ = nullptr;
+  QSpinBox* base_ = nullptr;
+  QSpinBox* other_ = nullptr;
+  QDoubleSpinBox* threshold_ = nullptr;
+  QTableWidget* changes_ = nullptr;
+};
+
+}  // namespace benchd::gui

@@ -1,0 +1,59 @@
+#pragma once
+// One second of a (scenario, approach) phase as the charts draw it: plain values in display
+// units, nothing Qt. Both front ends fill it from the same stored second: benchd-report from
+// the store (chartSecondOf), benchd-gui from the API's `Second` JSON (the same fields, read by
+// name). A formatter only: every value is copied or converted in unit, none is computed from
+// others, except the per-second rates of interval counts (count / interval length).
+
+#include <benchd/results/series.hpp>
+
+#include <cstdint>
+
+namespace benchd::charts {
+
+struct ChartSecond {
+  double seconds = 0.0;  ///< end of the interval, since the phase began
+
+  // Latency of the interval's requested samples (ms).
+  double latency_p50_millis = 0.0;
+  double latency_p90_millis = 0.0;
+  double latency_p99_millis = 0.0;
+  double latency_max_millis = 0.0;
+
+  // Requests per second of the interval.
+  double ok_per_second = 0.0;
+  double failed_per_second = 0.0;
+  std::uint64_t failed = 0;  ///< failed requests in the interval, every error class
+
+  // Host CPU as `sar -u` reports it (percent of all CPUs) and the worker's (percent of one core).
+  double host_cpu_user_percent = 0.0;
+  double host_cpu_system_percent = 0.0;
+  double host_cpu_iowait_percent = 0.0;
+  double worker_cpu_percent = 0.0;
+
+  double worker_heap_mib = 0.0;  ///< allocator bytes in use, from the worker's stats line
+  double worker_rss_mib = 0.0;
+  double host_ram_used_percent = 0.0;
+
+  double worker_threads = 0.0;
+  double worker_open_fds = 0.0;
+  double host_tcp_sockets = 0.0;
+  double tcp_active_opens_per_second = 0.0;
+  double tcp_passive_opens_per_second = 0.0;
+
+  double loopback_rx_mbps = 0.0;  ///< megabits per second (kB/s / 1024 * 8, as the original)
+  double loopback_tx_mbps = 0.0;
+
+  [[nodiscard]] double hostCpuTotalPercent() const {
+    return host_cpu_user_percent + host_cpu_system_percent + host_cpu_iowait_percent;
+  }
+};
+
+/// The stored second as the charts draw it.
+[[nodiscard]] ChartSecond chartSecondOf(const results::SecondRecord& second);
+
+/// Bytes over an interval as megabits per second: bytes / 1024 / 1024 * 8 / seconds, the
+/// original's kB/s / 1024 * 8 (0 for an empty interval).
+[[nodiscard]] double megabitsPerSecond(std::uint64_t bytes, double interval_seconds);
+
+}  // namespace benchd::charts

@@ -1,0 +1,89 @@
+#pragma once
+
+#include <benchd/charts/chart_second.hpp>
+
+#include <QChart>
+#include <QChartView>
+#include <QColor>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QString>
+#include <QValueAxis>
+
+#include <memory>
+#include <vector>
+
+namespace benchd::charts {
+
+/// One line of a panel: which value of a second it plots, and how.
+struct PanelLine {
+  QString name;
+  QColor colour;
+  qreal width = 1.0;
+  double (*value)(const ChartSecond&) = nullptr;
+  bool right_axis = false;  ///< on the panel's second (right) axis
+};
+
+/// How a panel scales its left axis.
+enum class PanelScale : std::uint8_t { kLinear = 1, kLog };
+
+/// What a panel shows.
+struct PanelSpec {
+  QString title;  ///< "Latency": the title reads "Latency (Min / Median / Max: ...)"
+  QString unit;   ///< of the left-axis lines
+  std::size_t headline_line = 0;  ///< the line whose statistics the title shows
+  QString left_label;     ///< left axis label
+  QString right_label;    ///< right axis label; empty: no right axis
+  QString right_unit;     ///< unit of the right-axis lines, for their legend entries
+  PanelScale scale = PanelScale::kLinear;
+  std::vector<PanelLine> lines;
+  /// Marks the seconds that had failed requests (red, at that second's max latency) with the
+  /// legend "Errors: N", as the original's error scatter.
+  bool error_markers = false;
+};
+
+/// One chart of the six: a QChartView with its lines, axes, and a title and legend entries that
+/// carry the min / median / max of each line ("Name: min / median / max unit", the original's
+/// legend). GUI thread only. The view is owned by whoever takes it into a layout.
+class ChartPanel {
+ public:
+  explicit ChartPanel(PanelSpec spec);
+
+  [[nodiscard]] QChartView* view() const { return view_; }
+  [[nodiscard]] QChart* chart() const { return chart_; }
+
+  void clear();
+  /// Adds a second without refreshing axes and titles (call refresh() after a batch).
+  void add(const ChartSecond& second);
+  /// Axis ranges, title and legend entries from the points so far.
+  void refresh();
+  [[nodiscard]] std::size_t pointCount() const { return seconds_.size(); }
+
+ private:
+  PanelSpec spec_;
+  QChart* chart_ = nullptr;          // owned by view_
+  QChartView* view_ = nullptr;       // owned by the widget that lays it out
+  QValueAxis* x_axis_ = nullptr;     // owned by chart_
+  QAbstractAxis* y_axis_ = nullptr;  // owned by chart_
+  QValueAxis* right_axis_ = nullptr;
+  std::vector<QLineSeries*> series_;  // owned by chart_, one per spec_.lines entry
+  QScatterSeries* errors_ = nullptr;
+  std::vector<std::vector<double>> values_;  // per line, for the statistics
+  std::vector<double> seconds_;
+  std::uint64_t failed_total_ = 0;
+};
+
+/// min / median / max of `values` (numpy's median: the mean of the middle two for an even
+/// count); all 0 when empty.
+struct Spread {
+  double min = 0.0;
+  double median = 0.0;
+  double max = 0.0;
+  static Spread of(std::vector<double> values);
+};
+
+/// A number as the panels' titles show it: thousands separators, 0 decimals from 10 up, else
+/// up to 2 ("1,234", "12", "0.25").
+QString panelNumber(double value);
+
+}  // namespace benchd::charts

@@ -1,0 +1,110 @@
+// benchd-report: renders a stored run's charts to PNG without a display.
+//
+//   benchd-report --store FILE --run ID --out DIR
+//
+// Exit codes: 0 written (some results may have had no chart: they are listed), 1 the store or
+// an image failed, 2 usage error.
+
+#include "report_writer.hpp"
+
+#include <QApplication>
+
+#include <charconv>
+#include <cstdlib>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace {
+
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+
+const char* const kUsage =
+    "usage: benchd-report --store FILE --run ID --out DIR\n"
+    "Renders the charts of run ID from the benchd store FILE into DIR: one\n"
+    "<scenario>/<approach>.png per result with stored test seconds (the six-panel chart) and\n"
+    "results.png (the winners grid). Needs no display.\n";
+
+struct Arguments {
+  std::string store;
+  std::int64_t run = 0;
+  std::string out;
+};
+
+std::optional<Arguments> parse(int argc, char** argv, std::string& error) {
+  Arguments arguments;
+  bool have_run = false;
+  for (int index = 1; index < argc; ++index) {
+    const std::string_view option = argv[index];
+    if (option == "--help" || option == "-h") {
+      std::cout << kUsage;
+      std::exit(0);
+    }
+    if (index + 1 >= argc) {
+      error = "option " + std::string(option) + " needs a value";
+      return std::nullopt;
+    }
+    const std::string_view value = argv[++index];
+    if (option == "--store") {
+      arguments.store = value;
+    } else if (option == "--out") {
+      arguments.out = value;
+    } else if (option == "--run") {
+      const auto [end, code] =
+          std::from_chars(value.data(), value.data() + value.size(), arguments.run);
+      if (code != std::errc() || end != value.data() + value.size() || arguments.run < 1) {
+        error = "--run: expected a run id (a positive integer), got '" + std::string(value) + "'";
+        return std::nullopt;
+      }
+      have_run = true;
+    } else {
+      error = "unknown option " + std::string(option);
+      return std::nullopt;
+    }
+  }
+  if (arguments.store.empty() || arguments.out.empty() || !have_run) {
+    error = "--store, --run and --out are required";
+    return std::nullopt;
+  }
+  return arguments;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string error;
+  const std::optional<Arguments> arguments = parse(argc, argv, error);
+  if (!arguments) {
+    std::cerr << "benchd-report: " << error << "\n" << kUsage;
+    return kExitUsage;
+  }
+  // A renderer never needs a screen; without this Qt would look for a display and abort.
+  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+  }
+  int qt_argc = 1;
+  QApplication application(qt_argc, argv);
+  try {
+    if (!std::filesystem::is_regular_file(arguments->store)) {
+      std::cerr << "benchd-report: no store file " << arguments->store << "\n";
+      return kExitFailure;
+    }
+    const benchd::store::ResultStore store(arguments->store);
+    benchd::report::ReportSettings settings;
+    settings.out_dir = arguments->out;
+    const benchd::report::ReportSummary summary = benchd::report::writeReport(
+        store, arguments->run, settings,
+        [](const std::string& line) { std::cerr << "benchd-report: " << line << "\n"; });
+    std::cerr << "benchd-report: " << summary.charts << " charts"
+              << (summary.grid ? " and the winners grid" : "") << " in " << arguments->out
+              << (summary.skipped > 0 ? "; " + std::to_string(summary.skipped) + " without data"
+                                      : std::string())
+              << "\n";
+    return 0;
+  } catch (const std::exception& failure) {
+    std::cerr << "benchd-report: " << failure.what() << "\n";
+    return kExitFailure;
+  }
+}

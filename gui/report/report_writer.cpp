@@ -1,0 +1,88 @@
+#include "report_writer.hpp"
+
+#include <benchd/charts/chart_second.hpp>
+#include <benchd/charts/scenario_chart.hpp>
+#include <benchd/charts/widget_image.hpp>
+#include <benchd/charts/winners_grid_view.hpp>
+#include <benchd/results/results_table.hpp>
+#include <benchd/results/winners.hpp>
+
+#include <QApplication>
+#include <QImage>
+
+#include <stdexcept>
+
+namespace benchd::report {
+namespace {
+
+namespace fs = std::filesystem;
+
+void savePng(const QImage& image, const fs::path& file) {
+  fs::create_directories(file.parent_path());
+  const fs::path temporary = file.parent_path() / ("." + file.filename().string() + ".tmp");
+  if (image.isNull() || !image.save(QString::fromStdString(temporary.string()), "PNG")) {
+    std::error_code ignored;
+    fs::remove(temporary, ignored);
+    throw std::runtime_error("cannot write " + file.string() +
+                             " (is the folder writable and the disk not full?)");
+  }
+  fs::rename(temporary, file);
+}
+
+}  // namespace
+
+ReportSummary writeReport(const store::ResultStore& store, store::RunId run,
+                          const ReportSettings& settings,
+                          const std::function<void(const std::string&)>& progress) {
+  const std::optional<store::RunRecord> record = store.findRun(run);
+  if (!record) {
+    throw std::invalid_argument("no run " + std::to_string(run) + " in " + store.file().string());
+  }
+  const std::vector<results::SummaryRow> summaries = store.summaries(run);
+  const auto say = [&progress](const std::string& line) {
+    if (progress) {
+      progress(line);
+    }
+  };
+  ReportSummary summary;
+  std::size_t number = 0;
+  for (const results::SummaryRow& row : summaries) {
+    ++number;
+    const std::string name = row.scenario + "/" + row.approach + ".png";
+    const std::optional<store::ResultId> result = store.findResult(run, row.scenario, row.approach);
+    std::vector<charts::ChartSecond> seconds;
+    if (result) {
+      for (const results::SecondRecord& second : store.seconds(*result, loadgen::PhaseKind::kTest)) {
+        seconds.push_back(charts::chartSecondOf(second));
+      }
+    }
+    if (seconds.empty()) {
+      ++summary.skipped;
+      say("[" + std::to_string(number) + "/" + std::to_string(summaries.size()) + "] " + name +
+          ": no test seconds stored (" +
+          (row.failed ? "failed: " + row.failure_reason : std::string("no test phase")) +
+          "), no chart");
+      continue;
+    }
+    charts::ScenarioChart chart(charts::ScenarioChart::Arrangement::kStacked);
+    QString title = QString::fromStdString(row.approach + ": " + row.scenario);
+    if (row.failed) {
+      title += QStringLiteral(" (failed: %1)").arg(QString::fromStdString(row.failure_reason));
+    }
+    chart.setTitle(title);
+    chart.setSeconds(seconds);
+    savePng(charts::renderWidget(chart, settings.chart_size), settings.out_dir / name);
+    ++summary.charts;
+    say("[" + std::to_string(number) + "/" + std::to_string(summaries.size()) + "] " + name);
+  }
+  if (!summaries.empty()) {
+    const results::WinnersGrid grid =
+        results::computeWinners(results::toResultsTable(summaries), record->run.approaches);
+    savePng(charts::renderWinnersGrid(grid, QApplication::font()), settings.out_dir / "results.png");
+    summary.grid = true;
+    say("results.png (winners grid)");
+  }
+  return summary;
+}
+
+}  // namespace benchd::report

@@ -1,0 +1,39 @@
+#pragma once
+// The PNG report of a stored run: per (scenario, approach) with stored test seconds, the
+// six-panel chart as <out>/<scenario>/<approach>.png, and the winners grid as
+// <out>/results.png — the images results.md embeds (reference §9.4).
+//
+// Reads the store only (its own connection: WAL lets it read while a writer writes); computes
+// nothing itself: the seconds are the stored ones, the grid is results::computeWinners over
+// the stored summaries. Needs a QApplication (the offscreen platform will do). GUI thread.
+
+#include <benchd/store/result_store.hpp>
+
+#include <QSize>
+
+#include <filesystem>
+#include <functional>
+#include <string>
+
+namespace benchd::report {
+
+struct ReportSettings {
+  std::filesystem::path out_dir;
+  QSize chart_size{1800, 1500};  ///< per (scenario, approach) chart, in pixels
+};
+
+struct ReportSummary {
+  std::size_t charts = 0;   ///< (scenario, approach) charts written
+  std::size_t skipped = 0;  ///< results with no stored test seconds (failed before the test)
+  bool grid = false;        ///< results.png written (there was at least one result)
+};
+
+/// Writes the report of `run`. Each image is written to a temporary name and renamed, so a
+/// reader never sees half a PNG. `progress` gets one line per image (may be empty).
+/// Throws std::runtime_error naming the file when an image cannot be written, and
+/// store::StoreError for a store that cannot be read; std::invalid_argument for no such run.
+ReportSummary writeReport(const store::ResultStore& store, store::RunId run,
+                          const ReportSettings& settings,
+                          const std::function<void(const std::string&)>& progress);
+
+}  // namespace benchd::report
