@@ -53,6 +53,7 @@ int runBenchmarks(std::span<const std::string_view> arguments) {
   environment.plugin_folders = runner::pluginFolders(
       std::vector<std::filesystem::path>(options.plugin_dirs.begin(), options.plugin_dirs.end()));
   environment.worker = runner::workerPath();
+  environment.report_tool = runner::reportPath();
   environment.output_dir = options.output_dir;
 
   runner::PreparedRun prepared;

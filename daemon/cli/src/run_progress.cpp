@@ -71,6 +71,12 @@ void RunProgress::onSecond(const runner::Progress& progress, const results::Seco
   show(line.str(), true);
 }
 
+void RunProgress::onNotice(const std::string& line) {
+  if (!line.empty()) {
+    show(line, false);
+  }
+}
+
 void RunProgress::onResult(const runner::Progress& progress, const results::SummaryRow& row) {
   std::string line = where(progress) + " ";
   if (row.failed) {

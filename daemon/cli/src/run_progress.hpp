@@ -18,6 +18,7 @@ class RunProgress : public runner::RunObserver {
   void onStep(const runner::Progress& progress) override;
   void onSecond(const runner::Progress& progress, const results::SecondRecord& second) override;
   void onResult(const runner::Progress& progress, const results::SummaryRow& row) override;
+  void onNotice(const std::string& line) override;
 
   /// Ends an in-place line so later output starts on a fresh line.
   void finish();

@@ -68,6 +68,7 @@ int serve(std::span<const std::string_view> arguments) {
       config.scenarios_dir ? *config.scenarios_dir : scenariosDirectory(std::nullopt);
   environment.plugin_folders = runner::pluginFolders(config.plugin_dirs);
   environment.worker = runner::workerPath();
+  environment.report_tool = runner::reportPath();
   environment.output_dir = config.state_dir / "results";
   environment.uploaded_scenarios_dir = config.state_dir / "scenario-files";
 

@@ -123,6 +123,10 @@ struct RunQueue::Impl final : runner::RunObserver {
     publish(current(), "row", rowEventJson(row));
   }
 
+  void onNotice(const std::string& line) override {
+    logLine(LogLevel::kInfo, "run " + std::to_string(current()) + ": " + line);
+  }
+
   void loop() {
     for (;;) {
       Waiting next;

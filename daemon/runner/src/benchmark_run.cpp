@@ -1,4 +1,5 @@
 #include "answer_check.hpp"
+#include "chart_rendering.hpp"
 #include "cpu_affinity.hpp"
 #include "results_folder.hpp"
 #include "worker_supervisor.hpp"
@@ -158,6 +159,11 @@ RunReport BenchmarkRun::execute() {
   store_.finishRun(context.run_id,
                    stopped ? store::RunStatus::kStopped : store::RunStatus::kCompleted,
                    stopped ? "stopped on request" : "", finished_millis);
+  if (!report.rows.empty()) {
+    // Before results.md, which embeds the images that exist when it is written.
+    observer_.onNotice(renderCharts(settings_.report_tool, store_.file(), context.run_id,
+                                    settings_.results_dir, report.rows.size()));
+  }
   folder->finish(report.rows, specs.entries, started_millis, finished_millis, stopped);
   report.elapsed = std::chrono::duration_cast<std::chrono::seconds>(
       std::chrono::steady_clock::now() - context.started);

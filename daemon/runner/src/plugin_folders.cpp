@@ -53,12 +53,14 @@ Installation installationFor(const fs::path& executable) {
   if (installation.build_tree) {
     installation.plugin_dir = BENCHD_BUILD_PLUGIN_DIR;
     installation.worker_path = BENCHD_BUILD_WORKER_PATH;
+    installation.report_path = BENCHD_BUILD_REPORT_PATH;
     installation.scenarios_dir = BENCHD_SOURCE_SCENARIOS_DIR;
   } else {
     // The install layout relative to <prefix>/bin, fixed at configure time.
     const fs::path bin = (resolved.empty() ? executable : resolved).parent_path();
     installation.plugin_dir = (bin / BENCHD_BIN_TO_PLUGIN_DIR).lexically_normal();
     installation.worker_path = (bin / BENCHD_BIN_TO_WORKER).lexically_normal();
+    installation.report_path = (bin / BENCHD_BIN_TO_REPORT).lexically_normal();
     installation.scenarios_dir = (bin / BENCHD_BIN_TO_SCENARIOS_DIR).lexically_normal();
   }
   return installation;
@@ -115,6 +117,17 @@ fs::path workerPath(std::optional<std::string_view> worker_variable,
 
 fs::path workerPath() {
   return workerPath(variable("BENCHD_WORKER"), currentInstallation());
+}
+
+fs::path reportPath(std::optional<std::string_view> report_variable,
+                    const Installation& installation) {
+  if (report_variable && !report_variable->empty())
+    return {*report_variable};
+  return installation.report_path;
+}
+
+fs::path reportPath() {
+  return reportPath(variable("BENCHD_REPORT"), currentInstallation());
 }
 
 }  // namespace benchd::runner

@@ -133,6 +133,7 @@ PreparedRun prepareRun(const RunRequest& request, const RunEnvironment& environm
   settings.scenario_file = scenario_file;
   settings.scenario_set = scenario_file.stem().string();
   settings.worker = environment.worker;
+  settings.report_tool = environment.report_tool;
   settings.server_cpus = request.server_cpus;
   settings.generator_cpus = request.generator_cpus;
   settings.results_dir = environment.output_dir / settings.scenario_set;

@@ -61,6 +61,9 @@ class RunObserver {
   virtual void onSecond(const Progress& /*progress*/, const results::SecondRecord& /*second*/) {}
   /// A (row, approach) finished, failed rows included.
   virtual void onResult(const Progress& /*progress*/, const results::SummaryRow& /*row*/) {}
+  /// Something about the run as a whole a person should read (e.g. the charts could not be
+  /// rendered); one line.
+  virtual void onNotice(const std::string& /*line*/) {}
 };
 
 /// Everything a run needs, decided before it starts.
@@ -70,6 +73,9 @@ struct RunSettings {
   RunPlan plan;                          ///< rows with overrides applied, approaches by name
   std::vector<Approach> approaches;      ///< same order as plan.approaches
   std::filesystem::path worker;          ///< the benchd-worker executable
+  /// benchd-report, run after the last result to render the PNG charts results.md embeds;
+  /// empty or not an executable file: no charts (results.md says "No image available").
+  std::filesystem::path report_tool;
   std::vector<unsigned> server_cpus;     ///< empty: unpinned
   std::vector<unsigned> generator_cpus;  ///< empty: unpinned
   unsigned generator_threads = 1;

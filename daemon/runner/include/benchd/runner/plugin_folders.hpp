@@ -8,6 +8,9 @@
 //      installed, the build tree's (<build>/plugins) when it runs from the build tree.
 // benchd-worker: $BENCHD_WORKER when set and not empty, else the installed
 // (<libexecdir>/benchd/benchd-worker) or build-tree (<build>/bin/benchd-worker) one.
+// benchd-report (the PNG charts; optional, it needs Qt): $BENCHD_REPORT when set and not
+// empty, else the installed (<libexecdir>/benchd/benchd-report) or build-tree
+// (<build>/bin/benchd-report) one.
 // Scenarios: the installed <datadir>/benchd/scenarios, or the source tree's scenarios/.
 //
 // Installed locations are found relative to the executable (<prefix>/bin/benchd ->
@@ -55,6 +58,7 @@ struct Installation {
   bool build_tree = false;  ///< running from the build tree rather than installed
   std::filesystem::path plugin_dir;
   std::filesystem::path worker_path;
+  std::filesystem::path report_path;  ///< benchd-report; may not exist (built without Qt)
   std::filesystem::path scenarios_dir;  ///< scenario files, workloads/ and movies.json
 };
 
@@ -84,5 +88,12 @@ std::filesystem::path workerPath(std::optional<std::string_view> worker_variable
 
 /// The same, reading $BENCHD_WORKER and the current installation.
 std::filesystem::path workerPath();
+
+/// benchd-report's path from the value of $BENCHD_REPORT (nullopt or empty: not set) and
+/// `installation`. The file may not exist; then no charts are rendered.
+std::filesystem::path reportPath(std::optional<std::string_view> report_variable,
+                                 const Installation& installation);
+/// The same, reading $BENCHD_REPORT and the current installation.
+std::filesystem::path reportPath();
 
 }  // namespace benchd::runner

@@ -35,6 +35,7 @@ struct RunEnvironment {
   std::filesystem::path uploaded_scenarios_dir;
   std::vector<PluginFolder> plugin_folders;
   std::filesystem::path worker;      ///< the benchd-worker executable
+  std::filesystem::path report_tool;  ///< benchd-report; empty or missing: no PNG charts
   std::filesystem::path output_dir;  ///< results go to output_dir/<scenario file stem>/
 };
 
