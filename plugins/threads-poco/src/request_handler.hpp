@@ -3,7 +3,6 @@
 #include "server_state.hpp"
 
 #include <Poco/Net/HTTPRequestHandler.h>
-#include <Poco/Net/HTTPRequestHandlerFactory.h>
 
 namespace benchd::threads_poco {
 
@@ -14,17 +13,6 @@ class RequestHandler final : public Poco::Net::HTTPRequestHandler {
   explicit RequestHandler(ServerState& state) : state_(state) {}
   void handleRequest(Poco::Net::HTTPServerRequest& request,
                      Poco::Net::HTTPServerResponse& response) override;
-
- private:
-  ServerState& state_;
-};
-
-/// Makes a RequestHandler for every request (Poco calls it from pool threads).
-class RequestHandlerFactory final : public Poco::Net::HTTPRequestHandlerFactory {
- public:
-  explicit RequestHandlerFactory(ServerState& state) : state_(state) {}
-  Poco::Net::HTTPRequestHandler* createRequestHandler(
-      const Poco::Net::HTTPServerRequest& request) override;
 
  private:
   ServerState& state_;

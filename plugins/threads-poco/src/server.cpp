@@ -1,6 +1,6 @@
 #include "server.hpp"
 
-#include "request_handler.hpp"
+#include "connection.hpp"
 
 #include <Poco/Exception.h>
 #include <Poco/Net/HTTPServerParams.h>
@@ -64,7 +64,7 @@ void Server::start() {
   const bool any_address = socket.address().host().isWildcard();
   state_.upstream.setEndpoint(any_address ? "127.0.0.1" : settings_.bind_address, port_);
 
-  auto* params = new Poco::Net::HTTPServerParams;  // reference-counted by the server
+  Poco::Net::HTTPServerParams::Ptr params(new Poco::Net::HTTPServerParams);
   params->setMaxThreads(pool_settings_.max_threads);
   params->setMaxQueued(pool_settings_.max_queued);
   params->setThreadIdleTime(kIoTimeout);
@@ -74,8 +74,9 @@ void Server::start() {
   params->setMaxKeepAliveRequests(0);  // unlimited
   thread_pool_ = std::make_unique<Poco::ThreadPool>(
       pool_settings_.min_threads, pool_settings_.max_threads, 60, pool_settings_.stack_kib * 1024);
-  server_ = std::make_unique<Poco::Net::HTTPServer>(new RequestHandlerFactory(state_),
-                                                    *thread_pool_, socket, params);
+  connections_ = new ConnectionFactory(params, state_);
+  // A TCPServer with our own Connection rather than Poco's HTTPServer: see Connection.
+  server_ = std::make_unique<Poco::Net::TCPServer>(connections_, *thread_pool_, socket, params);
   server_->start();
 }
 
@@ -96,7 +97,8 @@ bool Server::stop(std::chrono::milliseconds timeout) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  server_->stopAll(true);  // shuts down every connection, including idle keep-alive ones
+  server_->stop();
+  connections_->stopConnections();
   state_.upstream.closeIdle();
   const auto close_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
   while (server_->currentConnections() > 0 && std::chrono::steady_clock::now() < close_deadline) {

@@ -1,12 +1,13 @@
 #pragma once
 
+#include "connection.hpp"
 #include "pool_settings.hpp"
 #include "server_state.hpp"
 
 #include <benchd/plugin.h>
 #include <benchd/sdk/plugin_support.hpp>
 
-#include <Poco/Net/HTTPServer.h>
+#include <Poco/Net/TCPServer.h>
 #include <Poco/ThreadPool.h>
 
 #include <chrono>
@@ -16,8 +17,9 @@
 
 namespace benchd::threads_poco {
 
-/// The threads-poco server: Poco's HTTPServer, one pool thread per open connection. Lifecycle
-/// calls come from the host thread; handlers run on pool threads.
+/// The threads-poco server: a Poco TCPServer whose connections (Connection) read HTTP with
+/// Poco's session, one pool thread per open connection. Lifecycle calls come from the host
+/// thread; handlers run on pool threads.
 class Server {
  public:
   Server(const benchd_host_api* host, sdk::ServerSettings settings);
@@ -39,7 +41,8 @@ class Server {
   PoolSettings pool_settings_;
   ServerState state_;
   std::unique_ptr<Poco::ThreadPool> thread_pool_;
-  std::unique_ptr<Poco::Net::HTTPServer> server_;  // destroyed before the pool it uses
+  Poco::SharedPtr<ConnectionFactory> connections_;  // shared with server_
+  std::unique_ptr<Poco::Net::TCPServer> server_;    // destroyed before the pool it uses
   std::uint16_t port_ = 0;
   bool stopped_ = false;
 };
