@@ -12,6 +12,7 @@ packages=(
   libpoco-dev libsqlite3-dev rapidjson-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3-yaml python3-jsonschema
+  qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev fonts-dejavu-core
   "$@"
 )
 

@@ -8,7 +8,6 @@
 #include "report_writer.hpp"
 
 #include <QApplication>
-
 #include <charconv>
 #include <cstdlib>
 #include <iostream>

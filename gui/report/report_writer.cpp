@@ -9,7 +9,6 @@
 
 #include <QApplication>
 #include <QImage>
-
 #include <stdexcept>
 
 namespace benchd::report {
@@ -52,7 +51,8 @@ ReportSummary writeReport(const store::ResultStore& store, store::RunId run,
     const std::optional<store::ResultId> result = store.findResult(run, row.scenario, row.approach);
     std::vector<charts::ChartSecond> seconds;
     if (result) {
-      for (const results::SecondRecord& second : store.seconds(*result, loadgen::PhaseKind::kTest)) {
+      for (const results::SecondRecord& second :
+           store.seconds(*result, loadgen::PhaseKind::kTest)) {
         seconds.push_back(charts::chartSecondOf(second));
       }
     }
@@ -78,7 +78,8 @@ ReportSummary writeReport(const store::ResultStore& store, store::RunId run,
   if (!summaries.empty()) {
     const results::WinnersGrid grid =
         results::computeWinners(results::toResultsTable(summaries), record->run.approaches);
-    savePng(charts::renderWinnersGrid(grid, QApplication::font()), settings.out_dir / "results.png");
+    savePng(charts::renderWinnersGrid(grid, QApplication::font()),
+            settings.out_dir / "results.png");
     summary.grid = true;
     say("results.png (winners grid)");
   }

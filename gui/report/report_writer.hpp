@@ -10,7 +10,6 @@
 #include <benchd/store/result_store.hpp>
 
 #include <QSize>
-
 #include <filesystem>
 #include <functional>
 #include <string>

@@ -35,15 +35,13 @@ std::string renderCharts(const std::filesystem::path& tool, const std::filesyste
            " (it comes with the GUI package); results.md has no images";
   }
   try {
-    const CompletedProcess done =
-        runToCompletion(tool,
-                        {"--store", store.string(), "--run", std::to_string(run), "--out",
-                         out_dir.string()},
-                        chartRenderingTimeout(results),
-                        SpawnOptions{.cpu_affinity = {},
-                                     .parent_death_signal = SIGKILL,
-                                     .environment = {{"QT_QPA_PLATFORM", "offscreen"}},
-                                     .own_process_group = true});
+    const CompletedProcess done = runToCompletion(
+        tool, {"--store", store.string(), "--run", std::to_string(run), "--out", out_dir.string()},
+        chartRenderingTimeout(results),
+        SpawnOptions{.cpu_affinity = {},
+                     .parent_death_signal = SIGKILL,
+                     .environment = {{"QT_QPA_PLATFORM", "offscreen"}},
+                     .own_process_group = true});
     if (done.timed_out) {
       return "charts: " + tool.string() + " did not finish within " +
              std::to_string(chartRenderingTimeout(results).count() / 1000) +

@@ -14,8 +14,9 @@ QString problemText(int status, const QByteArray& body) {
   if (text.isEmpty()) {
     text = QString::fromUtf8(body.left(200)).trimmed();
   }
-  return QStringLiteral("HTTP %1: %2").arg(status).arg(text.isEmpty() ? QStringLiteral("no detail")
-                                                                      : text);
+  return QStringLiteral("HTTP %1: %2")
+      .arg(status)
+      .arg(text.isEmpty() ? QStringLiteral("no detail") : text);
 }
 
 ApiClient::ApiClient(QObject* parent) : QObject(parent) {}
@@ -56,8 +57,7 @@ void ApiClient::remove(const QString& path, Callback callback) {
 }
 
 void ApiClient::send(const QByteArray& method, const QString& path, const QByteArray& body,
-                     const QByteArray& content_type, const QByteArray& accept,
-                     Callback callback) {
+                     const QByteArray& content_type, const QByteArray& accept, Callback callback) {
   QNetworkRequest request = this->request(path, accept);
   request.setTransferTimeout(static_cast<int>(kCallTimeout.count()));
   if (!content_type.isEmpty()) {
@@ -65,27 +65,28 @@ void ApiClient::send(const QByteArray& method, const QString& path, const QByteA
   }
   QNetworkReply* reply = network_.sendCustomRequest(request, method, body);
   const QUrl base = base_;
-  connect(reply, &QNetworkReply::finished, this, [this, reply, base, callback = std::move(callback)] {
-    reply->deleteLater();
-    ApiReply answer;
-    answer.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    answer.body = reply->readAll();
-    if (answer.status == 0) {
-      const QString reason =
-          reply->error() == QNetworkReply::OperationCanceledError
-              ? QStringLiteral("no answer within %1 s").arg(kCallTimeout.count() / 1000)
-              : reply->errorString();
-      answer.error = QStringLiteral("%1 (is benchd serve running on %2?)")
-                         .arg(reason, base.toString(QUrl::RemovePath));
-      emit reachabilityChanged(false, answer.error);
-    } else {
-      emit reachabilityChanged(true, QString());
-      if (answer.status < 200 || answer.status >= 300) {
-        answer.error = problemText(answer.status, answer.body);
-      }
-    }
-    callback(answer);
-  });
+  connect(reply, &QNetworkReply::finished, this,
+          [this, reply, base, callback = std::move(callback)] {
+            reply->deleteLater();
+            ApiReply answer;
+            answer.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+            answer.body = reply->readAll();
+            if (answer.status == 0) {
+              const QString reason =
+                  reply->error() == QNetworkReply::OperationCanceledError
+                      ? QStringLiteral("no answer within %1 s").arg(kCallTimeout.count() / 1000)
+                      : reply->errorString();
+              answer.error = QStringLiteral("%1 (is benchd serve running on %2?)")
+                                 .arg(reason, base.toString(QUrl::RemovePath));
+              emit reachabilityChanged(false, answer.error);
+            } else {
+              emit reachabilityChanged(true, QString());
+              if (answer.status < 200 || answer.status >= 300) {
+                answer.error = problemText(answer.status, answer.body);
+              }
+            }
+            callback(answer);
+          });
 }
 
 }  // namespace benchd::gui

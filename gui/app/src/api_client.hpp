@@ -13,16 +13,15 @@
 #include <QObject>
 #include <QString>
 #include <QUrl>
-
 #include <chrono>
 #include <functional>
 
 namespace benchd::gui {
 
 struct ApiReply {
-  int status = 0;     ///< HTTP status; 0 when no answer came (network error, timeout)
-  QByteArray body;    ///< the raw answer
-  QString error;      ///< empty on success (2xx); otherwise what went wrong, for people
+  int status = 0;   ///< HTTP status; 0 when no answer came (network error, timeout)
+  QByteArray body;  ///< the raw answer
+  QString error;    ///< empty on success (2xx); otherwise what went wrong, for people
   [[nodiscard]] bool ok() const { return error.isEmpty(); }
   [[nodiscard]] QJsonDocument json() const { return QJsonDocument::fromJson(body); }
 };

@@ -1,7 +1,6 @@
 #include "api_json.hpp"
 
 #include <QJsonArray>
-
 #include <cmath>
 
 namespace benchd::gui {
@@ -67,7 +66,8 @@ charts::ChartSecond chartSecondFromJson(const QJsonObject& second) {
   chart.host_ram_used_percent = number(host, "ramUsedPercent");
   chart.host_tcp_sockets = number(host, "tcpSockets");
   const double interval = number(host, "intervalSeconds");
-  chart.tcp_active_opens_per_second = interval > 0.0 ? number(host, "tcpActiveOpens") / interval : 0.0;
+  chart.tcp_active_opens_per_second =
+      interval > 0.0 ? number(host, "tcpActiveOpens") / interval : 0.0;
   chart.tcp_passive_opens_per_second =
       interval > 0.0 ? number(host, "tcpPassiveOpens") / interval : 0.0;
   chart.loopback_rx_mbps = charts::megabitsPerSecond(

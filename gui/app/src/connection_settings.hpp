@@ -6,7 +6,6 @@
 
 #include <QString>
 #include <QUrl>
-
 #include <optional>
 
 namespace benchd::gui {

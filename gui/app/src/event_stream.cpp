@@ -4,7 +4,6 @@
 
 #include <QJsonDocument>
 #include <QNetworkReply>
-
 #include <algorithm>
 
 namespace benchd::gui {
@@ -59,8 +58,7 @@ void EventStream::connectNow() {
   if (last_id_ > 0) {
     request.setRawHeader("Last-Event-ID", QByteArray::number(static_cast<qulonglong>(last_id_)));
   }
-  request.setAttribute(QNetworkRequest::CacheLoadControlAttribute,
-                       QNetworkRequest::AlwaysNetwork);
+  request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
   reply_ = api_.network().get(request);
   connect(reply_, &QNetworkReply::readyRead, this, &EventStream::onData);
   connect(reply_, &QNetworkReply::finished, this, &EventStream::onFinished);

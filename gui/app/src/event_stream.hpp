@@ -13,7 +13,6 @@
 #include <QObject>
 #include <QString>
 #include <QTimer>
-
 #include <chrono>
 #include <cstdint>
 

@@ -9,7 +9,6 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QVBoxLayout>
-
 #include <cmath>
 
 namespace benchd::gui {
@@ -33,8 +32,10 @@ LiveView::LiveView(QWidget* parent) : QWidget(parent) {
   run_ = new QLabel(tr("No run followed. Start one, or pick a running one under Runs."), this);
   run_->setObjectName(QStringLiteral("liveRunLabel"));
   header->addWidget(run_, 1);
-  header->addWidget(new QLabel(tr("C&hart:"), this));
+  auto* chooser_label = new QLabel(tr("C&hart:"), this);
+  header->addWidget(chooser_label);
   chooser_ = new QComboBox(this);
+  chooser_label->setBuddy(chooser_);
   chooser_->setObjectName(QStringLiteral("liveChartChooser"));
   chooser_->setAccessibleName(tr("Approach and scenario shown"));
   chooser_->setMinimumContentsLength(30);
@@ -76,8 +77,9 @@ void LiveView::beginRun(std::int64_t run) {
 void LiveView::onEvent(const QString& type, const QJsonObject& payload) {
   if (type == QLatin1String("end")) {
     const QString error = payload.value(QStringLiteral("error")).toString();
-    where_->setText(tr("Run %1%2").arg(payload.value(QStringLiteral("status")).toString(),
-                                       error.isEmpty() ? QString() : QStringLiteral(": ") + error));
+    where_->setText(tr("Run %1%2")
+                        .arg(payload.value(QStringLiteral("status")).toString(),
+                             error.isEmpty() ? QString() : QStringLiteral(": ") + error));
     return;
   }
   if (type != QLatin1String("phase") && type != QLatin1String("snapshot")) {
@@ -85,13 +87,14 @@ void LiveView::onEvent(const QString& type, const QJsonObject& payload) {
   }
   const QString key = keyOf(payload);
   const QString step = payload.value(QStringLiteral("step")).toString();
-  where_->setText(tr("Row %1 of %2 · %3 · approach %4 of %5 · %6 · %7 left")
-                      .arg(payload.value(QStringLiteral("row")).toInt())
-                      .arg(payload.value(QStringLiteral("rows")).toInt())
-                      .arg(key)
-                      .arg(payload.value(QStringLiteral("approachNumber")).toInt())
-                      .arg(payload.value(QStringLiteral("approaches")).toInt())
-                      .arg(step, minutes(payload.value(QStringLiteral("runRemainingSeconds")).toDouble())));
+  where_->setText(
+      tr("Row %1 of %2 · %3 · approach %4 of %5 · %6 · %7 left")
+          .arg(payload.value(QStringLiteral("row")).toInt())
+          .arg(payload.value(QStringLiteral("rows")).toInt())
+          .arg(key)
+          .arg(payload.value(QStringLiteral("approachNumber")).toInt())
+          .arg(payload.value(QStringLiteral("approaches")).toInt())
+          .arg(step, minutes(payload.value(QStringLiteral("runRemainingSeconds")).toDouble())));
   const double elapsed = payload.value(QStringLiteral("runElapsedSeconds")).toDouble();
   const double remaining = payload.value(QStringLiteral("runRemainingSeconds")).toDouble();
   if (elapsed + remaining > 0.0) {

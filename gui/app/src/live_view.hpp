@@ -10,7 +10,6 @@
 #include <QJsonObject>
 #include <QMap>
 #include <QWidget>
-
 #include <cstdint>
 #include <vector>
 

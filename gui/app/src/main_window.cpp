@@ -46,16 +46,17 @@ MainWindow::MainWindow(const ConnectionSettings& settings, QWidget* parent)
   right_layout->addWidget(message_bar_);
   tabs_ = new QTabWidget(right);
   right_layout->addWidget(tabs_, 1);
-  splitter->setStretchFactor(0, 1);
-  splitter->setStretchFactor(1, 3);
+  splitter->setStretchFactor(0, 0);
+  splitter->setStretchFactor(1, 1);
+  splitter->setSizes({400, 966});
   setCentralWidget(splitter);
 
   live_ = new LiveView(tabs_);
   tabs_->addTab(live_, tr("&Live"));
   auto* winners_page = new QWidget(tabs_);
   auto* winners_layout = new QVBoxLayout(winners_page);
-  winners_caption_ = new QLabel(tr("The winners grid of the followed run appears here."),
-                                winners_page);
+  winners_caption_ =
+      new QLabel(tr("The winners grid of the followed run appears here."), winners_page);
   winners_caption_->setWordWrap(true);
   winners_layout->addWidget(winners_caption_);
   auto* scroll = new QScrollArea(winners_page);
@@ -67,9 +68,9 @@ MainWindow::MainWindow(const ConnectionSettings& settings, QWidget* parent)
   winners_layout->addWidget(scroll, 1);
   tabs_->addTab(winners_page, tr("&Winners"));
   runs_ = new RunsView(*api_, tabs_);
-  tabs_->addTab(runs_, tr("R&uns"));
+  tabs_->addTab(runs_, tr("&Runs"));
   results_ = new ResultsView(*api_, tabs_);
-  tabs_->addTab(results_, tr("Res&ults"));
+  tabs_->addTab(results_, tr("Resul&ts"));
 
   connection_ = new QLabel(this);
   connection_->setObjectName(QStringLiteral("connectionLabel"));
@@ -92,9 +93,8 @@ MainWindow::MainWindow(const ConnectionSettings& settings, QWidget* parent)
   connect(events_, &EventStream::interrupted, this, [this](const QString& reason) {
     showMessage(tr("Live stream of run %1 interrupted: %2").arg(followed_run_).arg(reason), true);
   });
-  connect(events_, &EventStream::resumed, this, [this] {
-    showMessage(tr("Live stream of run %1 resumed.").arg(followed_run_), false);
-  });
+  connect(events_, &EventStream::resumed, this,
+          [this] { showMessage(tr("Live stream of run %1 resumed.").arg(followed_run_), false); });
   connect(run_panel_, &RunPanel::message, this, &MainWindow::showMessage);
   connect(run_panel_, &RunPanel::runStarted, this, [this](std::int64_t run, const QJsonObject&) {
     follow(run);
@@ -212,8 +212,10 @@ void MainWindow::onEvent(const QString& type, const QJsonObject& payload) {
   } else if (type == QLatin1String("end")) {
     const QString status = payload.value(QStringLiteral("status")).toString();
     const QString error = payload.value(QStringLiteral("error")).toString();
-    showMessage(tr("Run %1 %2%3").arg(followed_run_).arg(status).arg(
-                    error.isEmpty() ? QStringLiteral(".") : QStringLiteral(": ") + error),
+    showMessage(tr("Run %1 %2%3")
+                    .arg(followed_run_)
+                    .arg(status)
+                    .arg(error.isEmpty() ? QStringLiteral(".") : QStringLiteral(": ") + error),
                 status == QLatin1String("failed"));
     loadWinners(followed_run_);
     run_panel_->setActiveRun(0);
@@ -247,8 +249,9 @@ void MainWindow::loadWinners(std::int64_t run) {
 
 void MainWindow::showMessage(const QString& text, bool error) {
   message_bar_->setText(text);
-  message_bar_->setStyleSheet(error ? QStringLiteral("background: #fde0e0; color: #800000; padding: 4px")
-                                    : QStringLiteral("background: #e0f0e0; color: #004000; padding: 4px"));
+  message_bar_->setStyleSheet(
+      error ? QStringLiteral("background: #fde0e0; color: #800000; padding: 4px")
+            : QStringLiteral("background: #e0f0e0; color: #004000; padding: 4px"));
   message_bar_->setVisible(true);
   statusBar()->showMessage(text, 10'000);
 }

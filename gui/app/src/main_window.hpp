@@ -16,7 +16,6 @@
 
 #include <QMainWindow>
 #include <QTimer>
-
 #include <chrono>
 #include <cstdint>
 

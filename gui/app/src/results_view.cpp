@@ -133,74 +133,73 @@ void ResultsView::showRun(std::int64_t run) {
 
 void ResultsView::showResult(const QString& scenario, const QString& approach) {
   const std::int64_t run = run_;
-  api_.get(QStringLiteral("/api/v1/runs/%1/results/%2/%3/seconds")
-               .arg(run)
-               .arg(encoded(scenario), encoded(approach)),
-           [this, run, scenario, approach](const ApiReply& reply) {
-             if (run != run_) {
-               return;
-             }
-             if (!reply.ok()) {
-               emit message(tr("Cannot load the seconds of %1 / %2: %3")
-                                .arg(scenario, approach, reply.error),
-                            true);
-               return;
-             }
-             std::vector<charts::ChartSecond> seconds;
-             for (const QJsonValue value :
-                  reply.json().object().value(QStringLiteral("seconds")).toArray()) {
-               seconds.push_back(chartSecondFromJson(value.toObject()));
-             }
-             chart_->setTitle(QStringLiteral("%1: %2").arg(approach, scenario));
-             chart_->setSeconds(seconds);
-           });
+  api_.get(
+      QStringLiteral("/api/v1/runs/%1/results/%2/%3/seconds")
+          .arg(run)
+          .arg(encoded(scenario), encoded(approach)),
+      [this, run, scenario, approach](const ApiReply& reply) {
+        if (run != run_) {
+          return;
+        }
+        if (!reply.ok()) {
+          emit message(
+              tr("Cannot load the seconds of %1 / %2: %3").arg(scenario, approach, reply.error),
+              true);
+          return;
+        }
+        std::vector<charts::ChartSecond> seconds;
+        for (const QJsonValue value :
+             reply.json().object().value(QStringLiteral("seconds")).toArray()) {
+          seconds.push_back(chartSecondFromJson(value.toObject()));
+        }
+        chart_->setTitle(QStringLiteral("%1: %2").arg(approach, scenario));
+        chart_->setSeconds(seconds);
+      });
 }
 
 void ResultsView::compare() {
   const int base = base_->value();
   const int other = other_->value();
-  api_.get(QStringLiteral("/api/v1/compare?base=%1&other=%2&threshold=%3")
-               .arg(base)
-               .arg(other)
-               .arg(threshold_->value()),
-           [this, base, other](const ApiReply& reply) {
-             if (!reply.ok()) {
-               emit message(tr("Cannot compare run %1 with run %2: %3")
-                                .arg(base)
-                                .arg(other)
-                                .arg(reply.error),
-                            true);
-               return;
-             }
-             changes_->setRowCount(0);
-             for (const QJsonValue group :
-                  reply.json().object().value(QStringLiteral("groups")).toArray()) {
-               for (const QJsonValue value :
-                    group.toObject().value(QStringLiteral("changes")).toArray()) {
-                 const QJsonObject change = value.toObject();
-                 const int row = changes_->rowCount();
-                 changes_->insertRow(row);
-                 const QString kind = change.value(QStringLiteral("change")).toString();
-                 const QStringList texts = {
-                     change.value(QStringLiteral("scenario")).toString(),
-                     change.value(QStringLiteral("approach")).toString(),
-                     change.value(QStringLiteral("metric")).toString(),
-                     numberText(change.value(QStringLiteral("before"))),
-                     numberText(change.value(QStringLiteral("after"))),
-                     numberText(change.value(QStringLiteral("percentChange"))),
-                     kind};
-                 for (int column = 0; column < texts.size(); ++column) {
-                   auto* item = new QTableWidgetItem(texts[column]);
-                   if (kind == QLatin1String("improved")) {
-                     item->setForeground(QColor(0x00, 0x70, 0x00));
-                   } else if (kind == QLatin1String("regressed")) {
-                     item->setForeground(QColor(0xb0, 0x00, 0x00));
-                   }
-                   changes_->setItem(row, column, item);
-                 }
-               }
-             }
-           });
+  api_.get(
+      QStringLiteral("/api/v1/compare?base=%1&other=%2&threshold=%3")
+          .arg(base)
+          .arg(other)
+          .arg(threshold_->value()),
+      [this, base, other](const ApiReply& reply) {
+        if (!reply.ok()) {
+          emit message(
+              tr("Cannot compare run %1 with run %2: %3").arg(base).arg(other).arg(reply.error),
+              true);
+          return;
+        }
+        changes_->setRowCount(0);
+        for (const QJsonValue group :
+             reply.json().object().value(QStringLiteral("groups")).toArray()) {
+          for (const QJsonValue value :
+               group.toObject().value(QStringLiteral("changes")).toArray()) {
+            const QJsonObject change = value.toObject();
+            const int row = changes_->rowCount();
+            changes_->insertRow(row);
+            const QString kind = change.value(QStringLiteral("change")).toString();
+            const QStringList texts = {change.value(QStringLiteral("scenario")).toString(),
+                                       change.value(QStringLiteral("approach")).toString(),
+                                       change.value(QStringLiteral("metric")).toString(),
+                                       numberText(change.value(QStringLiteral("before"))),
+                                       numberText(change.value(QStringLiteral("after"))),
+                                       numberText(change.value(QStringLiteral("percentChange"))),
+                                       kind};
+            for (int column = 0; column < texts.size(); ++column) {
+              auto* item = new QTableWidgetItem(texts[column]);
+              if (kind == QLatin1String("improved")) {
+                item->setForeground(QColor(0x00, 0x70, 0x00));
+              } else if (kind == QLatin1String("regressed")) {
+                item->setForeground(QColor(0xb0, 0x00, 0x00));
+              }
+              changes_->setItem(row, column, item);
+            }
+          }
+        }
+      });
 }
 
 }  // namespace benchd::gui

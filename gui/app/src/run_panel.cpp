@@ -49,12 +49,13 @@ RunPanel::RunPanel(ApiClient& api, QWidget* parent) : QWidget(parent), api_(api)
   approaches_layout->addWidget(approaches_);
   layout->addWidget(approaches_box, 2);
 
-  auto* file_box = new QGroupBox(tr("&Scenario file"), this);
+  auto* file_box = new QGroupBox(tr("Scenario &file"), this);
   auto* file_layout = new QVBoxLayout(file_box);
   auto* file_row = new QHBoxLayout();
   files_ = new QComboBox(file_box);
   files_->setObjectName(QStringLiteral("scenarioFileCombo"));
   files_->setAccessibleName(tr("Scenario file"));
+  files_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   file_row->addWidget(files_, 1);
   auto* upload = new QPushButton(tr("&Upload…"), file_box);
   upload->setObjectName(QStringLiteral("uploadButton"));
@@ -83,8 +84,8 @@ RunPanel::RunPanel(ApiClient& api, QWidget* parent) : QWidget(parent), api_(api)
   test_->setSpecialValueText(tr("as in the file"));
   test_->setValue(0);
   test_->setSuffix(tr(" s"));
-  overrides->addRow(tr("&Warm-up:"), warmup_);
-  overrides->addRow(tr("&Test:"), test_);
+  overrides->addRow(tr("War&m-up:"), warmup_);
+  overrides->addRow(tr("T&est:"), test_);
   layout->addLayout(overrides);
 
   auto* buttons = new QHBoxLayout();
@@ -163,12 +164,11 @@ void RunPanel::loadScenarioFiles(const QString& select) {
     const QString current = select.isEmpty() ? files_->currentText() : select;
     QSignalBlocker quiet(files_);
     files_->clear();
-    for (const QJsonValue value :
-         reply.json().object().value(QStringLiteral("files")).toArray()) {
+    for (const QJsonValue value : reply.json().object().value(QStringLiteral("files")).toArray()) {
       files_->addItem(value.toObject().value(QStringLiteral("name")).toString());
     }
-    const int found = files_->findText(current.isEmpty() ? QStringLiteral("scenarios-ci.csv")
-                                                         : current);
+    const int found =
+        files_->findText(current.isEmpty() ? QStringLiteral("scenarios-ci.csv") : current);
     files_->setCurrentIndex(std::max(found, 0));
     quiet.unblock();
     showRows(files_->currentText());
@@ -180,34 +180,34 @@ void RunPanel::showRows(const QString& name) {
   if (name.isEmpty()) {
     return;
   }
-  api_.get(QStringLiteral("/api/v1/scenario-files/%1").arg(name), [this, name](
-                                                                       const ApiReply& reply) {
-    if (files_->currentText() != name) {
-      return;  // another file was chosen meanwhile
-    }
-    if (!reply.ok()) {
-      emit message(tr("Cannot read %1: %2").arg(name, reply.error), true);
-      return;
-    }
-    const QJsonArray rows = reply.json().object().value(QStringLiteral("rows")).toArray();
-    rows_->setRowCount(static_cast<int>(rows.size()));
-    int index = 0;
-    for (const QJsonValue value : rows) {
-      const QJsonObject row = value.toObject();
-      const QStringList texts = {row.value(QStringLiteral("scenario")).toString(),
-                                 row.value(QStringLiteral("workload")).toString(),
-                                 integer(row.value(QStringLiteral("delayCallDepth"))),
-                                 integer(row.value(QStringLiteral("delayInMillis"))),
-                                 integer(row.value(QStringLiteral("connections"))),
-                                 integer(row.value(QStringLiteral("requestsPerSecond"))),
-                                 integer(row.value(QStringLiteral("warmupSeconds"))),
-                                 integer(row.value(QStringLiteral("testSeconds")))};
-      for (int column = 0; column < texts.size(); ++column) {
-        rows_->setItem(index, column, cell(texts[column]));
-      }
-      ++index;
-    }
-  });
+  api_.get(QStringLiteral("/api/v1/scenario-files/%1").arg(name),
+           [this, name](const ApiReply& reply) {
+             if (files_->currentText() != name) {
+               return;  // another file was chosen meanwhile
+             }
+             if (!reply.ok()) {
+               emit message(tr("Cannot read %1: %2").arg(name, reply.error), true);
+               return;
+             }
+             const QJsonArray rows = reply.json().object().value(QStringLiteral("rows")).toArray();
+             rows_->setRowCount(static_cast<int>(rows.size()));
+             int index = 0;
+             for (const QJsonValue value : rows) {
+               const QJsonObject row = value.toObject();
+               const QStringList texts = {row.value(QStringLiteral("scenario")).toString(),
+                                          row.value(QStringLiteral("workload")).toString(),
+                                          integer(row.value(QStringLiteral("delayCallDepth"))),
+                                          integer(row.value(QStringLiteral("delayInMillis"))),
+                                          integer(row.value(QStringLiteral("connections"))),
+                                          integer(row.value(QStringLiteral("requestsPerSecond"))),
+                                          integer(row.value(QStringLiteral("warmupSeconds"))),
+                                          integer(row.value(QStringLiteral("testSeconds")))};
+               for (int column = 0; column < texts.size(); ++column) {
+                 rows_->setItem(index, column, cell(texts[column]));
+               }
+               ++index;
+             }
+           });
 }
 
 void RunPanel::start() {
@@ -240,8 +240,8 @@ void RunPanel::start() {
               }
               const QJsonObject run = reply.json().object();
               const std::int64_t id = run.value(QStringLiteral("id")).toInteger();
-              status_->setText(tr("Run %1 %2.").arg(id).arg(
-                  run.value(QStringLiteral("status")).toString()));
+              status_->setText(
+                  tr("Run %1 %2.").arg(id).arg(run.value(QStringLiteral("status")).toString()));
               emit runStarted(id, run);
             });
 }
@@ -251,13 +251,14 @@ void RunPanel::stop() {
     return;
   }
   const std::int64_t run = active_run_;
-  api_.post(QStringLiteral("/api/v1/runs/%1/stop").arg(run), {}, [this, run](const ApiReply& reply) {
-    if (!reply.ok()) {
-      emit message(tr("Cannot stop run %1: %2").arg(run).arg(reply.error), true);
-      return;
-    }
-    emit message(tr("Stopping run %1…").arg(run), false);
-  });
+  api_.post(QStringLiteral("/api/v1/runs/%1/stop").arg(run), {},
+            [this, run](const ApiReply& reply) {
+              if (!reply.ok()) {
+                emit message(tr("Cannot stop run %1: %2").arg(run).arg(reply.error), true);
+                return;
+              }
+              emit message(tr("Stopping run %1…").arg(run), false);
+            });
 }
 
 void RunPanel::upload() {

@@ -6,7 +6,6 @@
 
 #include <QJsonObject>
 #include <QWidget>
-
 #include <cstdint>
 
 class QComboBox;

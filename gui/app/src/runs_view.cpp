@@ -14,14 +14,15 @@
 namespace benchd::gui {
 namespace {
 
-const QStringList kColumns = {QStringLiteral("Run"),        QStringLiteral("Status"),
+const QStringList kColumns = {QStringLiteral("Run"),           QStringLiteral("Status"),
                               QStringLiteral("Scenario file"), QStringLiteral("Approaches"),
-                              QStringLiteral("Started"),    QStringLiteral("Finished"),
+                              QStringLiteral("Started"),       QStringLiteral("Finished"),
                               QStringLiteral("Error")};
 
 QString timeText(const QJsonValue& epoch_millis) {
   const qint64 millis = epoch_millis.toInteger();
-  return millis > 0 ? QDateTime::fromMSecsSinceEpoch(millis).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
+  return millis > 0 ? QDateTime::fromMSecsSinceEpoch(millis).toString(
+                          QStringLiteral("yyyy-MM-dd HH:mm:ss"))
                     : QString();
 }
 
@@ -42,8 +43,8 @@ RunsView::RunsView(ApiClient& api, QWidget* parent) : QWidget(parent), api_(api)
   layout->addWidget(table_);
   auto* buttons = new QHBoxLayout();
   auto* follow = new QPushButton(tr("&Follow live"), this);
-  auto* results = new QPushButton(tr("Show &results"), this);
-  auto* remove = new QPushButton(tr("&Delete"), this);
+  auto* results = new QPushButton(tr("S&how results"), this);
+  auto* remove = new QPushButton(tr("Delete run…"), this);
   follow->setObjectName(QStringLiteral("followButton"));
   results->setObjectName(QStringLiteral("showResultsButton"));
   remove->setObjectName(QStringLiteral("deleteRunButton"));

@@ -5,7 +5,6 @@
 
 #include <QJsonObject>
 #include <QWidget>
-
 #include <cstdint>
 
 class QTableWidget;

@@ -4,7 +4,6 @@
 #include <QLocale>
 #include <QLogValueAxis>
 #include <QPen>
-
 #include <algorithm>
 #include <cmath>
 
@@ -161,6 +160,7 @@ void ChartPanel::clear() {
   }
   seconds_.clear();
   failed_total_ = 0;
+  errors_max_ = 0.0;
   refresh();
 }
 
@@ -176,6 +176,7 @@ void ChartPanel::add(const ChartSecond& second) {
   }
   if (errors_ != nullptr && second.failed > 0) {
     failed_total_ += second.failed;
+    errors_max_ = std::max(errors_max_, second.latency_max_millis);
     errors_->append(second.seconds, std::max(second.latency_max_millis, kLogFloor));
   }
 }
@@ -191,10 +192,11 @@ void ChartPanel::refresh() {
     const Spread spread = Spread::of(values_[index]);
     const PanelLine& line = spec_.lines[index];
     const QString& unit = line.right_axis ? spec_.right_unit : spec_.unit;
-    series_[index]->setName(QStringLiteral("%1: %2 / %3 / %4 %5")
-                                .arg(line.name, panelNumber(spread.min),
-                                     panelNumber(spread.median), panelNumber(spread.max), unit)
-                                .trimmed());
+    const QString statistics = QStringLiteral("%1: %2 / %3 / %4 %5")
+                                   .arg(line.name, panelNumber(spread.min),
+                                        panelNumber(spread.median), panelNumber(spread.max), unit)
+                                   .trimmed();
+    series_[index]->setName(spec_.compact_legend ? line.name : statistics);
     if (line.right_axis) {
       right_max = std::max(right_max, spread.max);
     } else {
@@ -205,14 +207,16 @@ void ChartPanel::refresh() {
     }
   }
   if (errors_ != nullptr) {
-    errors_->setName(QStringLiteral("Errors: %1").arg(QLocale(QLocale::English).toString(
-        static_cast<qulonglong>(failed_total_))));
+    errors_->setName(
+        QStringLiteral("Errors: %1")
+            .arg(QLocale(QLocale::English).toString(static_cast<qulonglong>(failed_total_))));
     // Without errors the marker only clutters the legend.
     const QList<QLegendMarker*> markers = chart_->legend()->markers(errors_);
     for (QLegendMarker* marker : markers) {
       marker->setVisible(failed_total_ > 0);
     }
   }
+  left_max = std::max(left_max, errors_max_);  // the error markers sit at the second's max
   if (spec_.scale == PanelScale::kLog) {
     y_axis_->setRange(logFloorPower(left_min), logCeilingPower(left_max));
   } else {

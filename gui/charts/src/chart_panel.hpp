@@ -9,7 +9,6 @@
 #include <QScatterSeries>
 #include <QString>
 #include <QValueAxis>
-
 #include <memory>
 #include <vector>
 
@@ -32,14 +31,17 @@ struct PanelSpec {
   QString title;  ///< "Latency": the title reads "Latency (Min / Median / Max: ...)"
   QString unit;   ///< of the left-axis lines
   std::size_t headline_line = 0;  ///< the line whose statistics the title shows
-  QString left_label;     ///< left axis label
-  QString right_label;    ///< right axis label; empty: no right axis
-  QString right_unit;     ///< unit of the right-axis lines, for their legend entries
+  QString left_label;             ///< left axis label
+  QString right_label;            ///< right axis label; empty: no right axis
+  QString right_unit;             ///< unit of the right-axis lines, for their legend entries
   PanelScale scale = PanelScale::kLinear;
   std::vector<PanelLine> lines;
   /// Marks the seconds that had failed requests (red, at that second's max latency) with the
   /// legend "Errors: N", as the original's error scatter.
   bool error_markers = false;
+  /// Legend entries carry the line's name only, not its min / median / max: for small panels,
+  /// where the full entries would be cut off (the title keeps the headline's statistics).
+  bool compact_legend = false;
 };
 
 /// One chart of the six: a QChartView with its lines, axes, and a title and legend entries that
@@ -71,6 +73,7 @@ class ChartPanel {
   std::vector<std::vector<double>> values_;  // per line, for the statistics
   std::vector<double> seconds_;
   std::uint64_t failed_total_ = 0;
+  double errors_max_ = 0.0;  ///< highest error marker
 };
 
 /// min / median / max of `values` (numpy's median: the mean of the middle two for an even

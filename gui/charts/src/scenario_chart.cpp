@@ -1,6 +1,6 @@
-#include <benchd/charts/scenario_chart.hpp>
-
 #include "chart_panel.hpp"
+
+#include <benchd/charts/scenario_chart.hpp>
 
 #include <QGridLayout>
 #include <QLabel>
@@ -21,21 +21,20 @@ const QColor kPurple(0x80, 0x30, 0xa0);
 
 std::vector<PanelSpec> panelSpecs() {
   std::vector<PanelSpec> specs;
-  specs.push_back(
-      {.title = QStringLiteral("Latency"),
-       .unit = QStringLiteral("ms"),
-       .headline_line = 2,
-       .left_label = QStringLiteral("ms"),
-       .right_label = QString(),
-       .right_unit = QString(),
-       .scale = PanelScale::kLog,
-       .lines = {{QStringLiteral("p99"), kBlue, 1.0,
-                  [](const ChartSecond& s) { return s.latency_p99_millis; }},
-                 {QStringLiteral("p90"), kGreen, 1.0,
-                  [](const ChartSecond& s) { return s.latency_p90_millis; }},
-                 {QStringLiteral("p50"), kBlack, 2.0,
-                  [](const ChartSecond& s) { return s.latency_p50_millis; }}},
-       .error_markers = true});
+  specs.push_back({.title = QStringLiteral("Latency"),
+                   .unit = QStringLiteral("ms"),
+                   .headline_line = 2,
+                   .left_label = QStringLiteral("ms"),
+                   .right_label = QString(),
+                   .right_unit = QString(),
+                   .scale = PanelScale::kLog,
+                   .lines = {{QStringLiteral("p99"), kBlue, 1.0,
+                              [](const ChartSecond& s) { return s.latency_p99_millis; }},
+                             {QStringLiteral("p90"), kGreen, 1.0,
+                              [](const ChartSecond& s) { return s.latency_p90_millis; }},
+                             {QStringLiteral("p50"), kBlack, 2.0,
+                              [](const ChartSecond& s) { return s.latency_p50_millis; }}},
+                   .error_markers = true});
   specs.push_back({.title = QStringLiteral("Requests per second"),
                    .unit = QStringLiteral("req/s"),
                    .left_label = QStringLiteral("Req/s"),
@@ -45,48 +44,48 @@ std::vector<PanelSpec> panelSpecs() {
                               [](const ChartSecond& s) { return s.ok_per_second; }},
                              {QStringLiteral("RPS (Failed)"), kOrange, 1.0,
                               [](const ChartSecond& s) { return s.failed_per_second; }}}});
-  specs.push_back(
-      {.title = QStringLiteral("CPU"),
-       .unit = QStringLiteral("%"),
-       .left_label = QStringLiteral("Host %"),
-       .right_label = QStringLiteral("Worker % of a core"),
-       .right_unit = QStringLiteral("%"),
-       .lines = {{QStringLiteral("Total"), kBlack, 2.0,
-                  [](const ChartSecond& s) { return s.hostCpuTotalPercent(); }},
-                 {QStringLiteral("User"), kGreen, 1.0,
-                  [](const ChartSecond& s) { return s.host_cpu_user_percent; }},
-                 {QStringLiteral("System"), kBlue, 1.0,
-                  [](const ChartSecond& s) { return s.host_cpu_system_percent; }},
-                 {QStringLiteral("IO Wait"), kRed, 1.0,
-                  [](const ChartSecond& s) { return s.host_cpu_iowait_percent; }},
-                 {QStringLiteral("Worker"), kOrange, 1.5,
-                  [](const ChartSecond& s) { return s.worker_cpu_percent; }, true}}});
-  specs.push_back({.title = QStringLiteral("Memory"),
-                   .unit = QStringLiteral("MiB"),
-                   .left_label = QStringLiteral("Worker MiB"),
-                   .right_label = QStringLiteral("Host RAM %"),
+  specs.push_back({.title = QStringLiteral("CPU"),
+                   .unit = QStringLiteral("%"),
+                   .left_label = QStringLiteral("Host %"),
+                   .right_label = QStringLiteral("Worker %"),
                    .right_unit = QStringLiteral("%"),
-                   .lines = {{QStringLiteral("Worker heap"), kBlack, 1.0,
-                              [](const ChartSecond& s) { return s.worker_heap_mib; }},
-                             {QStringLiteral("Worker RSS"), kBlue, 1.0,
-                              [](const ChartSecond& s) { return s.worker_rss_mib; }},
-                             {QStringLiteral("Host RAM used"), kGreen, 2.0,
-                              [](const ChartSecond& s) { return s.host_ram_used_percent; }, true}}});
+                   .lines = {{QStringLiteral("Total"), kBlack, 2.0,
+                              [](const ChartSecond& s) { return s.hostCpuTotalPercent(); }},
+                             {QStringLiteral("User"), kGreen, 1.0,
+                              [](const ChartSecond& s) { return s.host_cpu_user_percent; }},
+                             {QStringLiteral("System"), kBlue, 1.0,
+                              [](const ChartSecond& s) { return s.host_cpu_system_percent; }},
+                             {QStringLiteral("IO Wait"), kRed, 1.0,
+                              [](const ChartSecond& s) { return s.host_cpu_iowait_percent; }},
+                             {QStringLiteral("Worker"), kOrange, 1.5,
+                              [](const ChartSecond& s) { return s.worker_cpu_percent; }, true}}});
+  specs.push_back(
+      {.title = QStringLiteral("Memory"),
+       .unit = QStringLiteral("MiB"),
+       .left_label = QStringLiteral("MiB"),
+       .right_label = QStringLiteral("RAM %"),
+       .right_unit = QStringLiteral("%"),
+       .lines = {{QStringLiteral("Worker heap"), kBlack, 1.0,
+                  [](const ChartSecond& s) { return s.worker_heap_mib; }},
+                 {QStringLiteral("Worker RSS"), kBlue, 1.0,
+                  [](const ChartSecond& s) { return s.worker_rss_mib; }},
+                 {QStringLiteral("Host RAM used"), kGreen, 2.0,
+                  [](const ChartSecond& s) { return s.host_ram_used_percent; }, true}}});
   specs.push_back(
       {.title = QStringLiteral("Sockets and threads"),
        .unit = QString(),
        .left_label = QStringLiteral("Count"),
        .right_label = QStringLiteral("Opens/s"),
        .right_unit = QStringLiteral("/s"),
-       .lines = {{QStringLiteral("TCP sockets"), kBlack, 2.0,
+       .lines = {{QStringLiteral("Sockets"), kBlack, 2.0,
                   [](const ChartSecond& s) { return s.host_tcp_sockets; }},
-                 {QStringLiteral("Worker descriptors"), kGrey, 1.0,
+                 {QStringLiteral("Worker fds"), kGrey, 1.0,
                   [](const ChartSecond& s) { return s.worker_open_fds; }},
-                 {QStringLiteral("Worker OS threads"), kPurple, 1.5,
+                 {QStringLiteral("Threads"), kPurple, 1.5,
                   [](const ChartSecond& s) { return s.worker_threads; }},
-                 {QStringLiteral("TCP active opens"), kBlue, 1.0,
+                 {QStringLiteral("Active opens"), kBlue, 1.0,
                   [](const ChartSecond& s) { return s.tcp_active_opens_per_second; }, true},
-                 {QStringLiteral("TCP passive opens"), kGreen, 1.0,
+                 {QStringLiteral("Passive opens"), kGreen, 1.0,
                   [](const ChartSecond& s) { return s.tcp_passive_opens_per_second; }, true}}});
   specs.push_back(
       {.title = QStringLiteral("Loopback throughput"),
@@ -121,6 +120,7 @@ ScenarioChart::ScenarioChart(Arrangement arrangement, QWidget* parent) : QWidget
   outer->addLayout(grid, 1);
   int index = 0;
   for (PanelSpec& spec : panelSpecs()) {
+    spec.compact_legend = arrangement == Arrangement::kGrid;
     auto panel = std::make_unique<ChartPanel>(std::move(spec));
     panel->view()->setParent(this);
     if (arrangement == Arrangement::kStacked) {

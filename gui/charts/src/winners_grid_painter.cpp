@@ -3,7 +3,6 @@
 #include <QFontMetrics>
 #include <QPainter>
 #include <QtMath>
-
 #include <algorithm>
 #include <cmath>
 
@@ -37,7 +36,8 @@ std::size_t rankOf(const results::WinnersGrid& grid, const std::string& approach
 }
 
 QString entryText(const results::WinnersGrid& grid, const results::RankedResult& ranked) {
-  QString text = QStringLiteral("%1 (%2)").arg(valueText(ranked)).arg(rankOf(grid, ranked.approach));
+  QString text =
+      QStringLiteral("%1 (%2)").arg(valueText(ranked)).arg(rankOf(grid, ranked.approach));
   if (ranked.has_errors) {
     text += QStringLiteral(" E");
   }
@@ -46,8 +46,8 @@ QString entryText(const results::WinnersGrid& grid, const results::RankedResult&
 
 QColor namedColour(const std::string& name) {
   const std::string_view hex = results::colourHex(name);
-  return hex.empty() ? QColor(Qt::lightGray) : QColor(QString::fromLatin1(hex.data(),
-                                                                          static_cast<qsizetype>(hex.size())));
+  return hex.empty() ? QColor(Qt::lightGray)
+                     : QColor(QString::fromLatin1(hex.data(), static_cast<qsizetype>(hex.size())));
 }
 
 /// The cell's fill: its colour at `alpha` over white, as matplotlib composes it.
@@ -98,10 +98,12 @@ WinnersGridGeometry::WinnersGridGeometry(const results::WinnersGrid& grid, const
       static_cast<int>(std::ceil(longest_scenario * std::sin(angle) + metrics.height() * 2));
   int legend_width = metrics.horizontalAdvance(QStringLiteral("100% no winner")) + kLegendSwatch;
   for (const results::ApproachStanding& standing : grid.standings) {
-    legend_width = std::max(
-        legend_width, metrics.horizontalAdvance(QStringLiteral("(%1) %2").arg(standing.rank).arg(
-                          QString::fromStdString(standing.approach))) +
-                          kLegendSwatch + 8);
+    legend_width =
+        std::max(legend_width,
+                 metrics.horizontalAdvance(QStringLiteral("(%1) %2")
+                                               .arg(standing.rank)
+                                               .arg(QString::fromStdString(standing.approach))) +
+                     kLegendSwatch + 8);
   }
   const QRect cells = gridRect();
   const int legend_height =
@@ -109,8 +111,9 @@ WinnersGridGeometry::WinnersGridGeometry(const results::WinnersGrid& grid, const
   legend_ = QRect(cells.right() + kLegendGap,
                   cells.top() + std::max(0, (cells.height() - legend_height) / 2), legend_width,
                   legend_height);
-  const int width = std::max({legend_.right() + kMargin, title.horizontalAdvance(kTitle) + 2 * kMargin,
-                              metrics.horizontalAdvance(kSubtitle.section('\n', 0, 0)) + 2 * kMargin});
+  const int width =
+      std::max({legend_.right() + kMargin, title.horizontalAdvance(kTitle) + 2 * kMargin,
+                metrics.horizontalAdvance(kSubtitle.section('\n', 0, 0)) + 2 * kMargin});
   const int height = std::max(cells.bottom() + labels_height, legend_.bottom()) + kMargin;
   size_ = QSize(width, height);
 }
@@ -126,8 +129,7 @@ QRect WinnersGridGeometry::cellRect(std::size_t metric, std::size_t scenario) co
           cells.top() + cell_height_ * static_cast<int>(metric), cell_width_, cell_height_};
 }
 
-std::optional<std::pair<std::size_t, std::size_t>> WinnersGridGeometry::cellAt(
-    QPoint point) const {
+std::optional<std::pair<std::size_t, std::size_t>> WinnersGridGeometry::cellAt(QPoint point) const {
   const QRect cells = gridRect();
   if (!cells.contains(point) || cell_width_ <= 0 || cell_height_ <= 0) {
     return std::nullopt;
@@ -224,10 +226,12 @@ void paintWinnersGrid(QPainter& painter, const results::WinnersGrid& grid,
                      namedColour(standing.colour));
     painter.setPen(Qt::black);
     painter.drawText(QPoint(legend.left() + kLegendSwatch + 6, y + metrics.ascent()),
-                     QStringLiteral("(%1) %2").arg(standing.rank).arg(
-                         QString::fromStdString(standing.approach)));
-    painter.drawText(QPoint(legend.left() + kLegendSwatch + 6, y + metrics.height() + metrics.ascent()),
-                     QStringLiteral("%1% wins").arg(standing.percent));
+                     QStringLiteral("(%1) %2")
+                         .arg(standing.rank)
+                         .arg(QString::fromStdString(standing.approach)));
+    painter.drawText(
+        QPoint(legend.left() + kLegendSwatch + 6, y + metrics.height() + metrics.ascent()),
+        QStringLiteral("%1% wins").arg(standing.percent));
     y += entry_height;
   }
   if (grid.draws > 0) {
@@ -253,8 +257,9 @@ QImage renderWinnersGrid(const results::WinnersGrid& grid, const QFont& font) {
 
 QString describeCell(const results::WinnersGrid& grid, std::size_t metric, std::size_t scenario) {
   const results::WinnersCell& cell = grid.cell(metric, scenario);
-  QString text = QStringLiteral("%1 in %2: ").arg(QString::fromStdString(grid.metrics[metric]),
-                                                 QString::fromStdString(grid.scenarios[scenario]));
+  QString text = QStringLiteral("%1 in %2: ")
+                     .arg(QString::fromStdString(grid.metrics[metric]),
+                          QString::fromStdString(grid.scenarios[scenario]));
   switch (cell.outcome) {
     case results::CellOutcome::kEmpty:
       return text + QStringLiteral("no approach ran this scenario");

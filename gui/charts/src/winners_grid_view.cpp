@@ -7,8 +7,7 @@
 
 namespace benchd::charts {
 
-WinnersGridView::WinnersGridView(QWidget* parent)
-    : QWidget(parent), geometry_(grid_, font()) {
+WinnersGridView::WinnersGridView(QWidget* parent) : QWidget(parent), geometry_(grid_, font()) {
   setFocusPolicy(Qt::StrongFocus);
   setAccessibleName(QStringLiteral("Winners grid"));
   setAutoFillBackground(true);
@@ -20,8 +19,8 @@ WinnersGridView::WinnersGridView(QWidget* parent)
 void WinnersGridView::setGrid(results::WinnersGrid grid) {
   grid_ = std::move(grid);
   geometry_ = WinnersGridGeometry(grid_, font());
-  if (selected_ && (selected_->first >= grid_.metrics.size() ||
-                    selected_->second >= grid_.scenarios.size())) {
+  if (selected_ &&
+      (selected_->first >= grid_.metrics.size() || selected_->second >= grid_.scenarios.size())) {
     selected_.reset();
   }
   resize(geometry_.size());

@@ -10,11 +10,12 @@ constexpr benchd::sdk::PluginFacts kFacts = {
     .name = benchd::threads_poco::kApproachName,
     .version = "0.1.0",
     .description =
-        "Poco::Net::HTTPServer on a pool of OS threads (one per open connection), "
+        "Poco::Net::TCPServer with Poco's HTTP request parsing on a pool of OS threads (one "
+        "per open connection), "
         "blocking sleep and a blocking pooled keep-alive client. Options: max_threads "
         "(5000), max_queued (5000), backlog (2000), stack_kib (256)",
     .concurrency_model = BENCHD_MODEL_OS_THREADS,
-    .io_stack = "Poco 1.11 Net (HTTPServer, HTTPClientSession)",
+    .io_stack = "Poco 1.11 Net (TCPServer, HTTPServerSession, HTTPClientSession)",
 };
 
 }  // namespace

@@ -13,7 +13,6 @@
 #include <QRect>
 #include <QString>
 #include <QWidget>
-
 #include <cstddef>
 #include <memory>
 #include <vector>

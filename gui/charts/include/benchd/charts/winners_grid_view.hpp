@@ -17,7 +17,6 @@
 #include <QRect>
 #include <QSize>
 #include <QWidget>
-
 #include <cstddef>
 #include <optional>
 

@@ -1,0 +1,290 @@
+// benchd-gui against a real `benchd serve` on loopback (offscreen): it connects with the token
+// file, lists the approaches and the scenario file's rows, starts a scenarios-ci.csv run whose
+// charts receive a point per second, fills the winners grid, shows the stored charts and a
+// comparison, stops a run, and reports a daemon that goes away, then comes back.
+//
+// Also checks that the GUI's reading of the API's seconds equals benchd-report's reading of the
+// store for the same seconds, so the window and the PNGs draw the same numbers.
+
+#include "api_json.hpp"
+#include "main_window.hpp"
+
+#include <benchd/charts/chart_second.hpp>
+#include <benchd/charts/scenario_chart.hpp>
+#include <benchd/charts/winners_grid_view.hpp>
+#include <benchd/store/result_store.hpp>
+
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QListWidget>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QProcess>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+#include <memory>
+
+using benchd::charts::ScenarioChart;
+using benchd::gui::MainWindow;
+
+namespace {
+
+/// `benchd serve` in a child process with its state in `dir`; port 0 picks one.
+class DaemonProcess {
+ public:
+  DaemonProcess(const QString& dir, int port) {
+    QFile config(dir + QStringLiteral("/benchd.conf"));
+    config.open(QIODevice::WriteOnly);
+    config.write(QStringLiteral("port = %1\nstate_dir = %2/state\n").arg(port).arg(dir).toUtf8());
+    config.close();
+    process_.setProcessChannelMode(QProcess::SeparateChannels);
+    process_.start(QStringLiteral(BENCHD_CLI_PATH),
+                   {QStringLiteral("serve"), QStringLiteral("--config"), config.fileName()});
+    QDeadlineTimer deadline(30'000);
+    const QRegularExpression listening(
+        QStringLiteral(R"(listening on (http://127\.0\.0\.1:(\d+)))"));
+    QString seen;
+    while (port_ == 0 && !deadline.hasExpired() && process_.state() != QProcess::NotRunning) {
+      process_.waitForReadyRead(200);
+      seen += QString::fromUtf8(process_.readAllStandardOutput());
+      const QRegularExpressionMatch match = listening.match(seen);
+      if (match.hasMatch()) {
+        url_ = QUrl(match.captured(1));
+        port_ = match.captured(2).toInt();
+      }
+    }
+    QFile token(dir + QStringLiteral("/state/token"));
+    if (token.open(QIODevice::ReadOnly)) {
+      token_ = QString::fromUtf8(token.readLine()).trimmed();
+    }
+  }
+  ~DaemonProcess() { kill(); }
+  DaemonProcess(const DaemonProcess&) = delete;
+  DaemonProcess& operator=(const DaemonProcess&) = delete;
+
+  void kill() {
+    if (process_.state() != QProcess::NotRunning) {
+      process_.kill();
+      process_.waitForFinished(10'000);
+    }
+  }
+  [[nodiscard]] int port() const { return port_; }
+  [[nodiscard]] QUrl url() const { return url_; }
+  [[nodiscard]] QString token() const { return token_; }
+
+ private:
+  QProcess process_;
+  int port_ = 0;
+  QUrl url_;
+  QString token_;
+};
+
+QJsonDocument getJson(const QUrl& base, const QString& token, const QString& path) {
+  QNetworkAccessManager network;
+  QUrl url = base;
+  url.setPath(path);
+  QNetworkRequest request(url);
+  request.setRawHeader("Authorization", "Bearer " + token.toUtf8());
+  QNetworkReply* reply = network.get(request);
+  QSignalSpy done(reply, &QNetworkReply::finished);
+  done.wait(10'000);
+  const QJsonDocument document = QJsonDocument::fromJson(reply->readAll());
+  reply->deleteLater();
+  return document;
+}
+
+bool near(double left, double right) {
+  return std::abs(left - right) <= 1e-9 * std::max({1.0, std::abs(left), std::abs(right)});
+}
+
+void saveScreenshot(QWidget& widget, const QString& name) {
+  const QString folder = QStringLiteral(BENCHD_SCREENSHOT_DIR);
+  QDir().mkpath(folder);
+  QVERIFY(widget.grab().save(folder + QStringLiteral("/") + name));
+}
+
+template <typename T>
+T* child(QObject& parent, const char* name) {
+  T* found = parent.findChild<T*>(QString::fromLatin1(name));
+  if (found == nullptr) {
+    qFatal("no %s in the window", name);
+  }
+  return found;
+}
+
+/// Checks only the approaches in `wanted`.
+void chooseApproaches(QListWidget& list, const QStringList& wanted) {
+  for (int index = 0; index < list.count(); ++index) {
+    list.item(index)->setCheckState(wanted.contains(list.item(index)->text()) ? Qt::Checked
+                                                                              : Qt::Unchecked);
+  }
+}
+
+}  // namespace
+
+class GuiAppTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void init() { QVERIFY(state_.isValid()); }
+
+  void aRunFromStartToWinnersAndResults() {
+    DaemonProcess daemon(state_.path(), 0);
+    QVERIFY2(daemon.port() != 0, "the daemon did not start");
+    MainWindow window({daemon.url(), daemon.token()});
+    window.show();
+
+    auto* approaches = child<QListWidget>(window, "approachList");
+    QTRY_VERIFY_WITH_TIMEOUT(approaches->count() >= 2, 30'000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.reachable(), 10'000);
+    QVERIFY(window.connectionText().startsWith(QStringLiteral("Connected to")));
+    auto* files = child<QComboBox>(window, "scenarioFileCombo");
+    QTRY_COMPARE_WITH_TIMEOUT(files->currentText(), QStringLiteral("scenarios-ci.csv"), 10'000);
+    auto* rows = child<QTableWidget>(window, "scenarioRows");
+    QTRY_COMPARE_WITH_TIMEOUT(rows->rowCount(), 4, 10'000);
+    QCOMPARE(rows->item(0, 0)->text(), QStringLiteral("ci-get-time-no-delay"));
+
+    chooseApproaches(*approaches,
+                     {QStringLiteral("callbacks-asio"), QStringLiteral("fibers-asio")});
+    child<QSpinBox>(window, "warmupSeconds")->setValue(0);
+    child<QSpinBox>(window, "testSeconds")->setValue(3);
+    QTest::mouseClick(child<QPushButton>(window, "startButton"), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(window.followedRun() != 0, 10'000);
+    const std::int64_t run = window.followedRun();
+
+    auto* live = child<ScenarioChart>(window, "liveChart");
+    QTRY_VERIFY_WITH_TIMEOUT(live->pointCount() >= 2, 60'000);
+    QVERIFY(child<QComboBox>(window, "liveChartChooser")->count() >= 1);
+    saveScreenshot(window, QStringLiteral("main-window-live.png"));
+
+    // The grid fills after the first result and is complete at the end.
+    QTRY_VERIFY_WITH_TIMEOUT(window.winners().hasGrid(), 60'000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.lastMessage().contains(QStringLiteral("completed")), 120'000);
+    QTRY_COMPARE_WITH_TIMEOUT(window.winners().grid().scenarios.size(), std::size_t{4}, 10'000);
+    QCOMPARE(window.winners().grid().standings.size(), std::size_t{2});
+    window.winners().resize(window.winners().sizeHint());
+    saveScreenshot(window.winners(), QStringLiteral("winners-grid.png"));
+
+    // The results browser draws a stored result; the run compared with itself changes nothing.
+    auto* runs = child<QTableWidget>(window, "runsTable");
+    QTRY_VERIFY_WITH_TIMEOUT(runs->rowCount() >= 1, 10'000);
+    runs->selectRow(0);
+    QTest::mouseClick(child<QPushButton>(window, "showResultsButton"), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(child<QListWidget>(window, "resultList")->count(), 8, 10'000);
+    QTRY_VERIFY_WITH_TIMEOUT(child<ScenarioChart>(window, "resultChart")->pointCount() >= 2,
+                             10'000);
+    child<QSpinBox>(window, "compareBase")->setValue(static_cast<int>(run));
+    child<QSpinBox>(window, "compareOther")->setValue(static_cast<int>(run));
+    QTest::mouseClick(child<QPushButton>(window, "compareButton"), Qt::LeftButton);
+    auto* changes = child<QTableWidget>(window, "compareTable");
+    QTRY_VERIFY_WITH_TIMEOUT(changes->rowCount() > 0, 10'000);
+    for (int row = 0; row < changes->rowCount(); ++row) {
+      QCOMPARE(changes->item(row, 6)->text(), QStringLiteral("neutral"));
+    }
+
+    // The window's reading of the API equals the renderer's reading of the store.
+    const QJsonDocument seconds = getJson(
+        daemon.url(), daemon.token(),
+        QStringLiteral("/api/v1/runs/%1/results/ci-get-movies-call-depth-1/fibers-asio/seconds")
+            .arg(run));
+    const QJsonArray from_api = seconds.object().value(QStringLiteral("seconds")).toArray();
+    const benchd::store::ResultStore store(
+        (state_.path() + QStringLiteral("/state/benchd.sqlite")).toStdString());
+    const auto result = store.findResult(run, "ci-get-movies-call-depth-1", "fibers-asio");
+    QVERIFY(result.has_value());
+    const std::vector<benchd::results::SecondRecord> stored =
+        store.seconds(*result, benchd::loadgen::PhaseKind::kTest);
+    QCOMPARE(static_cast<std::size_t>(from_api.size()), stored.size());
+    QVERIFY(!stored.empty());
+    for (std::size_t index = 0; index < stored.size(); ++index) {
+      const benchd::charts::ChartSecond api =
+          benchd::gui::chartSecondFromJson(from_api[static_cast<qsizetype>(index)].toObject());
+      const benchd::charts::ChartSecond direct = benchd::charts::chartSecondOf(stored[index]);
+      const double api_values[] = {api.seconds,
+                                   api.latency_p99_millis,
+                                   api.ok_per_second,
+                                   api.host_cpu_user_percent,
+                                   api.worker_heap_mib,
+                                   api.worker_threads,
+                                   api.tcp_passive_opens_per_second,
+                                   api.loopback_rx_mbps,
+                                   api.loopback_tx_mbps};
+      const double store_values[] = {direct.seconds,
+                                     direct.latency_p99_millis,
+                                     direct.ok_per_second,
+                                     direct.host_cpu_user_percent,
+                                     direct.worker_heap_mib,
+                                     direct.worker_threads,
+                                     direct.tcp_passive_opens_per_second,
+                                     direct.loopback_rx_mbps,
+                                     direct.loopback_tx_mbps};
+      for (std::size_t value = 0; value < std::size(api_values); ++value) {
+        QVERIFY2(near(api_values[value], store_values[value]),
+                 qPrintable(QStringLiteral("second %1 value %2: API %3, store %4")
+                                .arg(index)
+                                .arg(value)
+                                .arg(api_values[value])
+                                .arg(store_values[value])));
+      }
+      QCOMPARE(api.failed, direct.failed);
+    }
+    QVERIFY(benchd::charts::chartSecondOf(stored.back()).loopback_rx_mbps > 0.0);
+  }
+
+  void stopEndsTheRunAndAGoneDaemonIsReported() {
+    auto daemon = std::make_unique<DaemonProcess>(state_.path(), 0);
+    const int port = daemon->port();
+    QVERIFY(port != 0);
+    MainWindow window({daemon->url(), daemon->token()});
+    window.show();
+    auto* approaches = child<QListWidget>(window, "approachList");
+    QTRY_VERIFY_WITH_TIMEOUT(approaches->count() >= 1, 30'000);
+    QTRY_COMPARE_WITH_TIMEOUT(child<QTableWidget>(window, "scenarioRows")->rowCount(), 4, 10'000);
+    chooseApproaches(*approaches, {QStringLiteral("callbacks-asio")});
+    child<QSpinBox>(window, "warmupSeconds")->setValue(0);
+    child<QSpinBox>(window, "testSeconds")->setValue(60);
+    QTest::mouseClick(child<QPushButton>(window, "startButton"), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(child<ScenarioChart>(window, "liveChart")->pointCount() >= 1, 60'000);
+    auto* stop = child<QPushButton>(window, "stopButton");
+    QVERIFY(stop->isEnabled());
+    QTest::mouseClick(stop, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(window.lastMessage().contains(QStringLiteral("stopped")), 60'000);
+    QTRY_VERIFY_WITH_TIMEOUT(!stop->isEnabled(), 10'000);
+
+    // Gone: the window says so and keeps working; back on the same port: it notices.
+    daemon->kill();
+    QTRY_VERIFY_WITH_TIMEOUT(!window.reachable(), 15'000);
+    QVERIFY2(window.connectionText().contains(QStringLiteral("unreachable")),
+             qPrintable(window.connectionText()));
+    QVERIFY2(window.lastMessage().contains(QStringLiteral("Cannot reach the daemon")),
+             qPrintable(window.lastMessage()));
+    daemon = std::make_unique<DaemonProcess>(state_.path(), port);
+    QVERIFY(daemon->port() == port);
+    QTRY_VERIFY_WITH_TIMEOUT(window.reachable(), 15'000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.lastMessage().contains(QStringLiteral("The daemon is back")),
+                             10'000);
+  }
+
+  void aWrongTokenIsShownInTheWindow() {
+    DaemonProcess daemon(state_.path(), 0);
+    QVERIFY(daemon.port() != 0);
+    MainWindow window({daemon.url(), QStringLiteral("not-the-token")});
+    window.show();
+    QTRY_VERIFY_WITH_TIMEOUT(window.lastMessage().contains(QStringLiteral("HTTP 401")), 15'000);
+  }
+
+ private:
+  QTemporaryDir state_;
+};
+
+QTEST_MAIN(GuiAppTest)
+#include "gui_app_test.moc"
