@@ -69,10 +69,10 @@ class RunObserver {
 /// Everything a run needs, decided before it starts.
 struct RunSettings {
   std::filesystem::path scenario_file;
-  std::string scenario_set;              ///< the scenario file's stem
-  RunPlan plan;                          ///< rows with overrides applied, approaches by name
-  std::vector<Approach> approaches;      ///< same order as plan.approaches
-  std::filesystem::path worker;          ///< the benchd-worker executable
+  std::string scenario_set;          ///< the scenario file's stem
+  RunPlan plan;                      ///< rows with overrides applied, approaches by name
+  std::vector<Approach> approaches;  ///< same order as plan.approaches
+  std::filesystem::path worker;      ///< the benchd-worker executable
   /// benchd-report, run after the last result to render the PNG charts results.md embeds;
   /// empty or not an executable file: no charts (results.md says "No image available").
   std::filesystem::path report_tool;

@@ -58,7 +58,7 @@ struct Installation {
   bool build_tree = false;  ///< running from the build tree rather than installed
   std::filesystem::path plugin_dir;
   std::filesystem::path worker_path;
-  std::filesystem::path report_path;  ///< benchd-report; may not exist (built without Qt)
+  std::filesystem::path report_path;    ///< benchd-report; may not exist (built without Qt)
   std::filesystem::path scenarios_dir;  ///< scenario files, workloads/ and movies.json
 };
 

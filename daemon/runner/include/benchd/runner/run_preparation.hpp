@@ -34,9 +34,9 @@ struct RunEnvironment {
   /// here (their workloads still come from scenarios_dir/workloads). Empty: none.
   std::filesystem::path uploaded_scenarios_dir;
   std::vector<PluginFolder> plugin_folders;
-  std::filesystem::path worker;      ///< the benchd-worker executable
+  std::filesystem::path worker;       ///< the benchd-worker executable
   std::filesystem::path report_tool;  ///< benchd-report; empty or missing: no PNG charts
-  std::filesystem::path output_dir;  ///< results go to output_dir/<scenario file stem>/
+  std::filesystem::path output_dir;   ///< results go to output_dir/<scenario file stem>/
 };
 
 /// A request that cannot run as asked. what() is one line for the user; field() names the
