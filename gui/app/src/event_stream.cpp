@@ -135,7 +135,7 @@ void EventStream::dispatch() {
 }
 
 void EventStream::onFinished() {
-  QNetworkReply* reply = qobject_cast<QNetworkReply*>(sender());
+  auto* reply = qobject_cast<QNetworkReply*>(sender());
   if (reply == nullptr || reply != reply_) {
     return;
   }

@@ -27,8 +27,8 @@
 
 namespace benchd::gui {
 
-MainWindow::MainWindow(const ConnectionSettings& settings, QWidget* parent)
-    : QMainWindow(parent), settings_(settings) {
+MainWindow::MainWindow(ConnectionSettings settings, QWidget* parent)
+    : QMainWindow(parent), settings_(std::move(settings)) {
   setWindowTitle(tr("benchd"));
   api_ = new ApiClient(this);
   events_ = new EventStream(*api_, this);

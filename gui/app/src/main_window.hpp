@@ -41,7 +41,7 @@ class MainWindow : public QMainWindow {
  public:
   static constexpr std::chrono::milliseconds kPollInterval{2'000};
 
-  explicit MainWindow(const ConnectionSettings& settings, QWidget* parent = nullptr);
+  explicit MainWindow(ConnectionSettings settings, QWidget* parent = nullptr);
   ~MainWindow() override;
   MainWindow(const MainWindow&) = delete;
   MainWindow& operator=(const MainWindow&) = delete;

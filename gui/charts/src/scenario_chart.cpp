@@ -175,7 +175,7 @@ QRect ScenarioChart::plotArea(int index) const {
   const QRectF scene_area = panel.chart()->plotArea();
   const QPolygon in_view = panel.view()->mapFromScene(scene_area);
   const QRect in_viewport = in_view.boundingRect();
-  return QRect(panel.view()->viewport()->mapTo(this, in_viewport.topLeft()), in_viewport.size());
+  return {panel.view()->viewport()->mapTo(this, in_viewport.topLeft()), in_viewport.size()};
 }
 
 }  // namespace benchd::charts

@@ -53,7 +53,7 @@ QColor namedColour(const std::string& name) {
 /// The cell's fill: its colour at `alpha` over white, as matplotlib composes it.
 QColor cellFill(const results::WinnersCell& cell) {
   if (cell.outcome == results::CellOutcome::kEmpty) {
-    return QColor(0xee, 0xee, 0xee);
+    return {0xee, 0xee, 0xee};
   }
   const QColor colour = namedColour(cell.colour);
   const double alpha = std::clamp(cell.alpha, 0.0, 1.0);
@@ -209,7 +209,9 @@ void paintWinnersGrid(QPainter& painter, const results::WinnersGrid& grid,
     const QRect rect = geometry.cellRect(0, scenario);
     const QString name = QString::fromStdString(grid.scenarios[scenario]);
     painter.save();
-    painter.translate(rect.center().x() + rect.width() / 4, cells.bottom() + 6);
+    // The label's end sits a little right of the column's centre, as matplotlib's rotated,
+    // right-aligned tick labels do.
+    painter.translate(QPoint(rect.center().x() + rect.width() / 4, cells.bottom() + 6));
     painter.rotate(-kLabelAngleDegrees);
     painter.drawText(QRect(-metrics.horizontalAdvance(name), 0, metrics.horizontalAdvance(name),
                            metrics.height()),
