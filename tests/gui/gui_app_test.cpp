@@ -8,6 +8,7 @@
 
 #include "api_json.hpp"
 #include "main_window.hpp"
+#include "run_panel.hpp"
 
 #include <benchd/charts/chart_second.hpp>
 #include <benchd/charts/scenario_chart.hpp>
@@ -272,6 +273,42 @@ class GuiAppTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(window.reachable(), 15'000);
     QTRY_VERIFY_WITH_TIMEOUT(window.lastMessage().contains(QStringLiteral("The daemon is back")),
                              10'000);
+  }
+
+  void uploadsAreCheckedAndAWrongFileIsExplained() {
+    DaemonProcess daemon(state_.path(), 0);
+    QVERIFY(daemon.port() != 0);
+    MainWindow window({daemon.url(), daemon.token()});
+    window.show();
+    auto* files = child<QComboBox>(window, "scenarioFileCombo");
+    QTRY_VERIFY_WITH_TIMEOUT(files->count() > 0, 30'000);
+    auto* panel = window.findChild<benchd::gui::RunPanel*>();
+    QVERIFY(panel != nullptr);
+    const QString header =
+        "scenario,k6Config,serverProfiles,delayCallDepth,delayInMillis,connections,"
+        "requestsPerSecond,warmupDurationInSeconds,testDurationInSeconds\n";
+    const QString bad = state_.filePath(QStringLiteral("mine-bad.csv"));
+    QFile bad_file(bad);
+    QVERIFY(bad_file.open(QIODevice::WriteOnly));
+    bad_file.write((header + "mine,get-time.js,,0,0,abc,100,0,5\n").toUtf8());
+    bad_file.close();
+    panel->uploadFile(bad);
+    QTRY_VERIFY_WITH_TIMEOUT(window.lastMessage().contains(QStringLiteral("was not uploaded")),
+                             10'000);
+    QVERIFY2(window.lastMessage().contains(QStringLiteral("mine-bad.csv:2: column 6")),
+             qPrintable(window.lastMessage()));
+    QCOMPARE(files->findText(QStringLiteral("mine-bad.csv")), -1);
+
+    const QString good = state_.filePath(QStringLiteral("mine.csv"));
+    QFile good_file(good);
+    QVERIFY(good_file.open(QIODevice::WriteOnly));
+    good_file.write((header + "mine-row,get-time.js,,0,0,10,100,0,5\n").toUtf8());
+    good_file.close();
+    panel->uploadFile(good);
+    QTRY_COMPARE_WITH_TIMEOUT(files->currentText(), QStringLiteral("mine.csv"), 10'000);
+    auto* rows = child<QTableWidget>(window, "scenarioRows");
+    QTRY_COMPARE_WITH_TIMEOUT(rows->rowCount(), 1, 10'000);
+    QCOMPARE(rows->item(0, 0)->text(), QStringLiteral("mine-row"));
   }
 
   void aWrongTokenIsShownInTheWindow() {

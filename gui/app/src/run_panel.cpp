@@ -264,9 +264,12 @@ void RunPanel::stop() {
 void RunPanel::upload() {
   const QString path = QFileDialog::getOpenFileName(this, tr("Upload a scenario file"), QString(),
                                                     tr("Scenario files (*.csv)"));
-  if (path.isEmpty()) {
-    return;
+  if (!path.isEmpty()) {
+    uploadFile(path);
   }
+}
+
+void RunPanel::uploadFile(const QString& path) {
   QFile file(path);
   if (!file.open(QIODevice::ReadOnly)) {
     emit message(tr("Cannot read %1: %2").arg(path, file.errorString()), true);

@@ -29,6 +29,9 @@ class RunPanel : public QWidget {
   void refresh();
   /// Whether a run of ours is active (enables Stop).
   void setActiveRun(std::int64_t run);
+  /// Uploads the scenario file at `path` under its file name (what Upload… does after its
+  /// dialog); the daemon checks it and the outcome arrives as a message.
+  void uploadFile(const QString& path);
 
  signals:
   /// The daemon accepted a run (the answer's Run document).
