@@ -40,7 +40,11 @@ PreparedRequest prepare(const scenario::RequestTemplate& request_template,
   }
   std::ostringstream bytes;
   bytes << request;
-  return {bytes.str(), request.method() == http::verb::head};
+  const http::verb method = request.method();
+  const bool idempotent = method == http::verb::get || method == http::verb::head ||
+                          method == http::verb::options || method == http::verb::trace ||
+                          method == http::verb::put || method == http::verb::delete_;
+  return {bytes.str(), method == http::verb::head, idempotent};
 }
 
 }  // namespace

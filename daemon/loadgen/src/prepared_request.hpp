@@ -14,6 +14,10 @@ struct PreparedRequest {
   std::string bytes;
   /// HEAD: the response has headers only, whatever its Content-Length says.
   bool head = false;
+  /// The method is idempotent (RFC 9110 9.2.2: GET, HEAD, OPTIONS, TRACE, PUT, DELETE): only
+  /// such a request may be sent again when a reused connection turns out closed. POST and PATCH
+  /// are never re-sent, since the server may have acted on the first copy.
+  bool idempotent = false;
 };
 
 /// A sub-scenario's weighted request mix with its paths rendered for one target. Immutable once

@@ -33,6 +33,13 @@ bool isConnectionLoss(const error_code& error) {
          error == asio::error::eof || error == asio::error::connection_aborted;
 }
 
+/// An interim response (RFC 9110 15.2: 100 Continue, 102, 103 Early Hints) precedes the final
+/// one to the same request. 101 Switching Protocols is final: the load generator never asks for
+/// an upgrade, so a 101 ends the request (as an error) and the connection.
+bool isInterim(unsigned status) {
+  return status >= 100 && status < 200 && status != 101;
+}
+
 ErrorClass classifyIoError(const error_code& error) {
   if (isConnectionLoss(error)) {
     return ErrorClass::kConnectionReset;
@@ -52,6 +59,7 @@ void VirtualUser::startRequest(const PreparedRequest& request, std::optional<Tim
   request_ = &request;
   intended_ = intended;
   retried_ = false;
+  sent_once_ = false;
   ++loop_.stats.counters.requests_sent;
   if (socket_.is_open()) {
     reused_connection_ = true;
@@ -75,7 +83,8 @@ void VirtualUser::onConnected(const error_code& error) {
   }
   if (error) {
     closeSocket();
-    finish(classifyConnectError(error), false, false);
+    // A retry's connect failing still fails a request that went out once: it keeps its latency.
+    finish(classifyConnectError(error), sent_once_, false);
     return;
   }
   ++loop_.stats.counters.connects;
@@ -88,11 +97,13 @@ void VirtualUser::send() {
   state_ = State::kInRequest;
   received_any_ = false;
   buffered_ = 0;
-  parser_.emplace();
-  if (request_->head) {
-    parser_->skip(true);
+  resetParser();
+  // A re-send keeps the first attempt's clock and deadline: the request took that long, and the
+  // attempt the server dropped must not vanish from the latency.
+  if (!sent_once_) {
+    sent_once_ = true;
+    sent_at_ = Clock::now();
   }
-  sent_at_ = Clock::now();
   deadline_ = sent_at_ + loop_.request_timeout;
   asio::async_write(
       socket_, asio::buffer(request_->bytes),
@@ -149,6 +160,14 @@ void VirtualUser::onReceived(const error_code& error, std::size_t bytes) {
   if (!parseBuffered()) {
     return;
   }
+  // Interim responses are skipped; the bytes after one (often the final response, in the same
+  // read) are parsed as the next response to the same request.
+  while (parser_->is_done() && isInterim(parser_->status())) {
+    resetParser();
+    if (!parseBuffered()) {
+      return;
+    }
+  }
   if (parser_->is_done()) {
     completeResponse();
     return;
@@ -165,6 +184,13 @@ void VirtualUser::onReceived(const error_code& error, std::size_t bytes) {
     buffer_size_ *= 2;
   }
   receive();
+}
+
+void VirtualUser::resetParser() {
+  parser_.emplace();
+  if (request_->head) {
+    parser_->skip(true);
+  }
 }
 
 bool VirtualUser::parseBuffered() {
@@ -205,7 +231,11 @@ void VirtualUser::completeResponse() {
 
 void VirtualUser::failIo(const error_code& error) {
   closeSocket();
-  if (reused_connection_ && !retried_ && !received_any_ && isConnectionLoss(error)) {
+  // The one re-send: an idempotent request on a kept-alive connection that the server closed
+  // before answering (it timed the idle connection out as the request went out). Anything else
+  // fails here and is counted.
+  if (request_->idempotent && reused_connection_ && !retried_ && !received_any_ &&
+      isConnectionLoss(error)) {
     retried_ = true;
     connect();
     return;
@@ -225,7 +255,7 @@ void VirtualUser::endAborted() {
     return;
   }
   if (was_connecting) {
-    finish(ErrorClass::kConnectTimeout, false, false);
+    finish(ErrorClass::kConnectTimeout, sent_once_, false);
   } else {
     finish(ErrorClass::kRequestTimeout, true, false);
   }

@@ -98,11 +98,14 @@ class VirtualUser {
   void onWritten(const error_code& error, std::size_t bytes);
   void receive();
   void onReceived(const error_code& error, std::size_t bytes);
+  /// A fresh parser for the next response to the current request.
+  void resetParser();
   /// Feeds the buffered bytes to the parser; false when it failed (already finished).
   bool parseBuffered();
   void completeResponse();
-  /// Ends the request after an I/O error: retries once on a fresh connection when a reused
-  /// connection failed before any response byte (the server closed it while idle).
+  /// Ends the request after an I/O error: re-sends an idempotent request once on a fresh
+  /// connection when a reused connection failed before any response byte (the server closed it
+  /// while idle). The re-send keeps the first attempt's clock.
   void failIo(const error_code& error);
   void endAborted();
   /// Records the request (`sent`: whether its bytes went out, so it has a latency) and hands
@@ -126,6 +129,7 @@ class VirtualUser {
   TimePoint deadline_{};
   bool reused_connection_ = false;
   bool retried_ = false;
+  bool sent_once_ = false;  ///< the request's bytes went out at least once (at sent_at_)
   bool received_any_ = false;
 
   std::optional<ResponseParser> parser_;
