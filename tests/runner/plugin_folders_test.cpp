@@ -12,7 +12,7 @@ namespace fs = std::filesystem;
 
 Installation someInstallation() {
   return {false, "/usr/lib/benchd/plugins", "/usr/libexec/benchd/benchd-worker",
-          "/usr/share/benchd/scenarios"};
+          "/usr/libexec/benchd/benchd-report", "/usr/share/benchd/scenarios"};
 }
 
 TEST(PluginFolders, ExplicitThenEnvironmentThenBuiltIn) {
@@ -48,6 +48,8 @@ TEST(Installation, AnExecutableInTheBuildTreeUsesTheBuildTreesFiles) {
   EXPECT_TRUE(installation.build_tree);
   EXPECT_EQ(installation.plugin_dir, testing::approachPluginFolder());
   EXPECT_EQ(installation.worker_path, testing::workerExecutable());
+  // benchd-report is built beside benchd-worker (when Qt is there).
+  EXPECT_EQ(installation.report_path, testing::workerExecutable().parent_path() / "benchd-report");
 }
 
 TEST(Installation, ThisTestRunsFromTheBuildTree) {
@@ -71,6 +73,9 @@ TEST(Installation, InstalledFilesAreFoundBesideTheExecutablesPrefix) {
   };
   EXPECT_TRUE(under_prefix(installation.plugin_dir)) << installation.plugin_dir;
   EXPECT_TRUE(under_prefix(installation.worker_path)) << installation.worker_path;
+  EXPECT_TRUE(under_prefix(installation.report_path)) << installation.report_path;
+  EXPECT_EQ(installation.report_path.parent_path(), installation.worker_path.parent_path());
+  EXPECT_EQ(installation.report_path.filename(), "benchd-report");
   EXPECT_TRUE(under_prefix(installation.scenarios_dir)) << installation.scenarios_dir;
   EXPECT_EQ(installation.scenarios_dir.filename(), "scenarios");
 }
@@ -85,6 +90,13 @@ TEST(WorkerPath, TheEnvironmentOverridesUnlessEmpty) {
   EXPECT_EQ(workerPath(std::string_view(""), someInstallation()),
             "/usr/libexec/benchd/benchd-worker");
   EXPECT_EQ(workerPath(std::nullopt, someInstallation()), "/usr/libexec/benchd/benchd-worker");
+}
+
+TEST(ReportPath, TheEnvironmentOverridesUnlessEmpty) {
+  EXPECT_EQ(reportPath(std::string_view("/opt/report"), someInstallation()), "/opt/report");
+  EXPECT_EQ(reportPath(std::string_view(""), someInstallation()),
+            "/usr/libexec/benchd/benchd-report");
+  EXPECT_EQ(reportPath(std::nullopt, someInstallation()), "/usr/libexec/benchd/benchd-report");
 }
 
 }  // namespace

@@ -187,6 +187,65 @@ TEST(WorkerPluginRefusal, GroupWritableFile) {
                 "writable by group or others");
 }
 
+TEST(WorkerPluginRefusal, GroupWritableFolderIsNamed) {
+  TempDir dir;
+  const fs::path folder = dir.path() / "shared";
+  fs::create_directory(folder);
+  ::chmod(folder.c_str(), 0775);
+  const fs::path copy = folder / "copy.so";
+  fs::copy_file(pluginPath(kGoodPlugin), copy);
+  ::chmod(copy.c_str(), 0644);
+  expectRefusal(runToExit({"--plugin", copy.string(), "--port", "0"}), 3,
+                "folder " + fs::canonical(folder).string() + " is writable by its group");
+}
+
+TEST(WorkerPluginRefusal, WorldWritableGrandparentFolderIsNamed) {
+  TempDir dir;
+  const fs::path grandparent = dir.path() / "open";
+  fs::create_directories(grandparent / "plugins");
+  ::chmod(grandparent.c_str(), 0777);  // no sticky bit: anyone may rename "plugins" away
+  const fs::path copy = grandparent / "plugins" / "copy.so";
+  fs::copy_file(pluginPath(kGoodPlugin), copy);
+  ::chmod(copy.c_str(), 0644);
+  expectRefusal(runToExit({"--plugin", copy.string(), "--port", "0"}), 3,
+                "folder " + fs::canonical(grandparent).string() + " is writable by everyone");
+}
+
+TEST(WorkerPluginRefusal, StickyWorldWritableFolderIsAcceptedLikeTmp) {
+  TempDir dir;
+  const fs::path sticky = dir.path() / "sticky";
+  fs::create_directories(sticky / "plugins");
+  ::chmod(sticky.c_str(), 01777);
+  const fs::path copy = sticky / "plugins" / "copy.so";
+  fs::copy_file(pluginPath(kGoodPlugin), copy);
+  ::chmod(copy.c_str(), 0644);
+  const Outcome outcome = runToExit({"--inspect", copy.string()});
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.error_output;
+}
+
+TEST(WorkerPluginRefusal, FileOrFolderOfAnotherUserIsRefused) {
+  if (::geteuid() != 0) {
+    GTEST_SKIP() << "needs root to give a file to another user";
+  }
+  constexpr uid_t kNobody = 65534;
+  TempDir dir;
+  const fs::path copy = dir.path() / "copy.so";
+  fs::copy_file(pluginPath(kGoodPlugin), copy);
+  ::chmod(copy.c_str(), 0644);
+  ASSERT_EQ(::chown(copy.c_str(), kNobody, kNobody), 0);
+  expectRefusal(runToExit({"--plugin", copy.string(), "--port", "0"}), 3,
+                "owned by uid 65534, not by root or the running user");
+
+  const fs::path folder = dir.path() / "theirs";
+  fs::create_directory(folder);
+  const fs::path mine = folder / "copy.so";
+  fs::copy_file(pluginPath(kGoodPlugin), mine);
+  ::chmod(mine.c_str(), 0644);
+  ASSERT_EQ(::chown(folder.c_str(), kNobody, kNobody), 0);
+  expectRefusal(runToExit({"--plugin", mine.string(), "--port", "0"}), 3,
+                "folder " + fs::canonical(folder).string() + " is owned by uid 65534");
+}
+
 TEST(WorkerLifecycle, PortInUseIsReportedAndTheFirstWorkerKeepsServing) {
   auto first = WorkerProcess::serve(kGoodPlugin);
   expectRefusal(
@@ -247,7 +306,7 @@ TEST(WorkerLifecycle, FailingCreateIsAStartFailureWithABoundedMessage) {
   // The fixture's message fills the whole buffer without a NUL: the host prints those 512
   // bytes and nothing that lies beyond them.
   const Outcome outcome = runToExit({"--plugin", fixturePlugin("create_fails"), "--port", "0"});
-  expectRefusal(outcome, 4, "fixture: " + std::string(512, 'x') + "\n");
+  expectRefusal(outcome, 4, "fixture: create() failed: " + std::string(512, 'x') + "\n");
 }
 
 TEST(WorkerLifecycle, NoBoundPortAfterStartIsAStartFailure) {

@@ -132,14 +132,24 @@ std::string concurrencyModelName(benchd_concurrency_model model) {
 }
 
 LoadedPlugin loadPlugin(const std::filesystem::path& path) {
-  const std::filesystem::path canonical = checkPluginFile(path);
-  const std::string where = "plugin " + path.string();
+  return loadPlugin(openCheckedPluginFile(path));
+}
 
-  // Never dlclosed: see LoadedPlugin.
-  void* library = ::dlopen(canonical.c_str(), RTLD_NOW | RTLD_LOCAL);
+LoadedPlugin loadPlugin(CheckedPluginFile file) {
+  const std::filesystem::path& canonical = file.path();
+  const std::string where = "plugin " + canonical.string();
+
+  // The checked descriptor, not the path: see CheckedPluginFile. Never dlclosed: see
+  // LoadedPlugin.
+  void* library = ::dlopen(file.loadPath().c_str(), RTLD_NOW | RTLD_LOCAL);
   if (library == nullptr) {
     throw PluginLoadError(where + ": cannot be loaded: " + orEmpty(::dlerror()));
   }
+  // The library is known to the dynamic loader by the name /proc/self/fd/N, and dlopen()
+  // returns an already loaded library whose name matches. Closing the descriptor would let a
+  // later plugin get the same N and be mistaken for this one, so it stays open as long as the
+  // library stays loaded: for the life of the process.
+  file.release();
   ::dlerror();
   void* symbol = ::dlsym(library, BENCHD_PLUGIN_ENTRY_SYMBOL);
   if (symbol == nullptr) {

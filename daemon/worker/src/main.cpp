@@ -247,13 +247,13 @@ int runWorker(int argc, char** argv) {
   // server could not be set up, like a failing start() (4). See plugin.h, create().
   if (created != BENCHD_OK) {
     return fail(created == BENCHD_ERR_INVALID_ARGUMENT ? kExitUsage : kExitStartFailed,
-                plugin.info.name + ": " + errorMessage(error));
+                plugin.info.name + ": create() failed: " + errorMessage(error));
   }
   if (server == nullptr) {
     return fail(kExitStartFailed, plugin.info.name + ": create() succeeded but returned no server");
   }
   if (api.start(server, &error) != BENCHD_OK) {
-    const std::string message = plugin.info.name + ": " + errorMessage(error);
+    const std::string message = plugin.info.name + ": start() failed: " + errorMessage(error);
     api.destroy(server);
     return fail(kExitStartFailed, message);
   }

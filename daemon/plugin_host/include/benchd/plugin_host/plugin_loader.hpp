@@ -1,6 +1,7 @@
 #pragma once
 
 #include <benchd/plugin.h>
+#include <benchd/plugin_host/plugin_file_check.hpp>
 
 #include <filesystem>
 #include <string>
@@ -26,7 +27,8 @@ struct LoadedPlugin {
   PluginInfo info;
 };
 
-/// Checks the file (checkPluginFile), loads it with RTLD_NOW | RTLD_LOCAL, resolves
+/// Opens and checks the file (openCheckedPluginFile), loads that open file with RTLD_NOW |
+/// RTLD_LOCAL, resolves
 /// BENCHD_PLUGIN_ENTRY_SYMBOL and validates the descriptor: struct size, ABI major equal to the
 /// host's, minor not newer, every string NUL-terminated within its bound (BENCHD_MAX_*_SIZE;
 /// nothing past it is read), non-empty name made of [a-z0-9-], a known concurrency model and
@@ -34,6 +36,11 @@ struct LoadedPlugin {
 /// file and the reason. Not thread-safe with respect to other dlopen users only in the ways dlopen
 /// itself is not.
 LoadedPlugin loadPlugin(const std::filesystem::path& path);
+
+/// The same for a file already opened and checked; loads exactly that file, whatever has
+/// happened to its path since. Its descriptor stays open for the life of the process, like the
+/// library itself (see the comment in the implementation).
+LoadedPlugin loadPlugin(CheckedPluginFile file);
 
 /// "callbacks" for BENCHD_MODEL_CALLBACKS etc.; empty for unknown values.
 std::string concurrencyModelName(benchd_concurrency_model model);
