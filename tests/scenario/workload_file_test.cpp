@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
+#include <chrono>
 #include <fstream>
 #include <string>
 #include <sys/stat.h>
@@ -196,6 +197,21 @@ TEST(WorkloadFileErrors, UnknownAndDuplicateFields) {
           std::string(R"("name": "a", "executor": "constant-vus", "executor": "ramping-vus", )") +
           kGetRequest)),
       "scenarios/workloads/x.json: scenarios[0].executor: the field appears twice");
+}
+
+// Real time, generous bound: 100,000 distinct keys (1.3 MB, within the size cap) take
+// milliseconds with a linear duplicate check and several seconds with a quadratic one.
+TEST(WorkloadFileErrors, ManyDistinctKeysFailFastRealTime) {
+  std::string json = "{";
+  for (int key = 0; key < 100'000; ++key) {
+    json += "\"k" + std::to_string(key) + "\": 0, ";
+  }
+  json += R"("scenarios": []})";
+  const auto started = std::chrono::steady_clock::now();
+  const std::string error = errorOf(json);
+  const auto took = std::chrono::steady_clock::now() - started;
+  EXPECT_EQ(error.rfind("scenarios/workloads/x.json: ", 0), 0U) << error;
+  EXPECT_LT(took, std::chrono::seconds(2));
 }
 
 TEST(WorkloadFileErrors, SubScenarioFields) {
