@@ -221,10 +221,21 @@ typedef struct benchd_plugin_descriptor {
   benchd_status (*stats)(benchd_server* server, benchd_counter_sink sink, void* sink_context,
                          benchd_error* error);
 
-  /* Graceful stop: stops taking new connections, lets requests in flight finish (including
-   * the nested calls they make to this same server), closes connections and joins every
-   * thread the plugin started. Gives up after `timeout_millis`, closes what is left and
-   * returns BENCHD_ERR_TIMEOUT; the threads are joined either way. */
+  /* Graceful stop (a drain). From the call on the plugin takes up no new request: it may close
+   * idle keep-alive connections at once and serves no further request on a connection after
+   * the current one. Every request already read (in flight) is finished and answered, with
+   * "Connection: close".
+   * The listening socket stays open until those requests are done, because a request in
+   * flight may still connect to this same server for its nested call. Nothing marks a nested
+   * request, and the plugin need not tell one from a new request: a connection accepted during
+   * the drain may be closed unanswered or have its requests answered with "Connection: close".
+   * A nested request the server had already read when stop() was called is in flight and
+   * finishes; one sent later may fail, and its caller answers 502.
+   * Once nothing is in flight, or after `timeout_millis`, the plugin closes the listener and
+   * every connection, ends every wait (a sleeping request must not outlast the timeout) and
+   * joins every thread it started, then returns BENCHD_OK, or BENCHD_ERR_TIMEOUT when requests
+   * were cut off (benchd-worker exits 5). The threads are joined either way. See
+   * plugins/sdk/CONTRACT.md, "Stopping". */
   benchd_status (*stop)(benchd_server* server, uint32_t timeout_millis, benchd_error* error);
 
   /* Frees the instance. Called once, after stop() or instead of start() when start() failed. */
