@@ -1,7 +1,8 @@
 #include "upstream_call.hpp"
 
 #include <benchd/asio_common/event_loop_group.hpp>
-#include <benchd/asio_common/limits.hpp>
+#include <benchd/sdk/limits.hpp>
+#include <benchd/sdk/service_request.hpp>
 
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/string_body.hpp>
@@ -23,7 +24,10 @@ namespace {
 class UpstreamCall : public std::enable_shared_from_this<UpstreamCall> {
  public:
   UpstreamCall(EventLoop& loop, const std::string& target, UpstreamCompletion done)
-      : loop_(loop), request_(asio_common::upstreamRequest(target)), done_(std::move(done)) {}
+      : loop_(loop),
+        request_(asio_common::upstreamRequest(target)),
+        response_timeout_(sdk::upstreamResponseTimeoutFor(target)),
+        done_(std::move(done)) {}
 
   void start() {
     connection_ = loop_.upstream.takeIdle();
@@ -43,7 +47,7 @@ class UpstreamCall : public std::enable_shared_from_this<UpstreamCall> {
       finish(boost::asio::error::no_buffer_space);
       return;
     }
-    connection_->stream.expires_after(asio_common::kConnectTimeout);
+    connection_->stream.expires_after(sdk::kConnectTimeout);
     connection_->stream.async_connect(
         loop_.group.selfEndpoint(),
         [self = shared_from_this()](error_code error) { self->onConnected(error); });
@@ -60,7 +64,7 @@ class UpstreamCall : public std::enable_shared_from_this<UpstreamCall> {
   }
 
   void sendRequest() {
-    connection_->stream.expires_after(asio_common::kIoTimeout);
+    connection_->stream.expires_after(response_timeout_);
     http::async_write(
         connection_->stream, request_,
         [self = shared_from_this()](error_code error, std::size_t) { self->onWritten(error); });
@@ -68,19 +72,19 @@ class UpstreamCall : public std::enable_shared_from_this<UpstreamCall> {
 
   void onWritten(error_code error) {
     if (error) {
-      retryOrFail(error);
+      retryOrFail(error, false);
       return;
     }
     response_ = {};
     http::async_read(connection_->stream, connection_->buffer, response_,
-                     [self = shared_from_this()](error_code read_error, std::size_t) {
-                       self->onRead(read_error);
+                     [self = shared_from_this()](error_code read_error, std::size_t read) {
+                       self->onRead(read_error, read);
                      });
   }
 
-  void onRead(error_code error) {
+  void onRead(error_code error, std::size_t read) {
     if (error) {
-      retryOrFail(error);
+      retryOrFail(error, read != 0 || connection_->buffer.size() != 0);
       return;
     }
     const bool reusable = response_.keep_alive();
@@ -92,9 +96,10 @@ class UpstreamCall : public std::enable_shared_from_this<UpstreamCall> {
   }
 
   /// A reused connection may have been closed by the server while it sat in the pool; that
-  /// shows as an error before any answer, so it is safe to try once more on a new one.
-  void retryOrFail(error_code error) {
-    if (reused_) {
+  /// shows as the peer's close before any answer, and only then is it safe to try once more
+  /// on a new connection (asio_common::staleKeepAlive); a new one is never retried.
+  void retryOrFail(error_code error, bool received_any) {
+    if (asio_common::staleKeepAlive(reused_, error, received_any)) {
       connection_.reset();
       connect();
     } else {
@@ -109,6 +114,7 @@ class UpstreamCall : public std::enable_shared_from_this<UpstreamCall> {
 
   EventLoop& loop_;
   http::request<http::empty_body> request_;
+  std::chrono::milliseconds response_timeout_;
   UpstreamCompletion done_;
   std::unique_ptr<UpstreamConnection> connection_;
   http::response<http::string_body> response_;

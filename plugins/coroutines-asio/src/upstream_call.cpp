@@ -2,7 +2,8 @@
 
 #include "live_task.hpp"
 
-#include <benchd/asio_common/limits.hpp>
+#include <benchd/sdk/limits.hpp>
+#include <benchd/sdk/service_request.hpp>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -25,6 +26,7 @@ constexpr auto kNoThrow = asio::as_tuple(asio::use_awaitable);
 asio::awaitable<UpstreamResult> callUpstream(asio_common::EventLoop* loop, std::string target) {
   const LiveCoroutine live(*loop);
   const auto request = asio_common::upstreamRequest(target);
+  const auto response_timeout = sdk::upstreamResponseTimeoutFor(target);
   auto connection = loop->upstream.takeIdle();
   bool reused = connection != nullptr;
   for (;;) {
@@ -33,7 +35,7 @@ asio::awaitable<UpstreamResult> callUpstream(asio_common::EventLoop* loop, std::
       if (!connection)
         co_return UpstreamResult{asio::error::no_buffer_space, 0, {}};
       reused = false;
-      connection->stream.expires_after(asio_common::kConnectTimeout);
+      connection->stream.expires_after(sdk::kConnectTimeout);
       auto [connect_error] =
           co_await connection->stream.async_connect(loop->group.selfEndpoint(), kNoThrow);
       if (connect_error)
@@ -41,14 +43,16 @@ asio::awaitable<UpstreamResult> callUpstream(asio_common::EventLoop* loop, std::
       error_code ignored;
       connection->stream.socket().set_option(asio::ip::tcp::no_delay(true), ignored);
     }
-    connection->stream.expires_after(asio_common::kIoTimeout);
+    connection->stream.expires_after(response_timeout);
     auto [write_error, written] = co_await http::async_write(connection->stream, request, kNoThrow);
     error_code error = write_error;
+    bool received_any = false;
     http::response<http::string_body> response;
     if (!error) {
       auto [read_error, read] =
           co_await http::async_read(connection->stream, connection->buffer, response, kNoThrow);
       error = read_error;
+      received_any = read != 0 || connection->buffer.size() != 0;
     }
     if (!error) {
       const bool reusable = response.keep_alive();
@@ -61,8 +65,9 @@ asio::awaitable<UpstreamResult> callUpstream(asio_common::EventLoop* loop, std::
     }
     connection.reset();
     // A reused connection may have been closed by the server while it sat in the pool; that
-    // shows as an error before any answer, so one more try on a new connection is safe.
-    if (!reused)
+    // shows as the peer's close before any answer, and only then is one more try on a new
+    // connection safe (asio_common::staleKeepAlive); a new one is never retried.
+    if (!asio_common::staleKeepAlive(reused, error, received_any))
       co_return UpstreamResult{error, 0, {}};
   }
 }

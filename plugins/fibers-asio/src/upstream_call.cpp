@@ -1,6 +1,7 @@
 #include "upstream_call.hpp"
 
-#include <benchd/asio_common/limits.hpp>
+#include <benchd/sdk/limits.hpp>
+#include <benchd/sdk/service_request.hpp>
 #include <benchd/fiber_asio/use_fiber.hpp>
 
 #include <boost/beast/http/read.hpp>
@@ -16,6 +17,7 @@ using fiber_asio::use_fiber;
 
 UpstreamResult callUpstream(asio_common::EventLoop& loop, const std::string& target) {
   const auto request = asio_common::upstreamRequest(target);
+  const auto response_timeout = sdk::upstreamResponseTimeoutFor(target);
   auto connection = loop.upstream.takeIdle();
   bool reused = connection != nullptr;
   for (;;) {
@@ -24,7 +26,7 @@ UpstreamResult callUpstream(asio_common::EventLoop& loop, const std::string& tar
       if (!connection)
         return {asio::error::no_buffer_space, 0, {}};
       reused = false;
-      connection->stream.expires_after(asio_common::kConnectTimeout);
+      connection->stream.expires_after(sdk::kConnectTimeout);
       const error_code connect_error =
           connection->stream.async_connect(loop.group.selfEndpoint(), use_fiber);
       if (connect_error)
@@ -32,13 +34,15 @@ UpstreamResult callUpstream(asio_common::EventLoop& loop, const std::string& tar
       error_code ignored;
       connection->stream.socket().set_option(asio::ip::tcp::no_delay(true), ignored);
     }
-    connection->stream.expires_after(asio_common::kIoTimeout);
+    connection->stream.expires_after(response_timeout);
     auto [error, written] = http::async_write(connection->stream, request, use_fiber);
+    bool received_any = false;
     http::response<http::string_body> response;
     if (!error) {
       auto [read_error, read] =
           http::async_read(connection->stream, connection->buffer, response, use_fiber);
       error = read_error;
+      received_any = read != 0 || connection->buffer.size() != 0;
     }
     if (!error) {
       // Beast's read moves the message into its parser and back on completion; the analyzer
@@ -53,8 +57,9 @@ UpstreamResult callUpstream(asio_common::EventLoop& loop, const std::string& tar
     }
     connection.reset();
     // A reused connection may have been closed by the server while it sat in the pool; that
-    // shows as an error before any answer, so one more try on a new connection is safe.
-    if (!reused)
+    // shows as the peer's close before any answer, and only then is one more try on a new
+    // connection safe (asio_common::staleKeepAlive); a new one is never retried.
+    if (!asio_common::staleKeepAlive(reused, error, received_any))
       return {error, 0, {}};
   }
 }

@@ -2,6 +2,7 @@
 
 #include "server_state.hpp"
 
+#include <benchd/sdk/limits.hpp>
 #include <benchd/sdk/service_request.hpp>
 
 #include <Poco/BasicEvent.h>
@@ -16,9 +17,8 @@
 
 namespace benchd::threads_poco {
 
-/// After a reply that ends a connection, unread input is discarded for at most this long (the
-/// Asio plugins' asio_common::kDiscardTimeout).
-inline constexpr std::chrono::seconds kDiscardTimeout{2};
+/// After a reply that ends a connection, unread input is discarded for at most this long.
+using sdk::kDiscardTimeout;
 
 /// Sets the status, headers and length of `reply` on `response`; the caller writes the body.
 void describeReply(Poco::Net::HTTPResponse& response, const sdk::Reply& reply, bool keep_alive);

@@ -2,6 +2,8 @@
 
 #include "connection.hpp"
 
+#include <benchd/sdk/limits.hpp>
+
 #include <Poco/Exception.h>
 #include <Poco/Net/HTTPServerParams.h>
 #include <Poco/Net/NetException.h>
@@ -15,8 +17,8 @@ namespace benchd::threads_poco {
 
 namespace {
 
-/// Server-side read, write and keep-alive idle timeouts (the original's 60 s).
-const Poco::Timespan kIoTimeout(60, 0);
+/// Server-side read, write and keep-alive idle timeouts (sdk::kIoTimeout).
+const Poco::Timespan kIoTimeout(sdk::kIoTimeout.count(), 0);
 
 Poco::Net::ServerSocket listenOn(const sdk::ServerSettings& settings, int backlog) {
   const std::string where = settings.bind_address + ":" + std::to_string(settings.port);

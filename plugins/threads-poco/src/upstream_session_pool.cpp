@@ -1,24 +1,74 @@
 #include "upstream_session_pool.hpp"
 
+#include <benchd/sdk/limits.hpp>
+#include <benchd/sdk/service_request.hpp>
+
 #include <Poco/Exception.h>
 #include <Poco/Net/HTTPRequest.h>
 #include <Poco/Net/HTTPResponse.h>
+#include <Poco/Net/NetException.h>
 #include <Poco/StreamCopier.h>
 #include <Poco/Timespan.h>
+
+#include <chrono>
+#include <vector>
 
 namespace benchd::threads_poco {
 
 namespace {
 
-/// The original's client timeouts: 20 s to connect, 60 s for the answer.
-const Poco::Timespan kConnectTimeout(20, 0);
-const Poco::Timespan kIoTimeout(60, 0);
+Poco::Timespan timespanOf(std::chrono::microseconds duration) {
+  return Poco::Timespan(duration.count());
+}
 
 }  // namespace
 
-void UpstreamSessionPool::SessionDeleter::operator()(Poco::Net::HTTPClientSession* session) const {
+/// An HTTPClientSession that counts the bytes of answers it hands to Poco's parser, so a
+/// failed exchange tells whether anything was received (Poco's exceptions do not).
+class UpstreamSessionPool::Session final : public Poco::Net::HTTPClientSession {
+ public:
+  using HTTPClientSession::HTTPClientSession;
+
+  [[nodiscard]] bool receivedAny() const noexcept { return received_ != 0; }
+  void resetReceived() noexcept { received_ = 0; }
+  /// Nothing buffered, and the peer has neither closed the connection nor sent anything.
+  [[nodiscard]] bool idleUsable() {
+    if (buffered() != 0)
+      return false;
+    try {
+      // Readable or in error: an idle connection expects nothing from its peer.
+      return !socket().poll(Poco::Timespan(0),
+                            Poco::Net::Socket::SELECT_READ | Poco::Net::Socket::SELECT_ERROR);
+    } catch (const Poco::Exception&) {
+      return false;
+    }
+  }
+
+ protected:
+  int read(char* buffer, std::streamsize length) override {
+    const int count = HTTPClientSession::read(buffer, length);
+    if (count > 0)
+      received_ += static_cast<std::uint64_t>(count);
+    return count;
+  }
+
+ private:
+  std::uint64_t received_ = 0;
+};
+
+void UpstreamSessionPool::SessionDeleter::operator()(Session* session) const {
   delete session;
   pool->sessions_open_.fetch_sub(1, std::memory_order_relaxed);
+}
+
+UpstreamSessionPool::UpstreamSessionPool()
+    : idle_(sdk::kUpstreamIdleTimeout),
+      sweeper_([this](const std::stop_token& stop) { sweep(stop); }) {}
+
+UpstreamSessionPool::~UpstreamSessionPool() {
+  sweeper_.request_stop();
+  sweeper_.join();
+  closeIdle();
 }
 
 void UpstreamSessionPool::setEndpoint(std::string host, std::uint16_t port) {
@@ -26,41 +76,69 @@ void UpstreamSessionPool::setEndpoint(std::string host, std::uint16_t port) {
   port_ = port;
 }
 
-UpstreamSessionPool::Session UpstreamSessionPool::takeIdle() {
+UpstreamSessionPool::SessionPtr UpstreamSessionPool::takeIdle() {
+  std::vector<SessionPtr> dropped;  // closed after the lock is released
   const std::lock_guard lock(mutex_);
-  if (idle_.empty())
-    return Session(nullptr, SessionDeleter{this});
-  Session session = std::move(idle_.back());
-  idle_.pop_back();
-  return session;
+  auto session = idle_.take(
+      std::chrono::steady_clock::now(), [](SessionPtr& idle) { return idle->idleUsable(); },
+      dropped);
+  return session ? std::move(*session) : SessionPtr(nullptr, SessionDeleter{this});
 }
 
-UpstreamSessionPool::Session UpstreamSessionPool::open() {
-  if (sessions_open_.fetch_add(1, std::memory_order_relaxed) >= kCapacity) {
+UpstreamSessionPool::SessionPtr UpstreamSessionPool::open() {
+  if (sessions_open_.fetch_add(1, std::memory_order_relaxed) >= sdk::kUpstreamPoolCapacity) {
     sessions_open_.fetch_sub(1, std::memory_order_relaxed);
-    return Session(nullptr, SessionDeleter{this});
+    return SessionPtr(nullptr, SessionDeleter{this});
   }
-  Session session(new Poco::Net::HTTPClientSession(host_, port_), SessionDeleter{this});
+  SessionPtr session(new Session(host_, port_), SessionDeleter{this});
   session->setKeepAlive(true);
-  session->setTimeout(kConnectTimeout, kIoTimeout, kIoTimeout);
+  // Poco reconnects by itself once this has passed since the last request was sent (8 s by
+  // default), behind the pool's back. The pool's expiry (kUpstreamIdleTimeout since the answer)
+  // decides instead, so Poco's may only strike after the longest exchange plus that.
+  session->setKeepAliveTimeout(
+      timespanOf(sdk::upstreamResponseTimeout(sdk::kMaxDelayMillis) + sdk::kUpstreamIdleTimeout));
   return session;
 }
 
-void UpstreamSessionPool::giveBack(Session session) {
+void UpstreamSessionPool::giveBack(SessionPtr session) {
   const std::lock_guard lock(mutex_);
-  idle_.push_back(std::move(session));
+  idle_.put(std::move(session), std::chrono::steady_clock::now());
 }
 
 void UpstreamSessionPool::closeIdle() {
-  std::vector<Session> closing;
-  {
-    const std::lock_guard lock(mutex_);
-    closing.swap(idle_);
+  std::vector<SessionPtr> closing;
+  const std::lock_guard lock(mutex_);
+  idle_.clear(closing);
+}
+
+void UpstreamSessionPool::closeExpired() {
+  std::vector<SessionPtr> closing;
+  const std::lock_guard lock(mutex_);
+  idle_.expire(std::chrono::steady_clock::now(), closing);
+}
+
+std::size_t UpstreamSessionPool::idleCount() {
+  const std::lock_guard lock(mutex_);
+  return idle_.size();
+}
+
+void UpstreamSessionPool::sweep(const std::stop_token& stop) {
+  std::mutex wait_mutex;
+  std::unique_lock wait_lock(wait_mutex);
+  while (!stop.stop_requested()) {
+    // Wakes early only when stop is requested.
+    if (sweep_wakeup_.wait_for(wait_lock, stop, sdk::kUpstreamIdleSweepInterval,
+                               [&stop] { return stop.stop_requested(); })) {
+      return;
+    }
+    closeExpired();
   }
 }
 
 UpstreamResult UpstreamSessionPool::get(const std::string& target) {
-  Session session = takeIdle();
+  const Poco::Timespan connect_timeout = timespanOf(sdk::kConnectTimeout);
+  const Poco::Timespan response_timeout = timespanOf(sdk::upstreamResponseTimeoutFor(target));
+  SessionPtr session = takeIdle();
   bool reused = session != nullptr;
   for (;;) {
     if (!session) {
@@ -70,11 +148,19 @@ UpstreamResult UpstreamSessionPool::get(const std::string& target) {
       reused = false;
     }
     try {
+      // Applies to the next connect; a connected session's socket gets it directly.
+      session->setTimeout(connect_timeout, response_timeout, response_timeout);
+      if (session->connected()) {
+        session->socket().setReceiveTimeout(response_timeout);
+        session->socket().setSendTimeout(response_timeout);
+      }
+      session->resetReceived();
       Poco::Net::HTTPRequest request(Poco::Net::HTTPRequest::HTTP_GET, target,
                                      Poco::Net::HTTPMessage::HTTP_1_1);
       request.setKeepAlive(true);
       request.setHost("127.0.0.1");
-      session->sendRequest(request);
+      // Poco keeps the request in its buffer until receiveResponse(); the wait needs it sent.
+      session->sendRequest(request).flush();
       Poco::Net::HTTPResponse response;
       std::istream& body_stream = session->receiveResponse(response);
       UpstreamResult result;
@@ -84,13 +170,21 @@ UpstreamResult UpstreamSessionPool::get(const std::string& target) {
         giveBack(std::move(session));
       return result;
     } catch (const Poco::Exception& e) {
+      const bool retry = staleKeepAlive(reused, e, session->receivedAny());
       session.reset();
-      // A reused session may have lost its connection while it sat in the pool; one more try
-      // on a new connection is safe because the server never saw the request.
-      if (!reused)
+      if (!retry)
         return {e.displayText(), 0, {}};
     }
   }
+}
+
+bool staleKeepAlive(bool reused, const std::exception& error, bool received_any) noexcept {
+  if (!reused || received_any)
+    return false;
+  // TimeoutException is no NetException; every other failure is refused by name.
+  return dynamic_cast<const Poco::Net::NoMessageException*>(&error) != nullptr ||
+         dynamic_cast<const Poco::Net::ConnectionResetException*>(&error) != nullptr ||
+         dynamic_cast<const Poco::Net::ConnectionAbortedException*>(&error) != nullptr;
 }
 
 }  // namespace benchd::threads_poco

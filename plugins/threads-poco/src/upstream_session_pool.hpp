@@ -1,13 +1,18 @@
 #pragma once
 
+#include <benchd/sdk/idle_list.hpp>
+
 #include <Poco/Net/HTTPClientSession.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <mutex>
+#include <stop_token>
 #include <string>
-#include <vector>
+#include <thread>
 
 namespace benchd::threads_poco {
 
@@ -19,40 +24,69 @@ struct UpstreamResult {
 };
 
 /// Blocking keep-alive HTTP client for the nested calls, with a pool of
-/// Poco::Net::HTTPClientSession shared by all pool threads (one pool per worker, capacity like
-/// the original's 65,000). Thread-safe; get() blocks the calling OS thread.
+/// Poco::Net::HTTPClientSession shared by all pool threads (one pool per worker, capacity
+/// sdk::kUpstreamPoolCapacity like the original's). Thread-safe; get() blocks the calling OS
+/// thread.
+///
+/// Idle sessions are handed out last in, first out and closed once idle for
+/// sdk::kUpstreamIdleTimeout (see sdk::IdleList for why this order), on every get() and by a
+/// sweeper thread every sdk::kUpstreamIdleSweepInterval while the pool exists, so the rest of
+/// a burst is closed even when no nested call comes along any more. A session whose peer has
+/// closed its connection (or sent bytes nobody asked for) is closed instead of handed out.
 class UpstreamSessionPool {
  public:
-  static constexpr std::int64_t kCapacity = 65'000;
+  UpstreamSessionPool();
+  ~UpstreamSessionPool();
+  UpstreamSessionPool(const UpstreamSessionPool&) = delete;
+  UpstreamSessionPool& operator=(const UpstreamSessionPool&) = delete;
 
   /// Sessions connect to `host`:`port` (the server's own endpoint).
   void setEndpoint(std::string host, std::uint16_t port);
 
-  /// GET `target`; a pooled session the server has meanwhile closed is replaced once.
+  /// GET `target` (a target sdk::upstreamTarget made), waiting for the answer up to
+  /// sdk::upstreamResponseTimeoutFor(target). A pooled session whose connection the server
+  /// closed before answering (nothing received) is replaced once by a new connection; no
+  /// other failure is retried (see staleKeepAlive).
   UpstreamResult get(const std::string& target);
 
   /// Drops every idle session (closing its connection). Thread-safe.
   void closeIdle();
+  /// Drops the idle sessions that have expired (the sweeper calls this). Thread-safe.
+  void closeExpired();
   [[nodiscard]] std::int64_t sessionsOpen() const noexcept {
     return sessions_open_.load(std::memory_order_relaxed);
   }
+  [[nodiscard]] std::size_t idleCount();
 
  private:
+  class Session;
   struct SessionDeleter {
     UpstreamSessionPool* pool;
-    void operator()(Poco::Net::HTTPClientSession* session) const;
+    void operator()(Session* session) const;
   };
-  using Session = std::unique_ptr<Poco::Net::HTTPClientSession, SessionDeleter>;
+  using SessionPtr = std::unique_ptr<Session, SessionDeleter>;
 
-  Session takeIdle();
-  Session open();
-  void giveBack(Session session);
+  SessionPtr takeIdle();
+  SessionPtr open();
+  void giveBack(SessionPtr session);
+  void sweep(const std::stop_token& stop);
 
   std::string host_;
   std::uint16_t port_ = 0;
   std::atomic<std::int64_t> sessions_open_{0};
   std::mutex mutex_;
-  std::vector<Session> idle_;  // guarded by mutex_
+  sdk::IdleList<SessionPtr> idle_;  // guarded by mutex_
+  std::condition_variable_any sweep_wakeup_;
+  std::jthread sweeper_;  // last: stopped and joined before the members it uses go
 };
+
+/// Whether a nested call that failed with `error` may be sent once more, on a new connection.
+/// Only when it went out on a `reused` pooled session and failed because the peer had closed
+/// that connection (no answer at all, reset, aborted) before `received_any` byte of an answer:
+/// then the server never took the request up. Never after a timeout or any other error: the
+/// callee may still be working on the request, and sending it again would multiply the chain
+/// behind it.
+[[nodiscard]] bool staleKeepAlive(bool reused, const std::exception& error,
+                                  bool received_any) noexcept;
 
 }  // namespace benchd::threads_poco

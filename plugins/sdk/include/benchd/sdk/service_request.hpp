@@ -3,7 +3,10 @@
 // microservice's operations, or into the error reply every plugin must give for bad input.
 // Plugins share this so that the benchmark compares transport and concurrency, not parsers.
 
+#include <benchd/sdk/limits.hpp>
+
 #include <charconv>
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -39,12 +42,8 @@ struct Reply {
   std::string allow;  ///< value of the Allow header for 405 replies, else empty
 };
 
-/// Limits on the query parameters; larger values are refused with 400 so a typo cannot park
-/// a connection for days or recurse without bound.
-inline constexpr int kMaxDelayCallDepth = 64;
-inline constexpr std::int64_t kMaxDelayMillis = 3'600'000;
-/// Request bodies above this get 413.
-inline constexpr std::size_t kMaxRequestBodyBytes = std::size_t{1024} * 1024;
+// The limits on the query parameters (larger values are refused with 400) and on request
+// bodies (413) are kMaxDelayCallDepth, kMaxDelayMillis and kMaxRequestBodyBytes in limits.hpp.
 
 namespace detail {
 
@@ -276,6 +275,20 @@ inline std::string upstreamTarget(std::string_view approach, const ServiceReques
   return "/" + std::string(approach) +
          "/epoch-millis?delayCallDepth=" + std::to_string(request.delay_call_depth - 1) +
          "&delayInMillis=" + std::to_string(request.delay_millis);
+}
+
+/// The response timeout of a nested call to `target`, a target upstreamTarget() made:
+/// upstreamResponseTimeout() of the delay it forwards. A target without a valid delay gets the
+/// timeout of the longest allowed delay (the callee refuses it at once anyway).
+inline std::chrono::milliseconds upstreamResponseTimeoutFor(std::string_view target) {
+  const std::size_t question = target.find('?');
+  const std::string_view query =
+      question == std::string_view::npos ? std::string_view{} : target.substr(question + 1);
+  const auto delay_text = detail::queryValue(query, "delayInMillis");
+  const auto delay = delay_text
+                         ? detail::parseInteger<std::int64_t>(*delay_text, 0, kMaxDelayMillis)
+                         : std::nullopt;
+  return upstreamResponseTimeout(delay.value_or(kMaxDelayMillis));
 }
 
 }  // namespace benchd::sdk
