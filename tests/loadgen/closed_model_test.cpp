@@ -84,6 +84,26 @@ TEST(ClosedModel, RampingVusFollowTheStageTargets) {
   EXPECT_GE(phase.result.totals.connects, 18U);
 }
 
+TEST(ClosedModel, ThePeakCountsVusBetweenSnapshots) {
+  // Like sharp-spikes: each 1 s cycle ramps 0 -> 20 VUs -> 0, so every snapshot instant (a
+  // second boundary) finds 0 VUs, while 20 ran in the middle of each cycle.
+  auto sub = subScenario(ExecutorKind::kRampingVus);
+  sub.start_target_fraction = 0.0;
+  sub.stages = {{0.25, 1.0}, {0.25, 0.0}};
+  sub.stage_cycles = 2;
+  sub.graceful_ramp_down = 1s;
+  const auto phase =
+      runWorkload(workloadOf({sub}), 20, std::nullopt, 2, targetOf(2), testOptions(10s, 2));
+  ASSERT_GE(phase.snapshots.size(), 2U);
+  EXPECT_LE(phase.snapshots[0].active_vus, 3U) << "the ramp is back near 0 at 1 s";
+  // The control tick (10 ms) sees the top of each ramp, 20 VUs, or 19 a tick before it.
+  EXPECT_GE(phase.snapshots[0].peak_active_vus, 19U);
+  EXPECT_LE(phase.snapshots[0].peak_active_vus, 20U);
+  EXPECT_GE(phase.result.peak_active_vus, 19U);
+  EXPECT_LE(phase.result.peak_active_vus, 20U);
+  EXPECT_GE(phase.result.totals.connects, 38U) << "each cycle connects every VU anew";
+}
+
 TEST(ClosedModel, RampDownLetsRequestsInFlightFinishWithinTheGrace) {
   // 6 VUs hold 0.5 s, then the target drops to 0 at once while their 400 ms requests run.
   auto sub = subScenario(ExecutorKind::kRampingVus);

@@ -51,6 +51,7 @@ void ClosedGroup::setDesired(std::uint32_t desired, VirtualUser::TimePoint now) 
     if (modes_[local] == Mode::kStopped) {
       modes_[local] = Mode::kRunning;
       ++active_;
+      loop_.active_vus.add();
       beginIteration(user);
     } else if (modes_[local] == Mode::kStopping) {
       modes_[local] = Mode::kRunning;
@@ -100,6 +101,7 @@ void ClosedGroup::stopNow(VirtualUser& user) {
   if (modes_[user.index()] != Mode::kStopped) {
     modes_[user.index()] = Mode::kStopped;
     --active_;
+    loop_.active_vus.remove();
   }
 }
 

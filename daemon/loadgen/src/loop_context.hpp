@@ -1,5 +1,6 @@
 #pragma once
 
+#include "active_gauge.hpp"
 #include "interval_stats.hpp"
 
 #include <boost/asio/io_context.hpp>
@@ -18,6 +19,8 @@ struct LoopContext {
 
   boost::asio::io_context& io;
   IntervalStats& stats;
+  /// Shared by every loop of the phase: each group reports its VUs starting and stopping.
+  ActiveGauge& active_vus;
   boost::asio::ip::tcp::endpoint endpoint;
   Clock::time_point phase_start;
   std::chrono::nanoseconds request_timeout;

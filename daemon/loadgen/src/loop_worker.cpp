@@ -24,6 +24,7 @@ LoopWorker::LoopWorker(const PhaseSetup& setup, std::uint32_t loop_index, PhaseS
       work_(boost::asio::make_work_guard(io_)),
       context_{io_,
                stats_,
+               sync.activeGauge(),
                setup.endpoint,
                setup.start,
                setup.options.request_timeout,

@@ -90,12 +90,14 @@ void OpenGroup::dropStaleArrivals(VirtualUser::TimePoint now) {
 
 void OpenGroup::dispatch(VirtualUser& user, VirtualUser::TimePoint intended) {
   ++busy_;
+  loop_.active_vus.add();
   const PreparedRequest& request = mix_.single() ? mix_.pick(0.0) : mix_.pick(loop_.uniform());
   user.startRequest(request, intended);
 }
 
 void OpenGroup::onRequestDone(VirtualUser& user) {
   --busy_;
+  loop_.active_vus.remove();
   if (ended_) {
     user.close();
     return;

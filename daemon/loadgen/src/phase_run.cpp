@@ -158,6 +158,7 @@ PhaseResult runPhaseOnLoops(const scenario::StagePlan& plan, const EngineOptions
     current.uncorrected_latency = sync.merged().uncorrected_latency;
     current.counters = sync.merged().counters;
     current.active_vus = sync.activeVus();
+    current.peak_active_vus = std::max(sync.activeGauge().takePeak(), current.active_vus);
     current.achieved_requests_per_second =
         static_cast<double>(current.counters.requestsCompleted()) / length_seconds;
     current.intended_requests_per_second =
@@ -168,7 +169,7 @@ PhaseResult runPhaseOnLoops(const scenario::StagePlan& plan, const EngineOptions
     result.latency.add(current.latency);
     result.uncorrected_latency.add(current.uncorrected_latency);
     result.totals += current.counters;
-    result.peak_active_vus = std::max(result.peak_active_vus, current.active_vus);
+    result.peak_active_vus = std::max(result.peak_active_vus, current.peak_active_vus);
     result.generator_cpu_percent_max =
         std::max(result.generator_cpu_percent_max, current.generator_cpu_percent);
     cpu_percent_sum += current.generator_cpu_percent * length_seconds;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "active_gauge.hpp"
 #include "interval_stats.hpp"
 
 #include <atomic>
@@ -37,6 +38,9 @@ class PhaseSync {
   [[nodiscard]] const IntervalStats& merged() const noexcept { return merged_; }
   [[nodiscard]] std::uint32_t activeVus() const noexcept { return active_vus_; }
 
+  /// The phase's active-VU count, kept by the loops as VUs start and stop (thread-safe).
+  [[nodiscard]] ActiveGauge& activeGauge() noexcept { return gauge_; }
+
  private:
   const std::uint32_t loop_count_;
   std::mutex mutex_;
@@ -45,6 +49,7 @@ class PhaseSync {
   std::uint32_t pending_contributions_ = 0;
   IntervalStats merged_;
   std::uint32_t active_vus_ = 0;
+  ActiveGauge gauge_;
 };
 
 }  // namespace benchd::loadgen

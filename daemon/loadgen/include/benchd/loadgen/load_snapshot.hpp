@@ -53,6 +53,9 @@ struct LoadSnapshot {
   /// At the end of the interval: closed model, VUs running (including those finishing their last
   /// request); open model, connections busy with a request.
   std::uint32_t active_vus = 0;
+  /// The most VUs (as active_vus counts them) active at once at any instant of the interval,
+  /// across all event loops; at least active_vus.
+  std::uint32_t peak_active_vus = 0;
   /// CPU time of the load generator's event-loop threads over the interval, in percent of one
   /// core (so up to 100 * generator_cores).
   double generator_cpu_percent = 0.0;

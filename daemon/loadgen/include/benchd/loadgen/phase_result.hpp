@@ -23,6 +23,7 @@ struct PhaseResult {
 
   double achieved_requests_per_second = 0.0;  ///< completed requests / duration
   double intended_requests_per_second = 0.0;  ///< 0 when the phase has no intended rate
+  /// The most VUs active at once at any instant of the phase (the snapshots' peak_active_vus).
   std::uint32_t peak_active_vus = 0;
 
   std::uint32_t generator_threads = 0;
