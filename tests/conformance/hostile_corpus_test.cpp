@@ -162,7 +162,7 @@ TEST_P(HostileFuzz, TenThousandHostileRequestsLeaveItServing) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllApproaches, HostileFuzz, ::testing::ValuesIn(approachPlugins()),
-                         [](const auto& info) { return testNameOf(info.param); });
+                         [](const auto& param_info) { return testNameOf(param_info.param); });
 
 }  // namespace
 }  // namespace benchd::testing
