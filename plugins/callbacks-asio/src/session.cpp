@@ -8,6 +8,7 @@
 #include <benchd/asio_common/response_bytes.hpp>
 
 #include <boost/asio/write.hpp>
+#include <boost/beast/core/read_size.hpp>
 #include <boost/beast/http/read.hpp>
 
 #include <array>
@@ -29,8 +30,6 @@ Session::Session(asio_common::EventLoop& loop, const sdk::Host& host,
 
 Session::~Session() {
   loop_.connections.erase(this);
-  if (request_in_flight_)
-    LoopCounters::add(loop_.counters.requests_in_flight, -1);
   LoopCounters::add(loop_.counters.connections_open, -1);
 }
 
@@ -55,6 +54,36 @@ void Session::readRequest() {
   parser_.emplace();
   parser_->body_limit(sdk::kMaxRequestBodyBytes);
   idle_ = true;
+  if (buffer_.size() != 0) {
+    readHeader();  // pipelined: its first bytes are here already
+    return;
+  }
+  stream_.expires_after(asio_common::kIoTimeout);
+  stream_.async_read_some(buffer_.prepare(beast::read_size(buffer_, 65536)),
+                          [self = shared_from_this()](error_code error, std::size_t bytes) {
+                            self->buffer_.commit(bytes);
+                            if (error) {
+                              self->onRead(error);
+                            } else {
+                              self->readHeader();
+                            }
+                          });
+}
+
+void Session::readHeader() {
+  // One expiry for every read of the header: a total from its first byte.
+  stream_.expires_after(loop_.group.headerDeadline());
+  http::async_read_header(stream_, buffer_, *parser_,
+                          [self = shared_from_this()](error_code error, std::size_t /*bytes*/) {
+                            if (error) {
+                              self->onRead(error);
+                            } else {
+                              self->readBody();
+                            }
+                          });
+}
+
+void Session::readBody() {
   stream_.expires_after(asio_common::kIoTimeout);
   http::async_read(stream_, buffer_, *parser_,
                    [self = shared_from_this()](error_code error, std::size_t /*bytes*/) {
@@ -68,8 +97,7 @@ void Session::onRead(error_code error) {
     close();
     return;
   }
-  request_in_flight_ = true;
-  LoopCounters::add(loop_.counters.requests_in_flight, 1);
+  in_flight_.emplace(loop_);
   if (error) {
     send(asio_common::readErrorReply(error), true);
     return;
@@ -84,12 +112,16 @@ void Session::onRead(error_code error) {
   request_ = std::move(std::get<sdk::ServiceRequest>(classified));
   if (request_.delay_call_depth > 0) {
     LoopCounters::add(loop_.counters.upstream_calls, 1);
-    callUpstream(loop_, sdk::upstreamTarget(kApproachName, request_),
+    watch_.emplace(stream_, buffer_);
+    // May complete at once (no upstream capacity left): nothing may follow this call.
+    callUpstream(loop_, sdk::upstreamTarget(kApproachName, request_), *watch_,
                  [self = shared_from_this()](const UpstreamResult& result) {
                    self->onUpstreamDone(result);
                  });
   } else if (request_.delay_millis > 0) {
     delay_timer_.expires_after(std::chrono::milliseconds(request_.delay_millis));
+    watch_.emplace(stream_, buffer_);
+    interruption_.emplace(watch_->interruptWith([this] { delay_timer_.cancel(); }));
     delay_timer_.async_wait(
         [self = shared_from_this()](error_code wait_error) { self->onDelayElapsed(wait_error); });
   } else {
@@ -98,6 +130,13 @@ void Session::onRead(error_code error) {
 }
 
 void Session::onDelayElapsed(error_code error) {
+  interruption_.reset();
+  const bool gone = watch_->clientGone();
+  watch_.reset();
+  if (gone) {
+    abandon();
+    return;
+  }
   if (error) {
     send(sdk::errorReply(503, "delay interrupted: " + error.message()), true);
     return;
@@ -106,6 +145,12 @@ void Session::onDelayElapsed(error_code error) {
 }
 
 void Session::onUpstreamDone(const UpstreamResult& result) {
+  const bool gone = watch_->clientGone();
+  watch_.reset();
+  if (gone) {
+    abandon();
+    return;
+  }
   if (result.error) {
     send(sdk::errorReply(502, "nested call failed: " + result.error.message()), false);
   } else if (result.status != 200) {
@@ -126,10 +171,14 @@ void Session::send(const sdk::Reply& reply, bool close_after) {
                            });
 }
 
+void Session::abandon() {
+  in_flight_.reset();
+  close();
+}
+
 void Session::onWritten(error_code error, bool close_after) {
-  request_in_flight_ = false;
-  LoopCounters::add(loop_.counters.requests_in_flight, -1);
-  LoopCounters::add(loop_.counters.requests_served, 1);
+  in_flight_->answered();
+  in_flight_.reset();
   if (error) {
     close();
   } else if (close_after) {

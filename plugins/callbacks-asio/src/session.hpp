@@ -1,5 +1,7 @@
 #pragma once
 
+#include <benchd/asio_common/client_watch.hpp>
+#include <benchd/asio_common/connection_tracking.hpp>
 #include <benchd/asio_common/event_loop_group.hpp>
 #include <benchd/sdk/host.hpp>
 #include <benchd/sdk/service_request.hpp>
@@ -17,8 +19,11 @@
 namespace benchd::callbacks_asio {
 
 /// One inbound connection, served request by request (read, wait or call upstream, answer,
-/// repeat while keep-alive holds). Owned by the completion handlers in flight through
-/// shared_from_this; lives on one loop and is only touched on its thread.
+/// repeat while keep-alive holds). A request is read in three steps: its first byte (as long
+/// as an idle connection may wait), its header (the header deadline) and its body (kIoTimeout),
+/// see benchd/sdk/request_deadline.hpp. While it waits, a ClientWatch ends the wait when the
+/// client leaves, and the request is dropped unanswered. Owned by the completion handlers in flight
+/// through shared_from_this; lives on one loop and is only touched on its thread.
 class Session final : public std::enable_shared_from_this<Session>,
                       public asio_common::DrainableConnection {
  public:
@@ -33,7 +38,11 @@ class Session final : public std::enable_shared_from_this<Session>,
 
  private:
   void readRequest();
+  void readHeader();
+  void readBody();
   void onRead(boost::system::error_code error);
+  /// Ends a request whose client left while it waited: no answer, the connection closes.
+  void abandon();
   void onDelayElapsed(boost::system::error_code error);
   void onUpstreamDone(const asio_common::UpstreamResult& result);
   void send(const sdk::Reply& reply, bool close_after);
@@ -50,7 +59,9 @@ class Session final : public std::enable_shared_from_this<Session>,
   boost::asio::steady_timer delay_timer_;
   sdk::ServiceRequest request_;
   bool idle_ = false;  ///< waiting for the next request
-  bool request_in_flight_ = false;
+  std::optional<asio_common::InFlightRequest> in_flight_;
+  std::optional<asio_common::ClientWatch> watch_;                       ///< while the request waits
+  std::optional<asio_common::ClientWatch::Interruption> interruption_;  ///< of the delay
 };
 
 }  // namespace benchd::callbacks_asio

@@ -1,5 +1,6 @@
 #include "upstream_call.hpp"
 
+#include <benchd/asio_common/connection_tracking.hpp>
 #include <benchd/asio_common/event_loop_group.hpp>
 #include <benchd/sdk/limits.hpp>
 #include <benchd/sdk/service_request.hpp>
@@ -9,6 +10,7 @@
 #include <boost/beast/http/write.hpp>
 
 #include <memory>
+#include <optional>
 
 namespace benchd::callbacks_asio {
 
@@ -29,7 +31,13 @@ class UpstreamCall : public std::enable_shared_from_this<UpstreamCall> {
         response_timeout_(sdk::upstreamResponseTimeoutFor(target)),
         done_(std::move(done)) {}
 
-  void start() {
+  void start(asio_common::ClientWatch& watch) {
+    // Closing the connection ends whatever the call waits for with an error, which is never
+    // one that is retried.
+    interruption_.emplace(watch.interruptWith([this] {
+      if (connection_)
+        asio_common::closeStream(connection_->stream);
+    }));
     connection_ = loop_.upstream.takeIdle();
     if (connection_) {
       reused_ = true;
@@ -92,6 +100,7 @@ class UpstreamCall : public std::enable_shared_from_this<UpstreamCall> {
     if (reusable)
       loop_.upstream.giveBack(std::move(connection_));
     connection_.reset();
+    interruption_.reset();
     done_(std::move(result));
   }
 
@@ -108,6 +117,7 @@ class UpstreamCall : public std::enable_shared_from_this<UpstreamCall> {
   }
 
   void finish(error_code error) {
+    interruption_.reset();
     connection_.reset();
     done_(UpstreamResult{error, 0, {}});
   }
@@ -119,12 +129,14 @@ class UpstreamCall : public std::enable_shared_from_this<UpstreamCall> {
   std::unique_ptr<UpstreamConnection> connection_;
   http::response<http::string_body> response_;
   bool reused_ = false;
+  std::optional<asio_common::ClientWatch::Interruption> interruption_;
 };
 
 }  // namespace
 
-void callUpstream(EventLoop& loop, const std::string& target, UpstreamCompletion done) {
-  std::make_shared<UpstreamCall>(loop, target, std::move(done))->start();
+void callUpstream(EventLoop& loop, const std::string& target, asio_common::ClientWatch& watch,
+                  UpstreamCompletion done) {
+  std::make_shared<UpstreamCall>(loop, target, std::move(done))->start(watch);
 }
 
 }  // namespace benchd::callbacks_asio

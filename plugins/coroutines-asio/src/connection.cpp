@@ -3,6 +3,7 @@
 #include "live_task.hpp"
 #include "request_handler.hpp"
 
+#include <benchd/asio_common/client_watch.hpp>
 #include <benchd/asio_common/connection_tracking.hpp>
 #include <benchd/asio_common/limits.hpp>
 #include <benchd/asio_common/response_bytes.hpp>
@@ -11,6 +12,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/read_size.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
@@ -45,6 +47,30 @@ asio::awaitable<void> discardInput(beast::tcp_stream* stream) {
   }
 }
 
+/// Reads one request (see benchd/sdk/request_deadline.hpp): waits for its first byte as long
+/// as an idle keep-alive connection may wait, then gives the header `header_deadline` and the
+/// body kIoTimeout, each in total (the stream's expiry spans every read of an operation).
+asio::awaitable<error_code> readRequest(beast::tcp_stream* stream, beast::flat_buffer* buffer,
+                                        http::request_parser<http::string_body>* parser,
+                                        std::chrono::milliseconds header_deadline) {
+  if (buffer->size() == 0) {
+    stream->expires_after(asio_common::kIoTimeout);
+    auto [error, bytes] = co_await stream->async_read_some(
+        buffer->prepare(beast::read_size(*buffer, 65536)), kNoThrow);
+    buffer->commit(bytes);
+    if (error)
+      co_return error;
+  }
+  stream->expires_after(header_deadline);
+  auto [header_error, header_bytes] =
+      co_await http::async_read_header(*stream, *buffer, *parser, kNoThrow);
+  if (header_error)
+    co_return header_error;
+  stream->expires_after(asio_common::kIoTimeout);
+  auto [body_error, body_bytes] = co_await http::async_read(*stream, *buffer, *parser, kNoThrow);
+  co_return body_error;
+}
+
 }  // namespace
 
 asio::awaitable<void> serveConnection(asio_common::EventLoop* loop, const sdk::Host* host,
@@ -57,9 +83,9 @@ asio::awaitable<void> serveConnection(asio_common::EventLoop* loop, const sdk::H
   while (!loop->group.draining()) {
     http::request_parser<http::string_body> parser;
     parser.body_limit(sdk::kMaxRequestBodyBytes);
-    stream.expires_after(asio_common::kIoTimeout);
     registration.setIdle(true);
-    auto [read_error, bytes] = co_await http::async_read(stream, buffer, parser, kNoThrow);
+    const error_code read_error =
+        co_await readRequest(&stream, &buffer, &parser, loop->group.headerDeadline());
     registration.setIdle(false);
     if (asio_common::endsConnection(read_error))
       break;
@@ -70,7 +96,10 @@ asio::awaitable<void> serveConnection(asio_common::EventLoop* loop, const sdk::H
     if (read_error) {
       reply = asio_common::readErrorReply(read_error);
     } else {
-      reply = co_await handleRequest(loop, host, &parser.get());
+      auto handled = co_await handleRequest(loop, host, &parser.get(), &stream, &buffer);
+      if (!handled)
+        break;  // the client left while its request waited: nobody to answer
+      reply = std::move(*handled);
       close_after = false;
     }
     const bool keep_alive =

@@ -2,6 +2,8 @@
 
 #include "upstream_call.hpp"
 
+#include <benchd/asio_common/client_watch.hpp>
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -12,9 +14,10 @@ namespace benchd::coroutines_asio {
 
 namespace asio = boost::asio;
 
-asio::awaitable<sdk::Reply> handleRequest(
+asio::awaitable<std::optional<sdk::Reply>> handleRequest(
     asio_common::EventLoop* loop, const sdk::Host* host,
-    const boost::beast::http::request<boost::beast::http::string_body>* message) {
+    const boost::beast::http::request<boost::beast::http::string_body>* message,
+    boost::beast::tcp_stream* stream, boost::beast::flat_buffer* buffer) {
   auto classified =
       sdk::classifyRequest(message->method_string(), message->target(), kApproachName);
   if (auto* reply = std::get_if<sdk::Reply>(&classified))
@@ -23,8 +26,11 @@ asio::awaitable<sdk::Reply> handleRequest(
 
   if (request.delay_call_depth > 0) {
     asio_common::LoopCounters::add(loop->counters.upstream_calls, 1);
+    asio_common::ClientWatch watch(*stream, *buffer);
     const UpstreamResult upstream =
-        co_await callUpstream(loop, sdk::upstreamTarget(kApproachName, request));
+        co_await callUpstream(loop, sdk::upstreamTarget(kApproachName, request), &watch);
+    if (watch.clientGone())
+      co_return std::nullopt;
     if (upstream.error) {
       co_return sdk::errorReply(502, "nested call failed: " + upstream.error.message());
     }
@@ -33,7 +39,11 @@ asio::awaitable<sdk::Reply> handleRequest(
     }
   } else if (request.delay_millis > 0) {
     asio::steady_timer timer(loop->io, std::chrono::milliseconds(request.delay_millis));
+    asio_common::ClientWatch watch(*stream, *buffer);
+    const auto interruption = watch.interruptWith([&timer] { timer.cancel(); });
     auto [error] = co_await timer.async_wait(asio::as_tuple(asio::use_awaitable));
+    if (watch.clientGone())
+      co_return std::nullopt;
     if (error)
       co_return sdk::errorReply(503, "delay interrupted: " + error.message());
   }

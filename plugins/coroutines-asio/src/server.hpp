@@ -6,8 +6,11 @@
 #include <benchd/plugin.h>
 #include <benchd/sdk/host.hpp>
 #include <benchd/sdk/plugin_support.hpp>
+#include <benchd/sdk/request_deadline.hpp>
 
 #include <chrono>
+#include <span>
+#include <string_view>
 
 namespace benchd::coroutines_asio {
 
@@ -16,6 +19,9 @@ namespace benchd::coroutines_asio {
 class Server {
  public:
   Server(const benchd_host_api* host, sdk::ServerSettings settings);
+
+  /// header_deadline_ms (benchd/sdk/request_deadline.hpp).
+  static std::span<const std::string_view> knownOptions() { return sdk::kRequestDeadlineOptions; }
 
   void start();
   [[nodiscard]] std::uint16_t boundPort() const noexcept { return loops_.boundPort(); }

@@ -2,6 +2,7 @@
 
 #include "live_task.hpp"
 
+#include <benchd/asio_common/connection_tracking.hpp>
 #include <benchd/sdk/limits.hpp>
 #include <benchd/sdk/service_request.hpp>
 
@@ -23,13 +24,21 @@ constexpr auto kNoThrow = asio::as_tuple(asio::use_awaitable);
 
 }  // namespace
 
-asio::awaitable<UpstreamResult> callUpstream(asio_common::EventLoop* loop, std::string target) {
+asio::awaitable<UpstreamResult> callUpstream(asio_common::EventLoop* loop, std::string target,
+                                             asio_common::ClientWatch* watch) {
   const LiveCoroutine live(*loop);
   const auto request = asio_common::upstreamRequest(target);
   const auto response_timeout = sdk::upstreamResponseTimeoutFor(target);
   auto connection = loop->upstream.takeIdle();
   bool reused = connection != nullptr;
+  // Closing the connection ends whatever the call waits for with an error.
+  const auto interruption = watch->interruptWith([&connection] {
+    if (connection)
+      asio_common::closeStream(connection->stream);
+  });
   for (;;) {
+    if (watch->clientGone())
+      co_return UpstreamResult{asio::error::operation_aborted, 0, {}};
     if (!connection) {
       connection = loop->upstream.open();
       if (!connection)

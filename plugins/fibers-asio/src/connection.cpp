@@ -2,6 +2,7 @@
 
 #include "request_handler.hpp"
 
+#include <benchd/asio_common/client_watch.hpp>
 #include <benchd/asio_common/connection_tracking.hpp>
 #include <benchd/asio_common/limits.hpp>
 #include <benchd/asio_common/response_bytes.hpp>
@@ -9,6 +10,7 @@
 
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/read_size.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
@@ -41,6 +43,29 @@ void discardInput(beast::tcp_stream& stream) {
   }
 }
 
+/// Reads one request (see benchd/sdk/request_deadline.hpp): waits for its first byte as long
+/// as an idle keep-alive connection may wait, then gives the header `header_deadline` and the
+/// body kIoTimeout, each in total (the stream's expiry spans every read of an operation).
+boost::system::error_code readRequest(beast::tcp_stream& stream, beast::flat_buffer& buffer,
+                                      http::request_parser<http::string_body>& parser,
+                                      std::chrono::milliseconds header_deadline) {
+  if (buffer.size() == 0) {
+    stream.expires_after(asio_common::kIoTimeout);
+    auto [error, bytes] =
+        stream.async_read_some(buffer.prepare(beast::read_size(buffer, 65536)), use_fiber);
+    buffer.commit(bytes);
+    if (error)
+      return error;
+  }
+  stream.expires_after(header_deadline);
+  auto [header_error, header_bytes] = http::async_read_header(stream, buffer, parser, use_fiber);
+  if (header_error)
+    return header_error;
+  stream.expires_after(asio_common::kIoTimeout);
+  auto [body_error, body_bytes] = http::async_read(stream, buffer, parser, use_fiber);
+  return body_error;
+}
+
 }  // namespace
 
 void serveConnection(asio_common::EventLoop* loop, FiberLoop* fiber_loop, const sdk::Host* host,
@@ -53,9 +78,9 @@ void serveConnection(asio_common::EventLoop* loop, FiberLoop* fiber_loop, const 
   while (!loop->group.draining()) {
     http::request_parser<http::string_body> parser;
     parser.body_limit(sdk::kMaxRequestBodyBytes);
-    stream.expires_after(asio_common::kIoTimeout);
     registration.setIdle(true);
-    auto [read_error, bytes] = http::async_read(stream, buffer, parser, use_fiber);
+    const boost::system::error_code read_error =
+        readRequest(stream, buffer, parser, loop->group.headerDeadline());
     registration.setIdle(false);
     if (asio_common::endsConnection(read_error))
       break;
@@ -66,7 +91,10 @@ void serveConnection(asio_common::EventLoop* loop, FiberLoop* fiber_loop, const 
     if (read_error) {
       reply = asio_common::readErrorReply(read_error);
     } else {
-      reply = handleRequest(*loop, *host, parser.get());
+      auto handled = handleRequest(*loop, *host, parser.get(), stream, buffer);
+      if (!handled)
+        break;  // the client left while its request waited: nobody to answer
+      reply = std::move(*handled);
       close_after = false;
     }
     const bool keep_alive =

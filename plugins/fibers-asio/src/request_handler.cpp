@@ -2,15 +2,19 @@
 
 #include "upstream_call.hpp"
 
-#include <boost/fiber/operations.hpp>
+#include <benchd/asio_common/client_watch.hpp>
+#include <benchd/fiber_asio/use_fiber.hpp>
+
+#include <boost/asio/steady_timer.hpp>
 
 #include <variant>
 
 namespace benchd::fibers_asio {
 
-sdk::Reply handleRequest(
+std::optional<sdk::Reply> handleRequest(
     asio_common::EventLoop& loop, const sdk::Host& host,
-    const boost::beast::http::request<boost::beast::http::string_body>& message) {
+    const boost::beast::http::request<boost::beast::http::string_body>& message,
+    boost::beast::tcp_stream& stream, boost::beast::flat_buffer& buffer) {
   auto classified = sdk::classifyRequest(message.method_string(), message.target(), kApproachName);
   if (auto* reply = std::get_if<sdk::Reply>(&classified))
     return std::move(*reply);
@@ -18,14 +22,27 @@ sdk::Reply handleRequest(
 
   if (request.delay_call_depth > 0) {
     asio_common::LoopCounters::add(loop.counters.upstream_calls, 1);
-    const UpstreamResult upstream = callUpstream(loop, sdk::upstreamTarget(kApproachName, request));
+    asio_common::ClientWatch watch(stream, buffer);
+    const UpstreamResult upstream =
+        callUpstream(loop, sdk::upstreamTarget(kApproachName, request), watch);
+    if (watch.clientGone())
+      return std::nullopt;
     if (upstream.error)
       return sdk::errorReply(502, "nested call failed: " + upstream.error.message());
     if (upstream.status != 200) {
       return sdk::errorReply(502, "nested call answered " + std::to_string(upstream.status));
     }
   } else if (request.delay_millis > 0) {
-    boost::this_fiber::sleep_for(std::chrono::milliseconds(request.delay_millis));
+    // An Asio timer rather than boost::this_fiber::sleep_for: a fiber's sleep cannot be
+    // interrupted, so a departing client or a stop would wait up to the whole delay.
+    boost::asio::steady_timer timer(loop.io, std::chrono::milliseconds(request.delay_millis));
+    asio_common::ClientWatch watch(stream, buffer);
+    const auto interruption = watch.interruptWith([&timer] { timer.cancel(); });
+    const boost::system::error_code error = timer.async_wait(fiber_asio::use_fiber);
+    if (watch.clientGone())
+      return std::nullopt;
+    if (error)
+      return sdk::errorReply(503, "delay interrupted: " + error.message());
   }
   return host.answer(request, message.body());
 }

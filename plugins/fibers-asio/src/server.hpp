@@ -7,9 +7,12 @@
 #include <benchd/plugin.h>
 #include <benchd/sdk/host.hpp>
 #include <benchd/sdk/plugin_support.hpp>
+#include <benchd/sdk/request_deadline.hpp>
 
 #include <chrono>
 #include <memory>
+#include <span>
+#include <string_view>
 #include <vector>
 
 namespace benchd::fibers_asio {
@@ -20,6 +23,9 @@ namespace benchd::fibers_asio {
 class Server {
  public:
   Server(const benchd_host_api* host, sdk::ServerSettings settings);
+
+  /// header_deadline_ms (benchd/sdk/request_deadline.hpp).
+  static std::span<const std::string_view> knownOptions() { return sdk::kRequestDeadlineOptions; }
 
   void start();
   [[nodiscard]] std::uint16_t boundPort() const noexcept { return loops_.boundPort(); }

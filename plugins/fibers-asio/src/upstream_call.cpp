@@ -1,8 +1,9 @@
 #include "upstream_call.hpp"
 
+#include <benchd/asio_common/connection_tracking.hpp>
+#include <benchd/fiber_asio/use_fiber.hpp>
 #include <benchd/sdk/limits.hpp>
 #include <benchd/sdk/service_request.hpp>
-#include <benchd/fiber_asio/use_fiber.hpp>
 
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/string_body.hpp>
@@ -15,12 +16,20 @@ namespace http = boost::beast::http;
 using boost::system::error_code;
 using fiber_asio::use_fiber;
 
-UpstreamResult callUpstream(asio_common::EventLoop& loop, const std::string& target) {
+UpstreamResult callUpstream(asio_common::EventLoop& loop, const std::string& target,
+                            asio_common::ClientWatch& watch) {
   const auto request = asio_common::upstreamRequest(target);
   const auto response_timeout = sdk::upstreamResponseTimeoutFor(target);
   auto connection = loop.upstream.takeIdle();
   bool reused = connection != nullptr;
+  // Closing the connection ends whatever the call waits for with an error.
+  const auto interruption = watch.interruptWith([&connection] {
+    if (connection)
+      asio_common::closeStream(connection->stream);
+  });
   for (;;) {
+    if (watch.clientGone())
+      return {asio::error::operation_aborted, 0, {}};
     if (!connection) {
       connection = loop.upstream.open();
       if (!connection)

@@ -1,5 +1,6 @@
 #include "connection.hpp"
 
+#include "deadline_socket.hpp"
 #include "request_handler.hpp"
 
 #include <Poco/Delegate.h>
@@ -11,6 +12,7 @@
 #include <Poco/Timespan.h>
 
 #include <array>
+#include <chrono>
 #include <memory>
 #include <sstream>
 
@@ -69,11 +71,20 @@ void Connection::run() {
   Poco::Net::HTTPServerParams::Ptr params = factory_.params_;
   // The session closes the socket when it goes, so it lives until the last answer is sent.
   Poco::Net::HTTPServerSession session(socket(), params);
+  // The listener (DeadlineServerSocket) makes every connection's socket one.
+  auto* deadlines = dynamic_cast<DeadlineSocketImpl*>(socket().impl());
+  const auto body_time = std::chrono::microseconds(params->getTimeout().totalMicroseconds());
   while (!stopped_.load() && session.hasMoreRequests()) {
+    // The first byte of a request is here (or pipelined in the session's buffer): its header
+    // has the header deadline from now, in total (benchd/sdk/request_deadline.hpp).
+    if (deadlines != nullptr)
+      deadlines->setDeadline(std::chrono::steady_clock::now() + factory_.state_.header_deadline);
     Poco::Net::HTTPServerResponseImpl response(session);
     std::unique_ptr<Poco::Net::HTTPServerRequestImpl> request;
     try {
       request = std::make_unique<Poco::Net::HTTPServerRequestImpl>(response, session, params.get());
+    } catch (const Poco::TimeoutException&) {
+      return;  // the header missed its deadline: closed without an answer, like the others
     } catch (const Poco::Net::NoMessageException&) {
       return;  // closed between requests
     } catch (const Poco::Net::MessageException& e) {
@@ -86,12 +97,17 @@ void Connection::run() {
           "malformed HTTP request: Content-Length is not a decimal number (" + e.message() + ")"));
       return;
     }
-    // Other exceptions (timeouts, resets) end the connection in TCPServerConnection::start.
+    // Other exceptions (resets) end the connection in TCPServerConnection::start.
+    // The body, read by the handler, gets the timeout for a read as its total.
+    if (deadlines != nullptr)
+      deadlines->setDeadline(std::chrono::steady_clock::now() + body_time);
     response.setVersion(request->getVersion());
     response.setKeepAlive(params->getKeepAlive() && request->getKeepAlive() &&
                           session.canKeepAlive());
     RequestHandler handler(factory_.state_);
     handler.handleRequest(*request, response);
+    if (deadlines != nullptr)
+      deadlines->clearDeadline();
     session.setKeepAlive(params->getKeepAlive() && response.getKeepAlive() &&
                          session.canKeepAlive());
   }

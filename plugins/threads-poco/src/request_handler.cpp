@@ -1,5 +1,6 @@
 #include "request_handler.hpp"
 
+#include "client_watch.hpp"
 #include "connection.hpp"
 #include "request_body.hpp"
 
@@ -12,7 +13,6 @@
 
 #include <optional>
 #include <ostream>
-#include <thread>
 #include <variant>
 
 namespace benchd::threads_poco {
@@ -40,17 +40,24 @@ void send(Poco::Net::HTTPServerResponse& response, const sdk::Reply& reply, bool
   out.flush();  // before a close after the reply shuts the sending side down
 }
 
-sdk::Reply serve(ServerState& state, const sdk::ServiceRequest& request, const std::string& body) {
+/// The reply, or nothing when the client left while the request waited (`watch`).
+std::optional<sdk::Reply> serve(ServerState& state, const sdk::ServiceRequest& request,
+                                const std::string& body, ClientWatch& watch) {
   if (request.delay_call_depth > 0) {
     state.upstream_calls.fetch_add(1, std::memory_order_relaxed);
-    const UpstreamResult upstream = state.upstream.get(sdk::upstreamTarget(kApproachName, request));
+    const UpstreamResult upstream =
+        state.upstream.get(sdk::upstreamTarget(kApproachName, request), watch);
+    if (watch.clientGone())
+      return std::nullopt;
     if (!upstream.error.empty())
       return sdk::errorReply(502, "nested call failed: " + upstream.error);
     if (upstream.status != 200) {
       return sdk::errorReply(502, "nested call answered " + std::to_string(upstream.status));
     }
   } else if (request.delay_millis > 0) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(request.delay_millis));
+    // Not std::this_thread::sleep_for: a departing client or a stop wakes this wait.
+    if (!watch.sleepFor(std::chrono::milliseconds(request.delay_millis)))
+      return std::nullopt;
   }
   return state.host.answer(request, body);
 }
@@ -87,7 +94,15 @@ void RequestHandler::handleRequest(Poco::Net::HTTPServerRequest& request,
       if (auto* error_reply = std::get_if<sdk::Reply>(&classified)) {
         reply = std::move(*error_reply);
       } else {
-        reply = serve(state_, std::get<sdk::ServiceRequest>(classified), body);
+        // Connection hands every handler a HTTPServerRequestImpl.
+        ClientWatch watch(dynamic_cast<Poco::Net::HTTPServerRequestImpl&>(request).socket());
+        auto served = serve(state_, std::get<sdk::ServiceRequest>(classified), body, watch);
+        if (!served) {
+          // The client left while its request waited: nobody to answer.
+          response.setKeepAlive(false);
+          return;
+        }
+        reply = std::move(*served);
       }
     }
   }

@@ -1,6 +1,7 @@
 #include "server.hpp"
 
 #include "connection.hpp"
+#include "deadline_socket.hpp"
 
 #include <benchd/sdk/limits.hpp>
 
@@ -12,6 +13,7 @@
 
 #include <cerrno>
 #include <thread>
+#include <vector>
 
 namespace benchd::threads_poco {
 
@@ -29,7 +31,7 @@ Poco::Net::ServerSocket listenOn(const sdk::ServerSettings& settings, int backlo
     throw sdk::PluginError(BENCHD_ERR_INVALID_ARGUMENT,
                            "bind address '" + settings.bind_address + "': " + e.displayText());
   }
-  Poco::Net::ServerSocket socket;
+  DeadlineServerSocket socket;  // its connections can be held to the request deadlines
   try {
     // SO_REUSEADDR for quick restarts, but not SO_REUSEPORT: a second server on the same port
     // must fail, not share it.
@@ -51,6 +53,7 @@ Poco::Net::ServerSocket listenOn(const sdk::ServerSettings& settings, int backlo
 Server::Server(const benchd_host_api* host, sdk::ServerSettings settings)
     : settings_(std::move(settings)), pool_settings_(PoolSettings::from(settings_)), state_(host) {
   state_.no_keep_alive = settings_.hasProfile("no-keep-alive");
+  state_.header_deadline = sdk::headerDeadline(settings_);
 }
 
 Server::~Server() {
@@ -108,6 +111,16 @@ bool Server::stop(std::chrono::milliseconds timeout) {
   }
   thread_pool_->joinAll();
   return drained;
+}
+
+std::span<const std::string_view> Server::knownOptions() {
+  static const std::vector<std::string_view> names = [] {
+    std::vector<std::string_view> all(PoolSettings::optionNames().begin(),
+                                      PoolSettings::optionNames().end());
+    all.insert(all.end(), sdk::kRequestDeadlineOptions.begin(), sdk::kRequestDeadlineOptions.end());
+    return all;
+  }();
+  return names;
 }
 
 void Server::reportCounters(benchd_counter_sink sink, void* sink_context) const {

@@ -27,7 +27,8 @@ class Server {
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
-  static std::span<const std::string_view> knownOptions() { return PoolSettings::optionNames(); }
+  /// The pool options (PoolSettings) and header_deadline_ms (benchd/sdk/request_deadline.hpp).
+  static std::span<const std::string_view> knownOptions();
 
   void start();
   [[nodiscard]] std::uint16_t boundPort() const noexcept { return port_; }

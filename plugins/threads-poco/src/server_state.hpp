@@ -3,8 +3,10 @@
 #include "upstream_session_pool.hpp"
 
 #include <benchd/sdk/host.hpp>
+#include <benchd/sdk/request_deadline.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 
 namespace benchd::threads_poco {
@@ -17,6 +19,8 @@ struct ServerState {
 
   sdk::Host host;
   bool no_keep_alive = false;
+  /// How long a request's header may take from its first byte (sdk::headerDeadline()).
+  std::chrono::milliseconds header_deadline = sdk::kHeaderDeadline;
   std::atomic<bool> draining{false};
   UpstreamSessionPool upstream;
   std::atomic<std::int64_t> requests_served{0};

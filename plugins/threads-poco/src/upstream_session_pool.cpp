@@ -135,7 +135,7 @@ void UpstreamSessionPool::sweep(const std::stop_token& stop) {
   }
 }
 
-UpstreamResult UpstreamSessionPool::get(const std::string& target) {
+UpstreamResult UpstreamSessionPool::get(const std::string& target, ClientWatch& watch) {
   const Poco::Timespan connect_timeout = timespanOf(sdk::kConnectTimeout);
   const Poco::Timespan response_timeout = timespanOf(sdk::upstreamResponseTimeoutFor(target));
   SessionPtr session = takeIdle();
@@ -161,6 +161,10 @@ UpstreamResult UpstreamSessionPool::get(const std::string& target) {
       request.setHost("127.0.0.1");
       // Poco keeps the request in its buffer until receiveResponse(); the wait needs it sent.
       session->sendRequest(request).flush();
+      if (!watch.awaitReadable(session->socket(), response_timeout)) {
+        session.reset();
+        return {"the client left", 0, {}};
+      }
       Poco::Net::HTTPResponse response;
       std::istream& body_stream = session->receiveResponse(response);
       UpstreamResult result;

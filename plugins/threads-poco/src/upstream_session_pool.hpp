@@ -1,5 +1,7 @@
 #pragma once
 
+#include "client_watch.hpp"
+
 #include <benchd/sdk/idle_list.hpp>
 
 #include <Poco/Net/HTTPClientSession.h>
@@ -46,8 +48,10 @@ class UpstreamSessionPool {
   /// GET `target` (a target sdk::upstreamTarget made), waiting for the answer up to
   /// sdk::upstreamResponseTimeoutFor(target). A pooled session whose connection the server
   /// closed before answering (nothing received) is replaced once by a new connection; no
-  /// other failure is retried (see staleKeepAlive).
-  UpstreamResult get(const std::string& target);
+  /// other failure is retried (see staleKeepAlive). While it waits for the answer it watches
+  /// the caller's client (`watch`): when that client leaves, the session is closed (which ends
+  /// the nested request's own wait in turn) and the call returns at once with an error.
+  UpstreamResult get(const std::string& target, ClientWatch& watch);
 
   /// Drops every idle session (closing its connection). Thread-safe.
   void closeIdle();

@@ -4,6 +4,7 @@
 #include <benchd/asio_common/upstream_pool.hpp>
 #include <benchd/plugin.h>
 #include <benchd/sdk/plugin_support.hpp>
+#include <benchd/sdk/request_deadline.hpp>
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
@@ -77,6 +78,7 @@ class EventLoopGroup {
   /// after all connections were told to close. Default: io.stop().
   using LoopStopper = std::function<void(EventLoop&)>;
 
+  /// Throws sdk::PluginError (BENCHD_ERR_INVALID_ARGUMENT) for a bad header_deadline_ms.
   explicit EventLoopGroup(sdk::ServerSettings settings);
   ~EventLoopGroup();
   EventLoopGroup(const EventLoopGroup&) = delete;
@@ -104,6 +106,10 @@ class EventLoopGroup {
   [[nodiscard]] const boost::asio::ip::tcp::endpoint& selfEndpoint() const noexcept {
     return self_endpoint_;
   }
+  /// How long a request's header may take from its first byte (sdk::headerDeadline()).
+  [[nodiscard]] std::chrono::milliseconds headerDeadline() const noexcept {
+    return header_deadline_;
+  }
   [[nodiscard]] bool draining() const noexcept { return draining_.load(std::memory_order_relaxed); }
   /// False under the no-keep-alive profile and while draining.
   [[nodiscard]] bool keepAliveAllowed() const noexcept { return !no_keep_alive_ && !draining(); }
@@ -125,6 +131,7 @@ class EventLoopGroup {
 
   sdk::ServerSettings settings_;
   bool no_keep_alive_;
+  std::chrono::milliseconds header_deadline_;
   std::atomic<bool> draining_{false};
   std::atomic<std::int64_t> upstream_connections_{0};
   std::vector<std::unique_ptr<EventLoop>> loops_;
