@@ -7,18 +7,20 @@
 
 #include "report_writer.hpp"
 
+#include <benchd/common/integer_option.hpp>
+
 #include <QApplication>
-#include <charconv>
 #include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace {
 
-constexpr int kExitFailure = 1;
-constexpr int kExitUsage = 2;
+using benchd::common::kExitFailure;
+using benchd::common::kExitUsage;
 
 const char* const kUsage =
     "usage: benchd-report --store FILE --run ID --out DIR\n"
@@ -32,18 +34,19 @@ struct Arguments {
   std::string out;
 };
 
-std::optional<Arguments> parse(int argc, char** argv, std::string& error) {
+/// The arguments; throws common::UsageError naming the option and what was expected.
+Arguments parse(int argc, char** argv) {
+  using benchd::common::UsageError;
   Arguments arguments;
   bool have_run = false;
   for (int index = 1; index < argc; ++index) {
     const std::string_view option = argv[index];
     if (option == "--help" || option == "-h") {
       std::cout << kUsage;
-      std::exit(0);
+      std::exit(benchd::common::kExitOk);
     }
     if (index + 1 >= argc) {
-      error = "option " + std::string(option) + " needs a value";
-      return std::nullopt;
+      throw UsageError(std::string(option) + " needs a value");
     }
     const std::string_view value = argv[++index];
     if (option == "--store") {
@@ -51,21 +54,15 @@ std::optional<Arguments> parse(int argc, char** argv, std::string& error) {
     } else if (option == "--out") {
       arguments.out = value;
     } else if (option == "--run") {
-      const auto [end, code] =
-          std::from_chars(value.data(), value.data() + value.size(), arguments.run);
-      if (code != std::errc() || end != value.data() + value.size() || arguments.run < 1) {
-        error = "--run: expected a run id (a positive integer), got '" + std::string(value) + "'";
-        return std::nullopt;
-      }
+      arguments.run = benchd::common::parseIntegerOption<std::int64_t>(
+          option, value, 1, std::numeric_limits<std::int64_t>::max());
       have_run = true;
     } else {
-      error = "unknown option " + std::string(option);
-      return std::nullopt;
+      throw UsageError("unknown option " + std::string(option));
     }
   }
   if (arguments.store.empty() || arguments.out.empty() || !have_run) {
-    error = "--store, --run and --out are required";
-    return std::nullopt;
+    throw UsageError("--store, --run and --out are required");
   }
   return arguments;
 }
@@ -73,10 +70,11 @@ std::optional<Arguments> parse(int argc, char** argv, std::string& error) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string error;
-  const std::optional<Arguments> arguments = parse(argc, argv, error);
-  if (!arguments) {
-    std::cerr << "benchd-report: " << error << "\n" << kUsage;
+  std::optional<Arguments> arguments;
+  try {
+    arguments = parse(argc, argv);
+  } catch (const benchd::common::UsageError& error) {
+    std::cerr << "benchd-report: " << error.what() << "\n" << kUsage;
     return kExitUsage;
   }
   // A renderer never needs a screen; without this Qt would look for a display and abort.

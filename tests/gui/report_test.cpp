@@ -112,7 +112,7 @@ class ReportTest : public QObject {
     const QString report = QStringLiteral(BENCHD_REPORT_PATH);
     Finished usage = runProgram(report, {QStringLiteral("--run"), QStringLiteral("x")}, 30'000);
     QCOMPARE(usage.exit_code, 2);
-    QVERIFY2(usage.output.contains(QStringLiteral("--run: expected a run id")),
+    QVERIFY2(usage.output.contains(QStringLiteral("--run: expected an integer from 1 to")),
              qPrintable(usage.output));
     const Finished missing_store = runProgram(
         report,

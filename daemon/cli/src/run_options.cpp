@@ -2,6 +2,7 @@
 
 #include "usage_error.hpp"
 
+#include <benchd/common/integer_option.hpp>
 #include <benchd/runner/cpu_list.hpp>
 
 #include <charconv>
@@ -11,14 +12,7 @@ namespace benchd::cli {
 namespace {
 
 std::uint32_t parseSeconds(std::string_view option, std::string_view text) {
-  std::uint32_t value = 0;
-  const char* end = text.data() + text.size();
-  const auto [ptr, error] = std::from_chars(text.data(), end, value);
-  if (text.empty() || error != std::errc{} || ptr != end || value > 86'400) {
-    throw UsageError(std::string(option) + ": expected whole seconds from 0 to 86400, got '" +
-                     std::string(text) + "'");
-  }
-  return value;
+  return common::parseIntegerOption<std::uint32_t>(option, text, 0, 86'400);
 }
 
 std::vector<std::string> splitNames(std::string_view option, std::string_view text) {
@@ -143,14 +137,7 @@ RunOptions parseRunOptions(std::span<const std::string_view> arguments) {
     } else if (option == "--generator-cpus") {
       options.generator_cpus = cpuList(option, value);
     } else if (option == "--threads") {
-      unsigned threads = 0;
-      const auto [ptr, error] = std::from_chars(value.data(), value.data() + value.size(), threads);
-      if (error != std::errc{} || ptr != value.data() + value.size() || threads == 0 ||
-          threads > 1024) {
-        throw UsageError("--threads: expected an integer from 1 to 1024, got '" +
-                         std::string(value) + "'");
-      }
-      options.threads = threads;
+      options.threads = common::parseIntegerOption<unsigned>(option, value, 1, 1024);
     } else if (option == "--health-timeout") {
       options.health_timeout_seconds = parseSeconds(option, value);
       if (options.health_timeout_seconds == 0) {

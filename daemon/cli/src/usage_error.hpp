@@ -1,16 +1,13 @@
 #pragma once
 
-#include <stdexcept>
+#include <benchd/common/usage_error.hpp>
 
 namespace benchd::cli {
 
-/// Bad command-line arguments. what() is one line for the user (without the program name); the
-/// dispatcher prints it with the subcommand's usage and exits with kUsageExitCode.
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+/// Bad command-line arguments (the programs' shared type): the dispatcher prints what() with
+/// the subcommand's usage and exits with kUsageExitCode.
+using common::UsageError;
 
-inline constexpr int kUsageExitCode = 2;
+inline constexpr int kUsageExitCode = common::kExitUsage;
 
 }  // namespace benchd::cli

@@ -6,6 +6,7 @@
 #include "worker_events.hpp"
 #include "worker_options.hpp"
 
+#include <benchd/common/epoch_time.hpp>
 #include <benchd/microservice/movie_service.hpp>
 #include <benchd/plugin_host/plugin_load_error.hpp>
 #include <benchd/plugin_host/plugin_loader.hpp>
@@ -39,6 +40,9 @@ using worker::kExitPluginRefused;
 using worker::kExitStartFailed;
 using worker::kExitStopped;
 using worker::kExitUsage;
+static_assert(static_cast<int>(kExitUsage) == benchd::common::kExitUsage &&
+                  static_cast<int>(worker::kExitFailure) == benchd::common::kExitFailure,
+              "the worker's exit codes extend the ones every benchd program shares");
 
 int fail(int code, const std::string& message) {
   const std::string line = std::string(worker::kErrorPrefix) + message + "\n";
@@ -80,12 +84,6 @@ void raiseOpenFileLimit() {
 std::int64_t heapBytesInUse() {
   const struct mallinfo2 info = ::mallinfo2();
   return static_cast<std::int64_t>(info.uordblks + info.hblkhd);
-}
-
-std::int64_t epochMillis() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
 }
 
 /// The message a plugin left in `error`, read no further than the buffer even when the
@@ -159,7 +157,7 @@ void serveUntilSignalled(const sigset_t& stop_signals, const worker::WorkerOptio
     const auto wait = std::chrono::duration_cast<std::chrono::nanoseconds>(
         next_stats - std::chrono::steady_clock::now());
     if (wait.count() <= 0) {
-      worker::emitEvent(worker::statsEvent(epochMillis(), heapBytesInUse(),
+      worker::emitEvent(worker::statsEvent(benchd::common::epochMillisNow(), heapBytesInUse(),
                                            collectCounters(plugin, server, service, reported)));
       next_stats += options.stats_interval;
       continue;

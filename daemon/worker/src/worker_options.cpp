@@ -1,5 +1,6 @@
 #include "worker_options.hpp"
 
+#include <benchd/common/integer_option.hpp>
 #include <benchd/microservice/service_profile.hpp>
 
 #include <algorithm>
@@ -9,21 +10,7 @@
 
 namespace benchd::worker {
 
-namespace {
-
-template <typename Int>
-Int parseNumber(std::string_view flag, std::string_view text, Int min, Int max) {
-  Int value{};
-  const auto* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (ec != std::errc{} || ptr != end || text.empty() || value < min || value > max) {
-    throw UsageError(std::string(flag) + ": expected an integer from " + std::to_string(min) +
-                     " to " + std::to_string(max) + ", got '" + std::string(text) + "'");
-  }
-  return value;
-}
-
-}  // namespace
+using common::parseIntegerOption;
 
 std::string workerUsage() {
   return "usage: benchd-worker --plugin PATH --port N [options]\n"
@@ -78,12 +65,12 @@ WorkerOptions parseWorkerOptions(int argc, const char* const* argv) {
     if (flag == "--plugin") {
       options.plugin_path = value;
     } else if (flag == "--port") {
-      options.port = parseNumber<std::uint16_t>(flag, value, 0, 65535);
+      options.port = parseIntegerOption<std::uint16_t>(flag, value, 0, 65535);
       have_port = true;
     } else if (flag == "--bind") {
       options.bind_address = value;
     } else if (flag == "--threads") {
-      options.threads = parseNumber<unsigned>(flag, value, 1, 1024);
+      options.threads = parseIntegerOption<unsigned>(flag, value, 1, 1024);
     } else if (flag == "--profile") {
       if (value.empty())
         throw UsageError("--profile: empty profile name");
@@ -105,9 +92,10 @@ WorkerOptions parseWorkerOptions(int argc, const char* const* argv) {
       options.plugin_options.emplace_back(value.substr(0, eq), value.substr(eq + 1));
     } else if (flag == "--stats-interval-ms") {
       options.stats_interval =
-          std::chrono::milliseconds(parseNumber<int>(flag, value, 10, 3'600'000));
+          std::chrono::milliseconds(parseIntegerOption<int>(flag, value, 10, 3'600'000));
     } else if (flag == "--stop-timeout-ms") {
-      options.stop_timeout = std::chrono::milliseconds(parseNumber<int>(flag, value, 0, 3'600'000));
+      options.stop_timeout =
+          std::chrono::milliseconds(parseIntegerOption<int>(flag, value, 0, 3'600'000));
     } else {
       throw UsageError("unknown option '" + std::string(flag) + "' (see --help)");
     }

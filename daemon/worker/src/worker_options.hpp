@@ -1,5 +1,7 @@
 #pragma once
 
+#include <benchd/common/usage_error.hpp>
+
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -26,10 +28,7 @@ struct WorkerOptions {
 };
 
 /// A command line that cannot be run; what() says which argument and why.
-class UsageError : public std::invalid_argument {
- public:
-  using std::invalid_argument::invalid_argument;
-};
+using common::UsageError;
 
 /// Parses argv. Throws UsageError for unknown flags, missing values, malformed numbers, a
 /// missing --plugin / --port, or --inspect combined with any other option.

@@ -1,0 +1,17 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+
+namespace benchd::common {
+
+/// The wall clock as milliseconds since the Unix epoch: what benchd stores and prints as a
+/// point in time. Durations are measured with steady_clock instead; code that tests need to
+/// control takes a sampling::Clock.
+inline std::int64_t epochMillisNow() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace benchd::common
