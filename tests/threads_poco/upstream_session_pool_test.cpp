@@ -93,7 +93,8 @@ class CallerClient {
     served_ = listener_.acceptConnection();
   }
   UpstreamResult get(UpstreamSessionPool& pool, const std::string& target) {
-    return pool.get(target);
+    ClientWatch watch(served_);
+    return pool.get(target, watch);
   }
 
  private:
