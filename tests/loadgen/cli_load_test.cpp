@@ -115,6 +115,35 @@ TEST(CliLoad, AShortRunPrintsParsableJson) {
   EXPECT_EQ(json["snapshots"].Size(), 2U);
 }
 
+TEST(CliLoad, RequestsEndsTheRunAfterNRequests) {
+  const auto result =
+      benchd({"load", "--url", workerUrl(), "--approach", "callbacks-asio", "--connections", "4",
+              "--requests", "60", "--delay", "1", "--threads", "1", "--json"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  rapidjson::Document json;
+  json.Parse(result.out.c_str());
+  ASSERT_FALSE(json.HasParseError()) << result.out;
+  const auto& requests = json["requests"];
+  EXPECT_EQ(requests["sent"].GetUint64(), 60U);
+  EXPECT_EQ(requests["ok"].GetUint64(), 60U);
+  EXPECT_EQ(requests["errors"].GetUint64(), 0U);
+  // Reported like a timed run of the length it took: 60 requests of 1 ms take about a second,
+  // not the day a count-limited run may last.
+  EXPECT_LE(json["duration_seconds"].GetUint(), 10U);
+  EXPECT_GE(json["snapshots"].Size(), 1U);
+  EXPECT_LT(json["elapsed_seconds"].GetDouble(), 10.0);
+}
+
+TEST(CliLoad, RequestsNeedsAPositiveCount) {
+  const auto result =
+      benchd({"load", "--url", "http://127.0.0.1:1", "--approach", "a", "--requests", "0"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(firstLine(result.err),
+            "benchd load: --requests: expected an integer from 1 to 1000000000000, got '0'");
+  const auto help = benchd({"load", "--help"});
+  EXPECT_NE(help.out.find("  --requests N "), std::string::npos) << help.out;
+}
+
 TEST(CliLoad, TextSummaryNamesErrorClasses) {
   const auto result = benchd(
       {"load", "--url", "http://127.0.0.1:" + std::to_string(testing::closedPort()), "--approach",

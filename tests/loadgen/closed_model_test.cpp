@@ -32,6 +32,26 @@ TEST(ClosedModel, RateCapHoldsTheSharedRate) {
   EXPECT_EQ(result.peak_active_vus, 20U);
 }
 
+TEST(ClosedModel, TheRateCapHoldsForOpenModelSubScenariosToo) {
+  // Half the connections loop (closed), half serve 50 arrivals per second (open); together
+  // they may send 100 per second. Before the open half took slots too, it came on top: 150/s.
+  auto closed = subScenario(ExecutorKind::kConstantVus);
+  closed.name = "closed";
+  closed.connection_share = 0.5;
+  auto open = subScenario(ExecutorKind::kConstantArrivalRate);
+  open.name = "open";
+  open.connection_share = 0.5;
+  const auto workload =
+      workloadOf({closed, open}, scenario::RateCapSource::kScenarioRequestsPerSecond);
+  const auto phase = runWorkload(workload, 10, 100, 3, targetOf(1), testOptions());
+  const PhaseResult& result = phase.result;
+  // Generous bounds: 300 slots in 3 s; 450 requests when the open half ignores the cap.
+  EXPECT_GE(result.totals.requests_sent, 240U);
+  EXPECT_LE(result.totals.requests_sent, 350U);
+  EXPECT_EQ(result.totals.errors.total(), 0U);
+  EXPECT_NEAR(result.intended_requests_per_second, 100.0, 15.0) << "the cap, not cap + arrivals";
+}
+
 TEST(ClosedModel, WithoutCapEveryVuLoopsAndLatencyIncludesTheDelay) {
   const auto workload = workloadOf({subScenario(ExecutorKind::kConstantVus)});
   const auto phase = runWorkload(workload, 10, std::nullopt, 2, targetOf(50), testOptions());

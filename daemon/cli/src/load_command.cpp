@@ -16,7 +16,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
@@ -58,13 +60,21 @@ void checkRowFits(const LoadOptions& options, const scenario::Workload& workload
 
 /// What `benchd load` ran, for the summary's header.
 results::LoadRunDescription describeRun(const LoadOptions& options,
-                                        const scenario::Workload& workload, bool stopped_early) {
+                                        const scenario::Workload& workload,
+                                        const loadgen::PhaseResult& test, bool stopped_early) {
   results::LoadRunDescription run;
   run.target = options.url;
   run.approach = options.approach;
   run.workload = workload.name;
   run.connections = options.connections;
   run.test_seconds = options.duration_seconds;
+  if (options.requests) {
+    // Request-count mode: the count ended the phase, so its length is what ran (whole seconds,
+    // rounded up), like a timed run of that length.
+    const auto ran = std::chrono::ceil<std::chrono::seconds>(test.duration).count();
+    run.test_seconds = static_cast<std::uint32_t>(
+        std::clamp<std::int64_t>(ran, 1, static_cast<std::int64_t>(options.duration_seconds)));
+  }
   run.warmup_seconds = options.warmup_seconds;
   run.requests_per_second = options.rate;
   run.delay_call_depth = options.delay_call_depth;
@@ -94,6 +104,7 @@ int runLoad(std::span<const std::string_view> arguments) {
   engine_options.request_timeout = options.timeout;
   engine_options.connect_timeout = options.connect_timeout;
   engine_options.arrival_overflow = options.arrival_overflow;
+  engine_options.request_limit = options.requests;
   loadgen::LoadEngine engine(engine_options);
 
   std::atomic<bool> stopped{false};
@@ -123,8 +134,9 @@ int runLoad(std::span<const std::string_view> arguments) {
       engine.runScenario(rowFor(options, workload), workload, target, on_snapshot);
   progress.finish();
 
-  const results::LoadSummary summary = results::makeLoadSummary(
-      describeRun(options, workload, stopped.load()), workload, result.test, std::move(digests));
+  const results::LoadSummary summary =
+      results::makeLoadSummary(describeRun(options, workload, result.test, stopped.load()),
+                               workload, result.test, std::move(digests));
   if (options.json) {
     results::writeLoadReportJson(std::cout, summary);
   } else {

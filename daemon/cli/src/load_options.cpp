@@ -33,6 +33,10 @@ std::string loadUsage() {
          "                            (default get-time)\n"
          "  --connections N           connections (VUs / arrival pool) (default 64)\n"
          "  --duration S              test phase seconds (default 10)\n"
+         "  --requests N              end the test phase once N requests have ended, answered\n"
+         "                            or failed (h2load -n); --duration, if given, still limits\n"
+         "                            it (default: no count; with --requests, 86400 s); the\n"
+         "                            workload's stages are laid out over the duration\n"
          "  --warmup S                warm-up seconds, same shape, discarded (default 0)\n"
          "  --rate R                  requests per second: the rate cap of get-time/get-movies,\n"
          "                            the arrival rate of arrival-rate workloads (default none)\n"
@@ -56,6 +60,7 @@ std::string loadUsage() {
 
 LoadOptions parseLoadOptions(std::span<const std::string_view> arguments) {
   LoadOptions options;
+  bool duration_given = false;
   for (std::size_t i = 0; i < arguments.size(); ++i) {
     const std::string_view option = arguments[i];
     if (option == "--json") {
@@ -91,7 +96,11 @@ LoadOptions parseLoadOptions(std::span<const std::string_view> arguments) {
     } else if (option == "--connections") {
       options.connections = parseInteger<std::uint32_t>(option, value, 1, 1'000'000);
     } else if (option == "--duration") {
-      options.duration_seconds = parseInteger<std::uint32_t>(option, value, 1, 86'400);
+      options.duration_seconds = parseInteger<std::uint32_t>(option, value, 1, kMaxDurationSeconds);
+      duration_given = true;
+    } else if (option == "--requests") {
+      options.requests =
+          parseInteger<std::uint64_t>(option, value, 1, std::uint64_t{1'000'000'000'000});
     } else if (option == "--warmup") {
       options.warmup_seconds = parseInteger<std::uint32_t>(option, value, 0, 86'400);
     } else if (option == "--rate") {
@@ -127,6 +136,9 @@ LoadOptions parseLoadOptions(std::span<const std::string_view> arguments) {
   }
   if (options.approach.empty()) {
     throw UsageError("--approach is required");
+  }
+  if (options.requests && !duration_given) {
+    options.duration_seconds = kMaxDurationSeconds;
   }
   return options;
 }

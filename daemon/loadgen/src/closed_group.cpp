@@ -125,6 +125,12 @@ void ClosedGroup::beginIteration(VirtualUser& user) {
 }
 
 void ClosedGroup::sendNext(VirtualUser& user) {
+  if (loop_.budget != nullptr && !loop_.budget->tryTake()) {
+    // Request-count mode with every request sent: this VU is done; the phase ends when the last
+    // request in flight has.
+    stopNow(user);
+    return;
+  }
   const PreparedRequest& request = mix_.single() ? mix_.pick(0.0) : mix_.pick(loop_.uniform());
   user.startRequest(request, std::nullopt);
 }

@@ -2,6 +2,7 @@
 
 #include "active_gauge.hpp"
 #include "interval_stats.hpp"
+#include "request_budget.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -21,6 +22,8 @@ struct LoopContext {
   IntervalStats& stats;
   /// Shared by every loop of the phase: each group reports its VUs starting and stopping.
   ActiveGauge& active_vus;
+  /// Request-count mode: a send needs a ticket (see RequestBudget); null otherwise.
+  RequestBudget* budget;
   boost::asio::ip::tcp::endpoint endpoint;
   Clock::time_point phase_start;
   std::chrono::nanoseconds request_timeout;

@@ -25,6 +25,7 @@ LoopWorker::LoopWorker(const PhaseSetup& setup, std::uint32_t loop_index, PhaseS
       context_{io_,
                stats_,
                sync.activeGauge(),
+               setup.budget.get(),
                setup.endpoint,
                setup.start,
                setup.options.request_timeout,
@@ -36,8 +37,8 @@ LoopWorker::LoopWorker(const PhaseSetup& setup, std::uint32_t loop_index, PhaseS
     const scenario::SubScenarioPlan& plan = setup.plan.sub_scenarios[sub];
     if (setup.timelines[sub]) {
       open_groups_.push_back(std::make_unique<OpenGroup>(
-          context_, plan, *setup.mixes[sub], *setup.timelines[sub], setup.options.arrival_overflow,
-          loop_index, setup.loop_count));
+          context_, plan, *setup.mixes[sub], *setup.timelines[sub], setup.tokens.get(),
+          setup.options.arrival_overflow, loop_index, setup.loop_count));
     } else {
       closed_groups_.push_back(std::make_unique<ClosedGroup>(
           context_, plan, *setup.mixes[sub], setup.tokens.get(), loop_index, setup.loop_count));
@@ -73,7 +74,7 @@ void LoopWorker::armControlTimer() {
 void LoopWorker::onControlTick() {
   const auto now = std::chrono::steady_clock::now();
   if (!ended_) {
-    if (now >= setup_.start + setup_.plan.duration) {
+    if (now >= setup_.start + setup_.plan.duration || (setup_.budget && setup_.budget->spent())) {
       endLoad(now);
     } else if (ramping_) {
       for (const auto& group : closed_groups_) {

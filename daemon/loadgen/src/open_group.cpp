@@ -8,12 +8,13 @@
 namespace benchd::loadgen {
 
 OpenGroup::OpenGroup(LoopContext& loop, const scenario::SubScenarioPlan& plan,
-                     const RequestMix& mix, const ArrivalTimeline& timeline,
+                     const RequestMix& mix, const ArrivalTimeline& timeline, TokenSchedule* tokens,
                      ArrivalOverflow overflow, std::uint32_t loop_index, std::uint32_t loop_count)
     : loop_(loop),
       plan_(plan),
       mix_(mix),
       timeline_(timeline),
+      tokens_(tokens),
       overflow_(overflow),
       loop_count_(loop_count),
       next_arrival_(loop_index),
@@ -23,6 +24,7 @@ OpenGroup::OpenGroup(LoopContext& loop, const scenario::SubScenarioPlan& plan,
       static_cast<std::uint32_t>(loopShare(plan.connections, loop_index, loop_count));
   users_.reserve(members);
   free_.reserve(members);
+  waiting_.resize(members);
   for (std::uint32_t local = 0; local < members; ++local) {
     users_.push_back(std::make_unique<VirtualUser>(loop, *this, local));
   }
@@ -68,10 +70,8 @@ void OpenGroup::onArrivalTimer() {
         return;
       }
       ++loop_.stats.counters.dropped_arrivals;
-    } else {
-      VirtualUser* user = free_.back();
+    } else if (dispatch(*free_.back(), due)) {
       free_.pop_back();
-      dispatch(*user, due);
     }
     next_arrival_ += loop_count_;
   }
@@ -88,11 +88,34 @@ void OpenGroup::dropStaleArrivals(VirtualUser::TimePoint now) {
   }
 }
 
-void OpenGroup::dispatch(VirtualUser& user, VirtualUser::TimePoint intended) {
+bool OpenGroup::dispatch(VirtualUser& user, VirtualUser::TimePoint intended) {
+  if (loop_.budget != nullptr && !loop_.budget->tryTake()) {
+    return false;
+  }
   ++busy_;
   loop_.active_vus.add();
   const PreparedRequest& request = mix_.single() ? mix_.pick(0.0) : mix_.pick(loop_.uniform());
+  if (tokens_ != nullptr) {
+    const auto now = VirtualUser::Clock::now();
+    const auto slot = loop_.phase_start + tokens_->acquire(now - loop_.phase_start);
+    if (slot > now) {
+      waiting_[user.index()] = {&request, intended};
+      user.pauseUntil(slot);
+      return true;
+    }
+  }
   user.startRequest(request, intended);
+  return true;
+}
+
+void OpenGroup::abandon(VirtualUser& user) {
+  --busy_;
+  loop_.active_vus.remove();
+  ++loop_.stats.counters.dropped_arrivals;
+  if (loop_.budget != nullptr) {
+    loop_.budget->ended();
+  }
+  user.close();
 }
 
 void OpenGroup::onRequestDone(VirtualUser& user) {
@@ -108,10 +131,11 @@ void OpenGroup::onRequestDone(VirtualUser& user) {
     if (hasArrivalLeft()) {
       const auto due = dueTimeOf(next_arrival_);
       if (due <= now) {
-        ++loop_.stats.counters.late_arrivals;
         next_arrival_ += loop_count_;
-        dispatch(user, due);
-        return;
+        if (dispatch(user, due)) {
+          ++loop_.stats.counters.late_arrivals;
+          return;
+        }
       }
     }
     free_.push_back(&user);
@@ -121,7 +145,11 @@ void OpenGroup::onRequestDone(VirtualUser& user) {
   free_.push_back(&user);
 }
 
-void OpenGroup::onPauseEnded(VirtualUser& /*user*/) {}
+void OpenGroup::onPauseEnded(VirtualUser& user) {
+  // The rate-cap slot came (endLoad cancels the pauses of a finished phase).
+  const Waiting& waiting = waiting_[user.index()];
+  user.startRequest(*waiting.request, waiting.intended);
+}
 
 void OpenGroup::endLoad(VirtualUser::TimePoint now) {
   if (ended_) {
@@ -139,7 +167,10 @@ void OpenGroup::endLoad(VirtualUser::TimePoint now) {
   free_.clear();
   const auto grace = now + plan_.definition.graceful_stop;
   for (const auto& user : users_) {
-    if (user->busy()) {
+    if (user->state() == VirtualUser::State::kPausing) {
+      user->cancelPause();
+      abandon(*user);
+    } else if (user->busy()) {
       user->setInterruptDeadline(grace);
     }
   }

@@ -3,6 +3,7 @@
 #include "arrival_timeline.hpp"
 #include "loop_context.hpp"
 #include "prepared_request.hpp"
+#include "token_schedule.hpp"
 #include "virtual_user.hpp"
 
 #include <benchd/loadgen/engine_options.hpp>
@@ -25,10 +26,11 @@ namespace benchd::loadgen {
 /// Thread-safety: its loop's thread only.
 class OpenGroup final : public VirtualUser::Owner {
  public:
-  /// `plan`, `mix` and `timeline` outlive the group.
+  /// `tokens` is the global rate cap, or nullptr. `plan`, `mix`, `timeline` and `tokens`
+  /// outlive the group.
   OpenGroup(LoopContext& loop, const scenario::SubScenarioPlan& plan, const RequestMix& mix,
-            const ArrivalTimeline& timeline, ArrivalOverflow overflow, std::uint32_t loop_index,
-            std::uint32_t loop_count);
+            const ArrivalTimeline& timeline, TokenSchedule* tokens, ArrivalOverflow overflow,
+            std::uint32_t loop_index, std::uint32_t loop_count);
 
   /// Starts the arrival schedule.
   void start();
@@ -51,18 +53,31 @@ class OpenGroup final : public VirtualUser::Owner {
   void armTimer();
   /// Drops the due arrivals that waited longer than the request timeout (kWait only).
   void dropStaleArrivals(VirtualUser::TimePoint now);
-  void dispatch(VirtualUser& user, VirtualUser::TimePoint intended);
+  /// Sends arrival `intended` on the free `user`, after waiting for a rate-cap slot when capped
+  /// (the wait is part of its corrected latency). False, with `user` untouched, when request-count
+  /// mode has no request left.
+  bool dispatch(VirtualUser& user, VirtualUser::TimePoint intended);
+  /// A dispatched VU that will not send after all (the phase ended while it waited for a slot).
+  void abandon(VirtualUser& user);
+
+  /// What a VU waiting for a rate-cap slot sends when the slot comes.
+  struct Waiting {
+    const PreparedRequest* request = nullptr;
+    VirtualUser::TimePoint intended{};
+  };
 
   LoopContext& loop_;
   const scenario::SubScenarioPlan& plan_;
   const RequestMix& mix_;
   const ArrivalTimeline& timeline_;
+  TokenSchedule* tokens_;
   ArrivalOverflow overflow_;
   std::uint32_t loop_count_;
   std::uint64_t next_arrival_;  ///< global index of this loop's next unsent arrival
   std::uint64_t arrival_count_;
   std::vector<std::unique_ptr<VirtualUser>> users_;
   std::vector<VirtualUser*> free_;
+  std::vector<Waiting> waiting_;  ///< by VU index
   boost::asio::steady_timer arrival_timer_;
   bool timer_armed_ = false;
   std::uint32_t busy_ = 0;

@@ -90,7 +90,7 @@ PhaseResult runPhaseOnLoops(const scenario::StagePlan& plan, const EngineOptions
                             const RequestTarget& target, PhaseKind kind,
                             const std::atomic<bool>& stop_requested,
                             const std::function<void(const LoadSnapshot&)>& on_snapshot) {
-  PhaseSetup setup(plan, options, endpoint, target);
+  PhaseSetup setup(plan, options, endpoint, target, kind);
   PhaseSync sync(setup.loop_count);
   const auto cores = std::min<std::uint32_t>(setup.loop_count, cpusAvailable());
   const nanoseconds interval =

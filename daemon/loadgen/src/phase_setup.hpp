@@ -2,9 +2,11 @@
 
 #include "arrival_timeline.hpp"
 #include "prepared_request.hpp"
+#include "request_budget.hpp"
 #include "token_schedule.hpp"
 
 #include <benchd/loadgen/engine_options.hpp>
+#include <benchd/loadgen/load_snapshot.hpp>
 #include <benchd/loadgen/request_target.hpp>
 #include <benchd/scenario/stage_plan.hpp>
 
@@ -21,9 +23,10 @@ namespace benchd::loadgen {
 /// threads start and immutable afterwards (the token schedule is internally synchronised), so
 /// the loops read it without locks. Outlives the loops.
 struct PhaseSetup {
-  /// Builds the request mixes, the arrival time lines and the rate-cap schedule for `plan`.
+  /// Builds the request mixes, the arrival time lines, the rate-cap schedule and (for a test
+  /// phase in request-count mode) the request budget for `plan`.
   PhaseSetup(const scenario::StagePlan& plan, const EngineOptions& options,
-             boost::asio::ip::tcp::endpoint endpoint, const RequestTarget& target);
+             boost::asio::ip::tcp::endpoint endpoint, const RequestTarget& target, PhaseKind kind);
 
   const scenario::StagePlan& plan;
   const EngineOptions& options;
@@ -32,11 +35,14 @@ struct PhaseSetup {
   std::vector<std::unique_ptr<RequestMix>> mixes;           ///< per sub-scenario
   std::vector<std::unique_ptr<ArrivalTimeline>> timelines;  ///< per sub-scenario; null if closed
   std::unique_ptr<TokenSchedule> tokens;                    ///< the global cap, or null
+  std::unique_ptr<RequestBudget> budget;                    ///< request-count mode, or null
+  bool any_closed = false;                                  ///< some sub-scenario is closed-model
   std::chrono::steady_clock::time_point start;              ///< set just before the loops start
 
-  /// Requests the plan means to send in [from, to) since the start: arrivals of open
-  /// sub-scenarios plus the cap's slots when closed sub-scenarios are capped. 0 when the plan
-  /// has no intended rate.
+  /// Requests the plan means to send in [from, to) since the start: with a rate cap and a
+  /// closed sub-scenario, the cap's slots (closed VUs take every slot the arrivals leave);
+  /// otherwise the arrivals of open sub-scenarios, at most the cap's slots. 0 when the plan has
+  /// no intended rate.
   [[nodiscard]] double intendedRequestsBetween(std::chrono::nanoseconds from,
                                                std::chrono::nanoseconds to) const;
   [[nodiscard]] bool hasIntendedRate() const noexcept;

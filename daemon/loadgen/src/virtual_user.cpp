@@ -250,6 +250,9 @@ void VirtualUser::endAborted() {
   closeSocket();
   if (reason == Abort::kInterrupt) {
     ++loop_.stats.counters.interrupted_requests;
+    if (loop_.budget != nullptr) {
+      loop_.budget->ended();
+    }
     state_ = State::kIdle;
     owner_.onRequestDone(*this);
     return;
@@ -270,6 +273,9 @@ void VirtualUser::finish(std::optional<ErrorClass> error, bool sent, bool keep_c
     corrected = std::max(latency, std::chrono::nanoseconds(end - *intended_));
   }
   loop_.stats.recordRequest(error, latency, corrected);
+  if (loop_.budget != nullptr) {
+    loop_.budget->ended();
+  }
   if (!keep_connection) {
     closeSocket();
   }

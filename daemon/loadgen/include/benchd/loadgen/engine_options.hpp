@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 
 namespace benchd::loadgen {
 
@@ -30,6 +31,10 @@ struct EngineOptions {
   /// Snapshot period; one second except in tests.
   std::chrono::milliseconds snapshot_interval{1'000};
   ArrivalOverflow arrival_overflow = ArrivalOverflow::kDrop;
+  /// Request-count mode (h2load's -n): a test phase (never a warm-up) sends at most this many
+  /// requests and ends as soon as all of them have ended, answered or failed, or at the plan's
+  /// end if that comes first. Unset: the plan's duration alone ends the phase.
+  std::optional<std::uint64_t> request_limit;
   /// Seeds think times and request-mix choices (each thread derives its own stream).
   std::uint64_t seed = 0x6265'6e63'6864'4c47ULL;
 };
