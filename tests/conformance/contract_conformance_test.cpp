@@ -7,6 +7,10 @@
 #include "http_client.hpp"
 #include "worker_process.hpp"
 
+#include <benchd/plugin.h>
+#include <benchd/sdk/limits.hpp>
+#include <benchd/sdk/plugin_support.hpp>
+
 #include <boost/algorithm/string/predicate.hpp>
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
@@ -14,6 +18,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -32,11 +37,9 @@ namespace {
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 
-// The bounds of CONTRACT.md, "Limits": sdk::kMaxDelayCallDepth and sdk::kMaxDelayMillis
-// (plugins/sdk/include/benchd/sdk/limits.hpp). Repeated here because a test must notice when
-// a plugin's bound moves away from the documented one.
-constexpr int kMaxDepth = 64;
-constexpr std::int64_t kMaxDelay = 3'600'000;
+// The bounds of CONTRACT.md, "Limits", from the SDK header that defines them once.
+constexpr int kMaxDepth = sdk::kMaxDelayCallDepth;
+constexpr std::int64_t kMaxDelay = sdk::kMaxDelayMillis;
 
 /// A movie whose director's last name has a space, for the percent-decoding rules.
 const std::string kVanSantMovie =
@@ -378,7 +381,7 @@ TEST_P(ContractConformance, AnswersCarryTheDocumentedHeadersAndBodies) {
 
   HttpConnection big(worker->port(), seconds(5));
   const HttpResponse too_large =
-      big.request("POST", path("/movies" + q), std::string(1024 * 1024 + 1, ' '));
+      big.request("POST", path("/movies" + q), std::string(sdk::kMaxRequestBodyBytes + 1, ' '));
   expectErrorBody(too_large, 413, "exceeds");
   EXPECT_FALSE(too_large.keep_alive) << "a 413 ends the connection";
   EXPECT_TRUE(big.closedByServer());
@@ -466,6 +469,31 @@ TEST_P(ContractConformance, RequestInFlightAtTheStopIsAnsweredWithConnectionClos
   EXPECT_TRUE(boost::iequals(response.header("connection"), "close"))
       << response.header("connection");
   EXPECT_EQ(worker->waitExit(), 0) << worker->stderrText();
+}
+
+/// benchd_error belongs to the caller, which sets struct_size; the callee writes a message only
+/// within it, NUL included, and nothing when it does not reach the message. Checked on the SDK's
+/// setError() and guardedCall(), which the host table and the C++ plugins use on either side.
+TEST(ContractErrorBuffer, TheCalleeWritesOnlyWithinTheStructSizeItIsHanded) {
+  benchd_error error{};
+  std::memset(error.message, 'x', sizeof(error.message));
+  error.struct_size = offsetof(benchd_error, message) + 8;  // a caller with a shorter message
+  sdk::setError(&error, "longer than eight bytes");
+  EXPECT_EQ(std::string(error.message), "longer ");
+  EXPECT_EQ(error.message[8], 'x') << "written beyond struct_size";
+
+  std::memset(error.message, 'x', sizeof(error.message));
+  error.struct_size = offsetof(benchd_error, message);  // no room for a message at all
+  sdk::setError(&error, "anything");
+  EXPECT_EQ(error.message[0], 'x');
+
+  error.struct_size = sizeof(error);
+  const std::string long_message(2 * sizeof(error.message), 'm');
+  const benchd_status status = sdk::guardedCall(
+      &error, [&] { throw sdk::PluginError(BENCHD_ERR_INVALID_ARGUMENT, long_message); });
+  EXPECT_EQ(status, BENCHD_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(std::string(error.message), long_message.substr(0, sizeof(error.message) - 1))
+      << "cut to the buffer, NUL-terminated";
 }
 
 INSTANTIATE_TEST_SUITE_P(AllApproaches, ContractConformance, ::testing::ValuesIn(approachPlugins()),
