@@ -53,6 +53,7 @@ void Session::readRequest() {
   }
   parser_.emplace();
   parser_->body_limit(sdk::kMaxRequestBodyBytes);
+  parser_->header_limit(static_cast<std::uint32_t>(sdk::kMaxRequestHeaderBytes));
   idle_ = true;
   if (buffer_.size() != 0) {
     readHeader();  // pipelined: its first bytes are here already

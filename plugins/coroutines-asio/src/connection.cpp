@@ -83,6 +83,7 @@ asio::awaitable<void> serveConnection(asio_common::EventLoop* loop, const sdk::H
   while (!loop->group.draining()) {
     http::request_parser<http::string_body> parser;
     parser.body_limit(sdk::kMaxRequestBodyBytes);
+    parser.header_limit(static_cast<std::uint32_t>(sdk::kMaxRequestHeaderBytes));
     registration.setIdle(true);
     const error_code read_error =
         co_await readRequest(&stream, &buffer, &parser, loop->group.headerDeadline());

@@ -78,6 +78,7 @@ void serveConnection(asio_common::EventLoop* loop, FiberLoop* fiber_loop, const 
   while (!loop->group.draining()) {
     http::request_parser<http::string_body> parser;
     parser.body_limit(sdk::kMaxRequestBodyBytes);
+    parser.header_limit(static_cast<std::uint32_t>(sdk::kMaxRequestHeaderBytes));
     registration.setIdle(true);
     const boost::system::error_code read_error =
         readRequest(stream, buffer, parser, loop->group.headerDeadline());

@@ -2,6 +2,7 @@
 
 #include "deadline_socket.hpp"
 #include "request_handler.hpp"
+#include "request_head_check.hpp"
 
 #include <Poco/Delegate.h>
 #include <Poco/Exception.h>
@@ -98,6 +99,10 @@ void Connection::run() {
       return;
     }
     // Other exceptions (resets) end the connection in TCPServerConnection::start.
+    if (const std::optional<std::string> problem = requestHeadProblem(*request)) {
+      refuse(sdk::errorReply(400, *problem));
+      return;
+    }
     // The body, read by the handler, gets the timeout for a read as its total.
     if (deadlines != nullptr)
       deadlines->setDeadline(std::chrono::steady_clock::now() + body_time);

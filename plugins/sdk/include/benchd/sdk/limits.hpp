@@ -28,6 +28,10 @@ inline constexpr std::int64_t kMaxDelayMillis = 3'600'000;
 /// Request bodies above this (1 MiB) get 413: a movie document is a few hundred bytes, and a
 /// bound keeps a hostile client from making the server buffer without limit.
 inline constexpr std::size_t kMaxRequestBodyBytes = std::size_t{1024} * 1024;
+/// A request's header section (request line and fields, with their line ends) above this
+/// (8 KiB) gets 400: Beast's default, which the Asio plugins always had, now stated once and
+/// held to every plugin. The service's requests need a few hundred bytes.
+inline constexpr std::size_t kMaxRequestHeaderBytes = std::size_t{8} * 1024;
 
 // ---- Inbound connections -------------------------------------------------------------------
 
