@@ -76,7 +76,7 @@ void watch(const std::shared_ptr<ClientWatch::State>& state) {
 }  // namespace
 
 ClientWatch::ClientWatch(boost::beast::tcp_stream& stream, boost::beast::flat_buffer& buffer)
-    : state_(std::make_shared<State>(State{&stream.socket(), &buffer})) {
+    : state_(std::make_shared<State>(State{&stream.socket(), &buffer, true, false, {}})) {
   watch(state_);
 }
 
