@@ -17,17 +17,21 @@ using testing::targetOf;
 using testing::testOptions;
 using testing::workloadOf;
 
-TEST(ClosedModel, RateCapHoldsTheSharedRate) {
+// The cap's arithmetic is tested exactly on a manual clock
+// (TokenSchedule.TwentyVusOnAManualClockSendExactlyTheCappedRate). On the wall clock, under
+// ctest -j on shared cores, only the gross effect is asserted: uncapped, 20 VUs on 20 ms
+// requests send about 3,000 in 3 s; capped at 200/s, 600.
+TEST(ClosedModel, RateCapHoldsTheSharedRateRealTime) {
   const auto workload = workloadOf({subScenario(ExecutorKind::kConstantVus)},
                                    scenario::RateCapSource::kScenarioRequestsPerSecond);
   const auto phase = runWorkload(workload, 20, 200, 3, targetOf(20), testOptions());
   const PhaseResult& result = phase.result;
-  EXPECT_GE(result.totals.requests_ok, 540U);
-  EXPECT_LE(result.totals.requests_ok, 660U);
+  EXPECT_GE(result.totals.requests_ok, 300U);
+  EXPECT_LE(result.totals.requests_ok, 700U);
   EXPECT_EQ(result.totals.errors.total(), 0U);
   EXPECT_EQ(result.totals.connects, 20U);
   EXPECT_GE(result.latency.valueAtPercentile(50), 20'000U);
-  EXPECT_NEAR(result.intended_requests_per_second, 200.0, 20.0);
+  EXPECT_NEAR(result.intended_requests_per_second, 200.0, 40.0);
   EXPECT_EQ(result.uncorrected_latency.count(), 0U) << "closed model: no uncorrected samples";
   EXPECT_EQ(result.peak_active_vus, 20U);
 }

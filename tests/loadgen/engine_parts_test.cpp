@@ -11,7 +11,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace benchd::loadgen {
 namespace {
@@ -76,6 +78,52 @@ TEST(TokenSchedule, SlotsAreOneIntervalApartAndNeverInThePast) {
   // Far behind: no burst of missed slots, the next one is now.
   EXPECT_EQ(schedule.acquire(5s), 5s);
   EXPECT_EQ(schedule.acquire(5s), 5s + 10ms);
+}
+
+// The rate-cap logic on a manual clock (exact, unlike a run on the wall clock): 20 closed VUs
+// with 20 ms requests want 1000 per second; the shared schedule lets 200 per second through,
+// in turns, whatever order the VUs come in.
+TEST(TokenSchedule, TwentyVusOnAManualClockSendExactlyTheCappedRate) {
+  TokenSchedule schedule(200.0);
+  constexpr auto kRequest = 20ms;
+  constexpr auto kPhase = 3s;
+  // When each VU is ready for its next request (manual time since the phase start).
+  std::vector<std::chrono::nanoseconds> ready(20, 0ns);
+  std::vector<std::chrono::nanoseconds> sends;
+  for (;;) {
+    // The VU ready first takes the next slot (the event loop runs handlers in time order).
+    const auto vu = std::min_element(ready.begin(), ready.end());
+    const std::chrono::nanoseconds slot = schedule.acquire(*vu);
+    if (slot >= kPhase) {
+      break;
+    }
+    EXPECT_GE(slot, *vu) << "a slot is never in the past";
+    sends.push_back(slot);
+    *vu = slot + kRequest;
+  }
+  EXPECT_EQ(sends.size(), 600U);
+  for (std::size_t index = 1; index < sends.size(); ++index) {
+    EXPECT_EQ(sends[index] - sends[index - 1], 5ms) << index;
+  }
+}
+
+// The arrival schedule on a manual clock: an open group polled every 10 ms tick sends each
+// second's arrivals in that second, and the intended rate per interval is exact.
+TEST(ArrivalTimeline, EachSecondOfAConstantRateHoldsItsArrivals) {
+  const ArrivalTimeline timeline(ratePlan(100, {{3000ms, 100}}), 3000ms);
+  std::uint64_t sent = 0;
+  std::vector<std::uint64_t> per_second(3, 0);
+  for (auto now = 0ms; now <= 3000ms; now += 10ms) {
+    const std::uint64_t due = timeline.arrivalsBefore(now);
+    for (; sent < due; ++sent) {
+      const auto when = timeline.timeOf(sent);
+      ASSERT_LE(when, now);
+      ASSERT_GT(when, now - 10ms) << "sent on the first tick after it was due";
+      ++per_second[static_cast<std::size_t>(when / 1s)];
+    }
+  }
+  EXPECT_EQ(per_second, (std::vector<std::uint64_t>{100, 100, 100}));
+  EXPECT_EQ(timeline.arrivalsBefore(2000ms) - timeline.arrivalsBefore(1000ms), 100U);
 }
 
 TEST(RequestMix, RendersEachTemplateOnceForTheTarget) {

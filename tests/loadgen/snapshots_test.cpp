@@ -25,7 +25,11 @@ scenario::Workload cappedGetTime() {
                     scenario::RateCapSource::kScenarioRequestsPerSecond);
 }
 
-TEST(Snapshots, ArriveOncePerSecondAndCoverThePhase) {
+// Real time, generous bounds: the intervals are contiguous and cover the phase exactly (that
+// holds whatever the timing); their lengths and counts are only checked to be about right,
+// since a loaded machine may delay a harvest. The arrival and cap arithmetic behind the counts
+// is tested exactly in engine_parts_test.cpp.
+TEST(Snapshots, ArriveOncePerSecondAndCoverThePhaseRealTime) {
   const auto phase = runWorkload(cappedGetTime(), 5, 100, 3, targetOf(5), testOptions());
   ASSERT_EQ(phase.snapshots.size(), 3U);
   std::chrono::microseconds expected_start{0};
@@ -34,11 +38,11 @@ TEST(Snapshots, ArriveOncePerSecondAndCoverThePhase) {
     EXPECT_EQ(snapshot.index, index);
     EXPECT_EQ(snapshot.phase, PhaseKind::kTest);
     EXPECT_EQ(snapshot.start, expected_start) << "intervals are contiguous";
-    EXPECT_GE(snapshot.duration, 900ms);
-    EXPECT_LE(snapshot.duration, 1400ms);
-    EXPECT_GT(snapshot.counters.requests_ok, 60U);
+    EXPECT_GE(snapshot.duration, 500ms);
+    EXPECT_LE(snapshot.duration, 3s);
+    EXPECT_GT(snapshot.counters.requests_ok, 0U);
+    EXPECT_LE(snapshot.counters.requests_ok, 200U) << "the 100/s cap holds within each interval";
     EXPECT_GT(snapshot.end_epoch_millis, 1'600'000'000'000);
-    EXPECT_GE(snapshot.generator_cpu_percent, 0.0);
     EXPECT_EQ(snapshot.generator_cores, 1U);
     expected_start += snapshot.duration;
   }
