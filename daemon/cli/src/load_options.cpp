@@ -2,24 +2,10 @@
 
 #include "usage_error.hpp"
 
-#include <charconv>
+#include <benchd/common/integer_option.hpp>
 
 namespace benchd::cli {
-namespace {
-
-template <typename Int>
-Int parseInteger(std::string_view option, std::string_view text, Int min, Int max) {
-  Int value{};
-  const char* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (text.empty() || ec != std::errc{} || ptr != end || value < min || value > max) {
-    throw UsageError(std::string(option) + ": expected an integer from " + std::to_string(min) +
-                     " to " + std::to_string(max) + ", got '" + std::string(text) + "'");
-  }
-  return value;
-}
-
-}  // namespace
+using common::parseIntegerOption;
 
 std::string loadUsage() {
   return "usage: benchd load --url http://HOST:PORT --approach NAME [options]\n"
@@ -94,29 +80,30 @@ LoadOptions parseLoadOptions(std::span<const std::string_view> arguments) {
       }
       options.workload = value;
     } else if (option == "--connections") {
-      options.connections = parseInteger<std::uint32_t>(option, value, 1, 1'000'000);
+      options.connections = parseIntegerOption<std::uint32_t>(option, value, 1, 1'000'000);
     } else if (option == "--duration") {
-      options.duration_seconds = parseInteger<std::uint32_t>(option, value, 1, kMaxDurationSeconds);
+      options.duration_seconds =
+          parseIntegerOption<std::uint32_t>(option, value, 1, kMaxDurationSeconds);
       duration_given = true;
     } else if (option == "--requests") {
       options.requests =
-          parseInteger<std::uint64_t>(option, value, 1, std::uint64_t{1'000'000'000'000});
+          parseIntegerOption<std::uint64_t>(option, value, 1, std::uint64_t{1'000'000'000'000});
     } else if (option == "--warmup") {
-      options.warmup_seconds = parseInteger<std::uint32_t>(option, value, 0, 86'400);
+      options.warmup_seconds = parseIntegerOption<std::uint32_t>(option, value, 0, 86'400);
     } else if (option == "--rate") {
-      options.rate = parseInteger<std::uint32_t>(option, value, 1, 100'000'000);
+      options.rate = parseIntegerOption<std::uint32_t>(option, value, 1, 100'000'000);
     } else if (option == "--depth") {
-      options.delay_call_depth = parseInteger<std::uint32_t>(option, value, 0, 1000);
+      options.delay_call_depth = parseIntegerOption<std::uint32_t>(option, value, 0, 1000);
     } else if (option == "--delay") {
-      options.delay_millis = parseInteger<std::uint32_t>(option, value, 0, 3'600'000);
+      options.delay_millis = parseIntegerOption<std::uint32_t>(option, value, 0, 3'600'000);
     } else if (option == "--threads") {
-      options.threads = parseInteger<unsigned>(option, value, 1, 1024);
+      options.threads = parseIntegerOption<unsigned>(option, value, 1, 1024);
     } else if (option == "--timeout-ms") {
       options.timeout =
-          std::chrono::milliseconds(parseInteger<std::uint32_t>(option, value, 1, 3'600'000));
+          std::chrono::milliseconds(parseIntegerOption<std::uint32_t>(option, value, 1, 3'600'000));
     } else if (option == "--connect-timeout-ms") {
       options.connect_timeout =
-          std::chrono::milliseconds(parseInteger<std::uint32_t>(option, value, 1, 3'600'000));
+          std::chrono::milliseconds(parseIntegerOption<std::uint32_t>(option, value, 1, 3'600'000));
     } else if (option == "--arrivals") {
       if (value == "drop") {
         options.arrival_overflow = loadgen::ArrivalOverflow::kDrop;
