@@ -32,7 +32,7 @@ std::string renderCharts(const std::filesystem::path& tool, const std::filesyste
       ::access(tool.c_str(), X_OK) != 0) {
     return "charts: benchd-report not found" +
            (tool.empty() ? std::string() : " at " + tool.string()) +
-           " (it comes with the GUI package); results.md has no images";
+           " (it is built where Qt 6 is installed); results.md has no images";
   }
   try {
     const CompletedProcess done = runToCompletion(
