@@ -9,6 +9,9 @@ scripts/install-deps.sh
 
 # ccache and precompiled headers: let ccache reuse PCH-built objects.
 export CCACHE_SLOPPINESS="pch_defines,time_macros,include_file_mtime,include_file_ctime"
+# Paths under the checkout are hashed relative to it, so a fresh clone elsewhere (as CI makes)
+# reuses the objects an earlier clone compiled.
+export CCACHE_BASEDIR="$PWD"
 
 start=$(date +%s)
 echo "== format check"
