@@ -1,12 +1,19 @@
 // Snapshots and phases: one snapshot per interval, totals equal to their sum, warm-up data
-// discarded, early stop, limits checked before the phase starts.
+// discarded, early stop, limits checked before the phase starts. The snapshot schedule is
+// tested exactly on a manual clock; one real-time test checks it on the steady clock.
 #include "engine_test_support.hpp"
+#include "manual_phase_clock.hpp"
+#include "scripted_server.hpp"
 
 #include <benchd/loadgen/host_limits.hpp>
 
 #include <gtest/gtest.h>
 
+#include <condition_variable>
+#include <mutex>
+#include <string_view>
 #include <thread>
+#include <vector>
 
 namespace benchd::loadgen {
 namespace {
@@ -50,26 +57,166 @@ TEST(Snapshots, ArriveOncePerSecondAndCoverThePhaseRealTime) {
   EXPECT_EQ(phase.result.snapshot_count, 3U);
 }
 
+// The manual-clock tests below drive the coordinator's time: each interval ends exactly on its
+// boundary, whatever the machine's load. The event loops still run on the steady clock against
+// a real server (see PhaseClock), so the test waits for states, never for a time: for the
+// coordinator to wait on a boundary, for the server to have read some requests, for a snapshot.
+
+/// The snapshots a phase delivered so far, for a test thread waiting on them.
+class SnapshotLog {
+ public:
+  void add(const LoadSnapshot& snapshot) {
+    {
+      const std::lock_guard lock(mutex_);
+      snapshots_.push_back(snapshot);
+    }
+    changed_.notify_all();
+  }
+
+  /// Waits (generously) until `count` snapshots arrived; false if they did not.
+  bool awaitCount(std::size_t count) {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, 30s, [this, count] { return snapshots_.size() >= count; });
+  }
+
+  [[nodiscard]] std::vector<LoadSnapshot> all() const {
+    const std::lock_guard lock(mutex_);
+    return snapshots_;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<LoadSnapshot> snapshots_;
+};
+
+/// Waits (generously) until `server` has read at least `count` requests.
+bool awaitRequestsReceived(const testing::ScriptedServer& server, std::uint64_t count) {
+  const auto give_up = std::chrono::steady_clock::now() + 30s;
+  while (server.requestsReceived() < count) {
+    if (std::chrono::steady_clock::now() > give_up) {
+      return false;
+    }
+    std::this_thread::yield();
+  }
+  return true;
+}
+
+/// One instant the coordinator must wait for, by the manual clock since `origin`.
+struct Boundary {
+  std::chrono::milliseconds at;
+  /// Before the boundary is reached, the loops send at least a few requests, so that the
+  /// interval it ends holds some; false at a plan's end, which the loops reach on real time.
+  bool needs_requests = true;
+};
+
+/// Drives `clock` through `boundaries`: for each, checks that the coordinator waits for exactly
+/// that instant, lets some requests through when asked, moves the time there and waits for the
+/// snapshot it ends (the n-th boundary ends the n-th snapshot).
+void driveBoundaries(testing::ManualPhaseClock& clock, PhaseClock::TimePoint origin,
+                     const std::vector<Boundary>& boundaries, const testing::ScriptedServer& server,
+                     SnapshotLog& log) {
+  for (std::size_t index = 0; index < boundaries.size(); ++index) {
+    const PhaseClock::TimePoint boundary = origin + boundaries[index].at;
+    ASSERT_TRUE(clock.awaitWaiterFor(boundary))
+        << "the coordinator never waited for " << boundaries[index].at.count() << " ms";
+    if (boundaries[index].needs_requests) {
+      ASSERT_TRUE(awaitRequestsReceived(server, server.requestsReceived() + 10));
+    }
+    clock.advanceTo(boundary);
+    ASSERT_TRUE(log.awaitCount(index + 1))
+        << "no snapshot after " << boundaries[index].at.count() << " ms";
+  }
+}
+
+/// 200 "ok" for every request, 404 for paths ending in /missing.
+testing::ScriptedServer answeringServer() {
+  return testing::ScriptedServer([](std::uint64_t, std::uint64_t,
+                                    std::string_view request) -> testing::ScriptedServer::Action {
+    if (request.substr(0, request.find(" HTTP/1.1")).ends_with("/missing")) {
+      return {.wait = 0ms,
+              .reply = "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n",
+              .close_after = false};
+    }
+    return {.wait = 0ms, .reply = testing::ScriptedServer::okResponse(), .close_after = false};
+  });
+}
+
+TEST(Snapshots, EndExactlyOnEachBoundaryOfAManualClock) {
+  testing::ScriptedServer server = answeringServer();
+  testing::ManualPhaseClock clock;
+  const PhaseClock::TimePoint origin = clock.now();
+  const scenario::StagePlan plan =
+      scenario::planStages(cappedGetTime(), {4, 100, std::chrono::seconds(3)});
+  LoadEngine engine(testOptions(), clock);
+  SnapshotLog log;
+  PhaseResult result;
+  std::jthread phase([&] {
+    result = engine.runPhase(plan, targetOf(0, server.port()), PhaseKind::kTest,
+                             [&log](const LoadSnapshot& snapshot) { log.add(snapshot); });
+  });
+  driveBoundaries(clock, origin, {{1000ms}, {2000ms}, {3000ms, false}}, server, log);
+  phase.join();
+
+  const std::vector<LoadSnapshot> snapshots = log.all();
+  ASSERT_EQ(snapshots.size(), 3U);
+  for (std::uint32_t index = 0; index < snapshots.size(); ++index) {
+    const LoadSnapshot& snapshot = snapshots[index];
+    EXPECT_EQ(snapshot.index, index);
+    EXPECT_EQ(snapshot.phase, PhaseKind::kTest);
+    EXPECT_EQ(snapshot.start, std::chrono::seconds(index));
+    EXPECT_EQ(snapshot.duration, 1s) << index;
+    EXPECT_DOUBLE_EQ(snapshot.intended_requests_per_second, 100.0) << index;
+    EXPECT_GT(snapshot.counters.requests_ok, 0U) << index;
+  }
+  EXPECT_EQ(result.duration, 3s);
+  EXPECT_EQ(result.snapshot_count, 3U);
+  EXPECT_DOUBLE_EQ(result.intended_requests_per_second, 100.0);
+  EXPECT_DOUBLE_EQ(result.achieved_requests_per_second,
+                   static_cast<double>(result.totals.requestsCompleted()) / 3.0);
+}
+
 TEST(Snapshots, TotalsAreTheSumOfTheSnapshots) {
+  testing::ScriptedServer server = answeringServer();
   auto sub = subScenario(ExecutorKind::kConstantVus);
   scenario::RequestTemplate missing = sub.requests[0];
   missing.path_template = "/{approach}/missing";
   sub.requests.push_back(missing);
-  const auto phase =
-      runWorkload(workloadOf({sub}, scenario::RateCapSource::kScenarioRequestsPerSecond), 6, 150, 2,
-                  targetOf(2), testOptions(10s, 2));
-  EXPECT_EQ(phase.result.totals, sumOf(phase.snapshots));
+  const scenario::StagePlan plan =
+      scenario::planStages(workloadOf({sub}, scenario::RateCapSource::kScenarioRequestsPerSecond),
+                           {6, 150, std::chrono::seconds(3)});
+  testing::ManualPhaseClock clock;
+  const PhaseClock::TimePoint origin = clock.now();
+  LoadEngine engine(testOptions(10s, 2), clock);
+  SnapshotLog log;
+  PhaseResult result;
+  std::jthread phase([&] {
+    result = engine.runPhase(plan, targetOf(0, server.port()), PhaseKind::kTest,
+                             [&log](const LoadSnapshot& snapshot) { log.add(snapshot); });
+  });
+  driveBoundaries(clock, origin, {{1000ms}, {2000ms}, {3000ms, false}}, server, log);
+  phase.join();
+
+  const std::vector<LoadSnapshot> snapshots = log.all();
+  ASSERT_EQ(snapshots.size(), 3U);
   LatencyHistogram merged;
-  for (const LoadSnapshot& snapshot : phase.snapshots) {
+  for (const LoadSnapshot& snapshot : snapshots) {
+    EXPECT_GT(snapshot.counters.requestsCompleted(), 0U) << "every interval adds to the sum";
     merged.add(snapshot.latency);
   }
-  EXPECT_EQ(merged, phase.result.latency);
-  EXPECT_EQ(phase.result.latency.count(), phase.result.totals.requests_requested);
-  EXPECT_GT(phase.result.totals.errors[ErrorClass::kHttp4xx], 0U);
-  EXPECT_GT(phase.result.totals.requests_ok, 0U);
+  EXPECT_EQ(result.totals, sumOf(snapshots));
+  EXPECT_EQ(merged, result.latency);
+  EXPECT_EQ(result.latency.count(), result.totals.requests_requested);
+  EXPECT_EQ(result.totals.requestsCompleted(), server.requestsReceived())
+      << "every request the server read was answered and counted once";
+  EXPECT_GT(result.totals.errors[ErrorClass::kHttp4xx], 0U);
+  EXPECT_GT(result.totals.requests_ok, 0U);
+  EXPECT_EQ(result.totals.requests_ok + result.totals.errors[ErrorClass::kHttp4xx],
+            result.totals.requestsCompleted());
 }
 
 TEST(Snapshots, WarmupIsRunFirstAndDiscarded) {
+  testing::ScriptedServer server = answeringServer();
   scenario::ScenarioRow row;
   row.name = "warm";
   row.workload = "test-workload";
@@ -77,29 +224,44 @@ TEST(Snapshots, WarmupIsRunFirstAndDiscarded) {
   row.requests_per_second = 100;
   row.warmup_seconds = 1;
   row.test_seconds = 2;
-  row.delay_millis = 2;
-  std::vector<LoadSnapshot> snapshots;
-  LoadEngine engine(testOptions());
-  const ScenarioResult result = engine.runScenario(
-      row, cappedGetTime(), targetOf(0),
-      [&snapshots](const LoadSnapshot& snapshot) { snapshots.push_back(snapshot); });
+  testing::ManualPhaseClock clock;
+  const PhaseClock::TimePoint origin = clock.now();
+  LoadEngine engine(testOptions(), clock);
+  SnapshotLog log;
+  ScenarioResult result;
+  std::jthread phases([&] {
+    result = engine.runScenario(row, cappedGetTime(), targetOf(0, server.port()),
+                                [&log](const LoadSnapshot& snapshot) { log.add(snapshot); });
+  });
+  // The warm-up ends at 1 s; the test phase starts there (the manual time stands still between
+  // the phases) and ends at 3 s.
+  driveBoundaries(clock, origin, {{1000ms, false}, {2000ms}, {3000ms, false}}, server, log);
+  phases.join();
+
+  const std::vector<LoadSnapshot> snapshots = log.all();
+  ASSERT_EQ(snapshots.size(), 3U);
+  EXPECT_EQ(snapshots[0].phase, PhaseKind::kWarmup) << "the warm-up comes first";
+  EXPECT_EQ(snapshots[0].start, 0s);
+  EXPECT_EQ(snapshots[0].duration, 1s);
   ASSERT_TRUE(result.warmup.has_value());
-  EXPECT_GT(result.warmup->totals.requests_ok, 50U);
-  std::vector<LoadSnapshot> test_snapshots;
-  std::size_t warmup_snapshots = 0;
-  for (const LoadSnapshot& snapshot : snapshots) {
-    if (snapshot.phase == PhaseKind::kWarmup) {
-      EXPECT_TRUE(test_snapshots.empty()) << "warm-up snapshots come first";
-      ++warmup_snapshots;
-    } else {
-      test_snapshots.push_back(snapshot);
-    }
+  EXPECT_EQ(result.warmup->duration, 1s);
+  EXPECT_GT(result.warmup->totals.requests_ok, 0U);
+  EXPECT_EQ(result.warmup->totals, snapshots[0].counters);
+  const std::vector<LoadSnapshot> test_snapshots(snapshots.begin() + 1, snapshots.end());
+  for (std::uint32_t index = 0; index < test_snapshots.size(); ++index) {
+    EXPECT_EQ(test_snapshots[index].phase, PhaseKind::kTest);
+    EXPECT_EQ(test_snapshots[index].index, index) << "the test phase counts from 0";
+    EXPECT_EQ(test_snapshots[index].start, std::chrono::seconds(index))
+        << "the test phase is timed from its own start";
+    EXPECT_EQ(test_snapshots[index].duration, 1s);
   }
-  EXPECT_EQ(warmup_snapshots, 1U);
-  ASSERT_EQ(test_snapshots.size(), 2U);
   EXPECT_EQ(result.test.phase, PhaseKind::kTest);
+  EXPECT_EQ(result.test.duration, 2s);
+  EXPECT_EQ(result.test.snapshot_count, 2U);
   EXPECT_EQ(result.test.totals, sumOf(test_snapshots)) << "the warm-up is in no test total";
-  EXPECT_NEAR(static_cast<double>(result.test.totals.requests_ok), 200.0, 25.0);
+  EXPECT_GT(result.test.totals.requests_ok, 0U);
+  EXPECT_EQ(result.warmup->totals.requestsCompleted() + result.test.totals.requestsCompleted(),
+            server.requestsReceived());
   EXPECT_EQ(result.test.totals.connects, 4U) << "the test phase starts on fresh connections";
 }
 

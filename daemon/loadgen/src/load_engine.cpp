@@ -38,7 +38,10 @@ unsigned defaultLoadThreads() {
   return cores > 1 ? cores - 1 : 1;
 }
 
-LoadEngine::LoadEngine(EngineOptions options) : options_(options) {
+LoadEngine::LoadEngine(EngineOptions options) : LoadEngine(options, steadyPhaseClock()) {}
+
+LoadEngine::LoadEngine(EngineOptions options, PhaseClock& clock)
+    : options_(options), clock_(&clock) {
   options_.threads = std::max(1U, options_.threads);
 }
 
@@ -57,8 +60,8 @@ PhaseResult LoadEngine::runOnePhase(const scenario::StagePlan& plan, const Reque
     throw HostLimitError(limits.problems);
   }
   const asio::ip::tcp::endpoint endpoint = resolveTarget(target);
-  PhaseResult result =
-      runPhaseOnLoops(plan, options_, endpoint, target, kind, stop_requested_, on_snapshot);
+  PhaseResult result = runPhaseOnLoops(plan, options_, endpoint, target, kind, *clock_,
+                                       stop_requested_, on_snapshot);
   result.warnings = limits.warnings;
   return result;
 }

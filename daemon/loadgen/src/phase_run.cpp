@@ -19,7 +19,7 @@
 namespace benchd::loadgen {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using TimePoint = PhaseClock::TimePoint;
 using std::chrono::duration_cast;
 using std::chrono::microseconds;
 using std::chrono::nanoseconds;
@@ -35,12 +35,15 @@ double secondsOf(nanoseconds duration) {
 /// The event-loop threads of a phase, joined on destruction (also when the coordinator throws).
 class LoopThreads {
  public:
-  LoopThreads(PhaseSetup& setup, PhaseSync& sync) {
+  /// Starts the threads; the phase starts just before, at startedAt() by `clock` (and at
+  /// setup.start by the steady clock the loops go by).
+  LoopThreads(PhaseSetup& setup, PhaseSync& sync, const PhaseClock& clock) {
     loops_.reserve(setup.loop_count);
     for (std::uint32_t index = 0; index < setup.loop_count; ++index) {
       loops_.push_back(std::make_unique<LoopWorker>(setup, index, sync));
     }
-    setup.start = Clock::now();
+    setup.start = std::chrono::steady_clock::now();
+    started_at_ = clock.now();
     threads_.reserve(loops_.size());
     for (std::uint32_t index = 0; index < loops_.size(); ++index) {
       threads_.emplace_back([loop = loops_[index].get()] { loop->run(); });
@@ -54,6 +57,7 @@ class LoopThreads {
   ~LoopThreads() { finishAndJoin(); }
 
   [[nodiscard]] const std::vector<std::unique_ptr<LoopWorker>>& loops() const { return loops_; }
+  [[nodiscard]] TimePoint startedAt() const noexcept { return started_at_; }
 
   [[nodiscard]] nanoseconds cpuUsed() const {
     nanoseconds used{0};
@@ -80,6 +84,7 @@ class LoopThreads {
   std::vector<std::unique_ptr<LoopWorker>> loops_;
   std::vector<std::thread> threads_;
   std::vector<ThreadCpuClock> cpu_clocks_;
+  TimePoint started_at_;
   bool joined_ = false;
 };
 
@@ -87,11 +92,11 @@ class LoopThreads {
 
 PhaseResult runPhaseOnLoops(const scenario::StagePlan& plan, const EngineOptions& options,
                             const boost::asio::ip::tcp::endpoint& endpoint,
-                            const RequestTarget& target, PhaseKind kind,
+                            const RequestTarget& target, PhaseKind kind, PhaseClock& clock,
                             const std::atomic<bool>& stop_requested,
                             const std::function<void(const LoadSnapshot&)>& on_snapshot) {
   PhaseSetup setup(plan, options, endpoint, target, kind);
-  PhaseSync sync(setup.loop_count);
+  PhaseSync sync(setup.loop_count, clock);
   const auto cores = std::min<std::uint32_t>(setup.loop_count, cpusAvailable());
   const nanoseconds interval =
       std::max<nanoseconds>(options.snapshot_interval, std::chrono::milliseconds(10));
@@ -110,20 +115,20 @@ PhaseResult runPhaseOnLoops(const scenario::StagePlan& plan, const EngineOptions
   bool stop_forwarded = false;
   std::exception_ptr callback_error;
 
-  LoopThreads threads(setup, sync);
-  const Clock::time_point start = setup.start;
-  const Clock::time_point plan_end = start + plan.duration;
-  Clock::time_point interval_start = start;
+  LoopThreads threads(setup, sync, clock);
+  const TimePoint start = threads.startedAt();
+  const TimePoint plan_end = start + plan.duration;
+  TimePoint interval_start = start;
   const nanoseconds cpu_start = threads.cpuUsed();
   nanoseconds cpu_before = cpu_start;
   double cpu_percent_sum = 0.0;
 
   for (std::uint32_t index = 0;; ++index) {
-    const Clock::time_point boundary = start + interval * (index + 1);
+    const TimePoint boundary = start + interval * (index + 1);
     bool finished = false;
     for (;;) {
       finished = sync.waitUntil(boundary, stop_forwarded ? never_stop : stop_requested);
-      if (finished || Clock::now() >= boundary) {
+      if (finished || clock.now() >= boundary) {
         break;
       }
       // A stop request (from the caller, or because the callback failed).
@@ -142,7 +147,7 @@ PhaseResult runPhaseOnLoops(const scenario::StagePlan& plan, const EngineOptions
       loop->postHarvest();
     }
     sync.awaitHarvest();
-    const Clock::time_point interval_end = Clock::now();
+    const TimePoint interval_end = clock.now();
     const nanoseconds cpu_now = threads.cpuUsed();
     const nanoseconds length = interval_end - interval_start;
     const double length_seconds = std::max(1e-9, secondsOf(length));

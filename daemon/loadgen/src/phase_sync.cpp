@@ -1,7 +1,5 @@
 #include "phase_sync.hpp"
 
-#include <algorithm>
-
 namespace benchd::loadgen {
 
 void PhaseSync::reportFinished() {
@@ -22,18 +20,17 @@ void PhaseSync::contribute(const IntervalStats& stats, std::uint32_t active_vus)
   changed_.notify_all();
 }
 
-bool PhaseSync::waitUntil(Clock::time_point deadline, const std::atomic<bool>& stop) {
+bool PhaseSync::waitUntil(PhaseClock::TimePoint deadline, const std::atomic<bool>& stop) {
   constexpr std::chrono::milliseconds kStopPollPeriod{50};
   std::unique_lock lock(mutex_);
   for (;;) {
     if (finished_loops_ == loop_count_) {
       return true;
     }
-    const auto now = Clock::now();
-    if (now >= deadline || stop.load(std::memory_order_relaxed)) {
+    if (clock_.now() >= deadline || stop.load(std::memory_order_relaxed)) {
       return false;
     }
-    changed_.wait_until(lock, std::min(deadline, now + kStopPollPeriod));
+    clock_.waitOn(changed_, lock, deadline, kStopPollPeriod);
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <benchd/loadgen/engine_options.hpp>
 #include <benchd/loadgen/load_snapshot.hpp>
+#include <benchd/loadgen/phase_clock.hpp>
 #include <benchd/loadgen/phase_result.hpp>
 #include <benchd/loadgen/request_target.hpp>
 #include <benchd/scenario/scenario_row.hpp>
@@ -42,6 +43,9 @@ struct ScenarioResult {
 class LoadEngine {
  public:
   explicit LoadEngine(EngineOptions options = {});
+  /// Snapshots on `clock` (which must outlive the engine) instead of the steady clock: for
+  /// tests that drive the snapshot schedule (see PhaseClock).
+  LoadEngine(EngineOptions options, PhaseClock& clock);
 
   [[nodiscard]] const EngineOptions& options() const noexcept { return options_; }
 
@@ -70,6 +74,7 @@ class LoadEngine {
                           PhaseKind kind, const SnapshotCallback& on_snapshot);
 
   EngineOptions options_;
+  PhaseClock* clock_;
   std::atomic<bool> stop_requested_{false};
 };
 
