@@ -115,7 +115,7 @@ int runLoad(std::span<const std::string_view> arguments) {
   const bool show_progress = !options.quiet && options.warmup_seconds + options.duration_seconds >=
                                                    kProgressMinimumSeconds;
   ProgressLine progress(std::cerr, ::isatty(STDERR_FILENO) == 1, options.warmup_seconds,
-                        options.duration_seconds);
+                        options.duration_seconds, options.requests);
   std::vector<results::LoadSecondDigest> digests;
   const auto on_snapshot = [&](const loadgen::LoadSnapshot& snapshot) {
     if (show_progress) {
