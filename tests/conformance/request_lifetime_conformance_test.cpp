@@ -21,6 +21,7 @@
 #include <netinet/in.h>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <sys/socket.h>
 #include <vector>
 
@@ -225,14 +226,17 @@ TEST_P(RequestLifetimeConformance, TricklingHeaderIsCutOffAtTheHeaderDeadline) {
   EXPECT_EQ(httpRequest(worker->port(), "GET", "/health").status, 200U);
 }
 
-/// The option is checked like any other: a value the plugin cannot use is refused with a
-/// message naming it.
-TEST_P(RequestLifetimeConformance, BadHeaderDeadlineOptionIsRefused) {
-  WorkerProcess worker(
-      {"--plugin", pluginPath(GetParam()), "--port", "0", "--option", "header_deadline_ms=0"});
-  EXPECT_EQ(worker.waitExit(), 2);
-  EXPECT_NE(worker.stderrText().find("header_deadline_ms"), std::string::npos)
-      << worker.stderrText();
+/// The timeout options are checked like any other: a value the plugin cannot use (none, or
+/// longer than the limit it shortens) is refused with a message naming the option.
+TEST_P(RequestLifetimeConformance, BadTimeoutOptionsAreRefused) {
+  for (const char* option :
+       {"header_deadline_ms=0", "header_deadline_ms=20001", "upstream_margin_ms=0",
+        "upstream_margin_ms=60001", "upstream_idle_ms=x", "upstream_idle_ms=30001"}) {
+    WorkerProcess worker({"--plugin", pluginPath(GetParam()), "--port", "0", "--option", option});
+    EXPECT_EQ(worker.waitExit(), 2) << option;
+    const std::string name(option, std::string_view(option).find('='));
+    EXPECT_NE(worker.stderrText().find(name), std::string::npos) << worker.stderrText();
+  }
 }
 
 /// SIGTERM while requests sleep for an hour (some behind a nested call): the worker gives them

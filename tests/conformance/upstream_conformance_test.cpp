@@ -1,18 +1,22 @@
 // The nested call's client side, held to the same rules in every approach plugin: it outwaits
 // the delay it forwards, a chain is never sent twice after a timeout, and idle pooled upstream
-// connections are closed after a burst. These wait for the plugins' own delays and idle
-// timeouts (a minute at most), so every plugin runs side by side within one test.
+// connections are closed after a burst. The workers run with the nested-call margin and the
+// idle timeout shortened by their options (sdk/request_deadline.hpp), which keeps the rules'
+// proportions (a delay over the margin, a burst idle past the timeout) at seconds instead of
+// minutes; every plugin still runs side by side within one test.
 #include "approach_plugins.hpp"
 #include "http_client.hpp"
 #include "worker_process.hpp"
 
 #include <benchd/sdk/limits.hpp>
+#include <benchd/sdk/request_deadline.hpp>
 
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <functional>
 #include <future>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,11 +25,25 @@ namespace {
 
 using namespace std::chrono_literals;
 
+/// The nested call's margin beyond the delay (60 s in production), and a delay above it: the
+/// old rule gave every nested call the margin alone as its whole timeout, so such a delay was
+/// a certain 502 at depth 1 and a re-sent chain on pooled connections.
+constexpr std::int64_t kMarginMillis = 1'000;
+constexpr std::int64_t kDelayOverTheMargin = 2'500;
+/// The idle timeout of pooled upstream connections (30 s in production).
+constexpr std::int64_t kIdleMillis = 2'000;
 /// Longer than every nested call's response timeout used here, and than the old chain's
 /// two timeouts back to back, so a failure shows as a status rather than a client timeout.
-constexpr auto kClientTimeout = std::chrono::milliseconds(200'000);
-/// A delay above the old fixed 60 s nested-call timeout.
-constexpr std::int64_t kDelayOverAMinute = 61'000;
+constexpr auto kClientTimeout = std::chrono::milliseconds(60'000);
+
+/// A worker for `plugin` on one thread with the shortened margin and idle timeout.
+std::unique_ptr<WorkerProcess> serveShortened(const std::string& plugin) {
+  return WorkerProcess::serve(
+      plugin,
+      {"--threads", "1", "--option",
+       std::string(sdk::kUpstreamMarginOption) + "=" + std::to_string(kMarginMillis), "--option",
+       std::string(sdk::kUpstreamIdleOption) + "=" + std::to_string(kIdleMillis)});
+}
 
 /// Runs `check` for every approach plugin at once, each on its own thread.
 void forEveryPluginAtOnce(const std::function<void(const std::string&)>& check) {
@@ -41,31 +59,31 @@ std::string epochMillis(const std::string& plugin, int depth, std::int64_t delay
          "&delayInMillis=" + std::to_string(delay_millis);
 }
 
-TEST(UpstreamConformance, NestedCallAtDepthOneOutwaitsADelayOverAMinute) {
-  // The nested call used to give up after 60 s whatever the delay it forwarded: a 502 while
-  // the innermost request went on waiting.
+TEST(UpstreamConformance, NestedCallAtDepthOneOutwaitsADelayOverTheMargin) {
+  // The nested call used to give up after the margin (60 s) whatever the delay it forwarded:
+  // a 502 while the innermost request went on waiting.
   forEveryPluginAtOnce([](const std::string& plugin) {
-    auto worker = WorkerProcess::serve(plugin, {"--threads", "1"});
+    auto worker = serveShortened(plugin);
     HttpConnection client(worker->port(), kClientTimeout);
-    const auto response = client.request("GET", epochMillis(plugin, 1, kDelayOverAMinute));
+    const auto response = client.request("GET", epochMillis(plugin, 1, kDelayOverTheMargin));
     EXPECT_EQ(response.status, 200U) << plugin << ": " << response.body;
-    EXPECT_GE(response.elapsed, std::chrono::milliseconds(kDelayOverAMinute)) << plugin;
+    EXPECT_GE(response.elapsed, std::chrono::milliseconds(kDelayOverTheMargin)) << plugin;
   });
 }
 
 TEST(UpstreamConformance, ChainOnPooledConnectionsIsNotSentAgainAfterATimeout) {
-  // A depth-2 chain on warm (pooled) connections with a delay over the old 60 s timeout: the
+  // A depth-2 chain on warm (pooled) connections with a delay over the margin: the
   // old rule re-sent a timed-out call on a reused connection, so a second chain started while
   // the first went on (upstream_calls 3 and more, then a 502). Two levels call out: 2.
   forEveryPluginAtOnce([](const std::string& plugin) {
-    auto worker = WorkerProcess::serve(plugin, {"--threads", "1"});
+    auto worker = serveShortened(plugin);
     HttpConnection client(worker->port(), kClientTimeout);
     ASSERT_EQ(client.request("GET", epochMillis(plugin, 2, 0)).status, 200U) << plugin;
     const auto before = worker->waitQuiet();
     ASSERT_TRUE(before) << plugin;
     ASSERT_GE(before->counter("upstream_connections_open"), 2) << plugin << ": pool not warm";
 
-    const auto response = client.request("GET", epochMillis(plugin, 2, kDelayOverAMinute));
+    const auto response = client.request("GET", epochMillis(plugin, 2, kDelayOverTheMargin));
     EXPECT_EQ(response.status, 200U) << plugin << ": " << response.body;
     const auto after = worker->waitQuiet(kClientTimeout);
     ASSERT_TRUE(after) << plugin << ": requests still in flight";
@@ -79,7 +97,7 @@ TEST(UpstreamConformance, IdlePooledConnectionsAreClosedAfterABurst) {
   // nested call after it they used to stay open for ever (CLOSE_WAIT once the server side
   // timed out), holding descriptors. They must be closed after the idle timeout.
   forEveryPluginAtOnce([](const std::string& plugin) {
-    auto worker = WorkerProcess::serve(plugin, {"--threads", "1"});
+    auto worker = serveShortened(plugin);
     const auto results = concurrentGets(worker->port(), epochMillis(plugin, 1, 300), 20);
     for (const auto& result : results)
       ASSERT_EQ(result.status, 200U) << plugin << ": " << result.error;
@@ -88,7 +106,7 @@ TEST(UpstreamConformance, IdlePooledConnectionsAreClosedAfterABurst) {
     EXPECT_GE(after_burst->counter("upstream_connections_open"), 2) << plugin;
     const auto closed = worker->waitStats(
         [](const WorkerStats& stats) { return stats.counter("upstream_connections_open") == 0; },
-        sdk::kUpstreamIdleTimeout + sdk::kUpstreamIdleSweepInterval + 10s);
+        std::chrono::milliseconds(2 * kIdleMillis) + 10s);
     EXPECT_TRUE(closed) << plugin << ": idle upstream connections were never closed";
   });
 }

@@ -2,6 +2,8 @@
 // pooled session is sent again only when the server closed that connection before answering.
 #include "upstream_session_pool.hpp"
 
+#include <benchd/sdk/limits.hpp>
+
 #include <Poco/Exception.h>
 #include <Poco/Net/NetException.h>
 #include <Poco/Net/ServerSocket.h>
@@ -121,7 +123,7 @@ TEST(UpstreamSessionPool, ReusedSessionIsNotSentAgainAfterPartOfAnAnswer) {
       socket.sendBytes(kAnswer.data(), static_cast<int>(kAnswer.size()));
     socket.close();
   });
-  UpstreamSessionPool pool;
+  UpstreamSessionPool pool(sdk::kUpstreamResponseMargin, sdk::kUpstreamIdleTimeout);
   pool.setEndpoint("127.0.0.1", server.port());
   CallerClient caller;
   const auto first = caller.get(pool, kTarget);
@@ -145,7 +147,7 @@ TEST(UpstreamSessionPool, ReusedSessionClosedBeforeAnyAnswerIsSentOnceMoreOnANew
     }
     readRequest(socket);  // waits for the client to close
   });
-  UpstreamSessionPool pool;
+  UpstreamSessionPool pool(sdk::kUpstreamResponseMargin, sdk::kUpstreamIdleTimeout);
   pool.setEndpoint("127.0.0.1", server.port());
   CallerClient caller;
   ASSERT_EQ(caller.get(pool, kTarget).status, 200);

@@ -17,7 +17,9 @@ EventLoop::EventLoop(EventLoopGroup& owner, std::size_t loop_index)
 EventLoopGroup::EventLoopGroup(sdk::ServerSettings settings)
     : settings_(std::move(settings)),
       no_keep_alive_(settings_.hasProfile("no-keep-alive")),
-      header_deadline_(sdk::headerDeadline(settings_)) {
+      header_deadline_(sdk::headerDeadline(settings_)),
+      upstream_response_margin_(sdk::upstreamResponseMargin(settings_)),
+      upstream_idle_timeout_(sdk::upstreamIdleTimeout(settings_)) {
   for (std::size_t i = 0; i < settings_.threads; ++i) {
     loops_.push_back(std::make_unique<EventLoop>(*this, i));
   }

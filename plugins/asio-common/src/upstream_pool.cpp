@@ -1,6 +1,7 @@
 #include <benchd/asio_common/event_loop_group.hpp>
 #include <benchd/asio_common/upstream_pool.hpp>
 #include <benchd/sdk/limits.hpp>
+#include <benchd/sdk/request_deadline.hpp>
 
 #include <boost/asio/error.hpp>
 #include <boost/beast/http/error.hpp>
@@ -26,7 +27,10 @@ UpstreamConnection::~UpstreamConnection() {
 }
 
 UpstreamPool::UpstreamPool(EventLoop& loop)
-    : loop_(loop), idle_(sdk::kUpstreamIdleTimeout), sweep_(loop.io) {}
+    : loop_(loop),
+      idle_(loop.group.upstreamIdleTimeout()),
+      sweep_interval_(sdk::upstreamIdleSweepInterval(loop.group.upstreamIdleTimeout())),
+      sweep_(loop.io) {}
 
 std::unique_ptr<UpstreamConnection> UpstreamPool::takeIdle() {
   std::vector<std::unique_ptr<UpstreamConnection>> dropped;  // closed on return
@@ -66,7 +70,7 @@ void UpstreamPool::scheduleSweep() {
   if (sweep_pending_)
     return;
   sweep_pending_ = true;
-  sweep_.expires_after(sdk::kUpstreamIdleSweepInterval);
+  sweep_.expires_after(sweep_interval_);
   // The pool outlives every handler it schedules: it is destroyed with its loop, after the
   // loop's thread has stopped running handlers; a cancelled wait touches nothing.
   sweep_.async_wait([this](const boost::system::error_code& error) {

@@ -28,7 +28,8 @@ class UpstreamCall : public std::enable_shared_from_this<UpstreamCall> {
   UpstreamCall(EventLoop& loop, const std::string& target, UpstreamCompletion done)
       : loop_(loop),
         request_(asio_common::upstreamRequest(target)),
-        response_timeout_(sdk::upstreamResponseTimeoutFor(target)),
+        response_timeout_(
+            sdk::upstreamResponseTimeoutFor(target, loop.group.upstreamResponseMargin())),
         done_(std::move(done)) {}
 
   void start(asio_common::ClientWatch& watch) {

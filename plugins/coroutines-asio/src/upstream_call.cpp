@@ -28,7 +28,8 @@ asio::awaitable<UpstreamResult> callUpstream(asio_common::EventLoop* loop, std::
                                              asio_common::ClientWatch* watch) {
   const LiveCoroutine live(*loop);
   const auto request = asio_common::upstreamRequest(target);
-  const auto response_timeout = sdk::upstreamResponseTimeoutFor(target);
+  const auto response_timeout =
+      sdk::upstreamResponseTimeoutFor(target, loop->group.upstreamResponseMargin());
   auto connection = loop->upstream.takeIdle();
   bool reused = connection != nullptr;
   // Closing the connection ends whatever the call waits for with an error.

@@ -19,7 +19,8 @@ using fiber_asio::use_fiber;
 UpstreamResult callUpstream(asio_common::EventLoop& loop, const std::string& target,
                             asio_common::ClientWatch& watch) {
   const auto request = asio_common::upstreamRequest(target);
-  const auto response_timeout = sdk::upstreamResponseTimeoutFor(target);
+  const auto response_timeout =
+      sdk::upstreamResponseTimeoutFor(target, loop.group.upstreamResponseMargin());
   auto connection = loop.upstream.takeIdle();
   bool reused = connection != nullptr;
   // Closing the connection ends whatever the call waits for with an error.

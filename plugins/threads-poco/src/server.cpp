@@ -51,9 +51,10 @@ Poco::Net::ServerSocket listenOn(const sdk::ServerSettings& settings, int backlo
 }  // namespace
 
 Server::Server(const benchd_host_api* host, sdk::ServerSettings settings)
-    : settings_(std::move(settings)), pool_settings_(PoolSettings::from(settings_)), state_(host) {
+    : settings_(std::move(settings)),
+      pool_settings_(PoolSettings::from(settings_)),
+      state_(host, settings_) {
   state_.no_keep_alive = settings_.hasProfile("no-keep-alive");
-  state_.header_deadline = sdk::headerDeadline(settings_);
 }
 
 Server::~Server() {

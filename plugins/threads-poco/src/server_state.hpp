@@ -15,12 +15,17 @@ inline constexpr const char* kApproachName = "threads-poco";
 
 /// What request handlers share. Counters are atomics updated by every pool thread.
 struct ServerState {
-  explicit ServerState(const benchd_host_api* host_api) : host(host_api) {}
+  /// Throws sdk::PluginError (BENCHD_ERR_INVALID_ARGUMENT) for a bad header_deadline_ms,
+  /// upstream_margin_ms or upstream_idle_ms.
+  ServerState(const benchd_host_api* host_api, const sdk::ServerSettings& settings)
+      : host(host_api),
+        header_deadline(sdk::headerDeadline(settings)),
+        upstream(sdk::upstreamResponseMargin(settings), sdk::upstreamIdleTimeout(settings)) {}
 
   sdk::Host host;
   bool no_keep_alive = false;
   /// How long a request's header may take from its first byte (sdk::headerDeadline()).
-  std::chrono::milliseconds header_deadline = sdk::kHeaderDeadline;
+  std::chrono::milliseconds header_deadline;
   std::atomic<bool> draining{false};
   UpstreamSessionPool upstream;
   std::atomic<std::int64_t> requests_served{0};

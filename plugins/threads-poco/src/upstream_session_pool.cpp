@@ -1,6 +1,7 @@
 #include "upstream_session_pool.hpp"
 
 #include <benchd/sdk/limits.hpp>
+#include <benchd/sdk/request_deadline.hpp>
 #include <benchd/sdk/service_request.hpp>
 
 #include <Poco/Exception.h>
@@ -61,8 +62,11 @@ void UpstreamSessionPool::SessionDeleter::operator()(Session* session) const {
   pool->sessions_open_.fetch_sub(1, std::memory_order_relaxed);
 }
 
-UpstreamSessionPool::UpstreamSessionPool()
-    : idle_(sdk::kUpstreamIdleTimeout),
+UpstreamSessionPool::UpstreamSessionPool(std::chrono::milliseconds response_margin,
+                                         std::chrono::milliseconds idle_timeout)
+    : response_margin_(response_margin),
+      sweep_interval_(sdk::upstreamIdleSweepInterval(idle_timeout)),
+      idle_(idle_timeout),
       sweeper_([this](const std::stop_token& stop) { sweep(stop); }) {}
 
 UpstreamSessionPool::~UpstreamSessionPool() {
@@ -127,7 +131,7 @@ void UpstreamSessionPool::sweep(const std::stop_token& stop) {
   std::unique_lock wait_lock(wait_mutex);
   while (!stop.stop_requested()) {
     // Wakes early only when stop is requested.
-    if (sweep_wakeup_.wait_for(wait_lock, stop, sdk::kUpstreamIdleSweepInterval,
+    if (sweep_wakeup_.wait_for(wait_lock, stop, sweep_interval_,
                                [&stop] { return stop.stop_requested(); })) {
       return;
     }
@@ -137,7 +141,8 @@ void UpstreamSessionPool::sweep(const std::stop_token& stop) {
 
 UpstreamResult UpstreamSessionPool::get(const std::string& target, ClientWatch& watch) {
   const Poco::Timespan connect_timeout = timespanOf(sdk::kConnectTimeout);
-  const Poco::Timespan response_timeout = timespanOf(sdk::upstreamResponseTimeoutFor(target));
+  const Poco::Timespan response_timeout =
+      timespanOf(sdk::upstreamResponseTimeoutFor(target, response_margin_));
   SessionPtr session = takeIdle();
   bool reused = session != nullptr;
   for (;;) {

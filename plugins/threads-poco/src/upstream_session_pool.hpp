@@ -7,6 +7,7 @@
 #include <Poco/Net/HTTPClientSession.h>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
@@ -30,14 +31,19 @@ struct UpstreamResult {
 /// sdk::kUpstreamPoolCapacity like the original's). Thread-safe; get() blocks the calling OS
 /// thread.
 ///
-/// Idle sessions are handed out last in, first out and closed once idle for
-/// sdk::kUpstreamIdleTimeout (see sdk::IdleList for why this order), on every get() and by a
-/// sweeper thread every sdk::kUpstreamIdleSweepInterval while the pool exists, so the rest of
+/// Idle sessions are handed out last in, first out and closed once idle for `idle_timeout`
+/// (sdk::kUpstreamIdleTimeout unless a test shortens it; see sdk::IdleList for why this order),
+/// on every get() and by a sweeper thread every sdk::upstreamIdleSweepInterval() of it while
+/// the pool exists, so the rest of
 /// a burst is closed even when no nested call comes along any more. A session whose peer has
 /// closed its connection (or sent bytes nobody asked for) is closed instead of handed out.
 class UpstreamSessionPool {
  public:
-  UpstreamSessionPool();
+  /// `response_margin`: what a nested call may take beyond the delay it forwards
+  /// (sdk::upstreamResponseMargin()); `idle_timeout`: how long an idle session is kept
+  /// (sdk::upstreamIdleTimeout()).
+  UpstreamSessionPool(std::chrono::milliseconds response_margin,
+                      std::chrono::milliseconds idle_timeout);
   ~UpstreamSessionPool();
   UpstreamSessionPool(const UpstreamSessionPool&) = delete;
   UpstreamSessionPool& operator=(const UpstreamSessionPool&) = delete;
@@ -46,8 +52,8 @@ class UpstreamSessionPool {
   void setEndpoint(std::string host, std::uint16_t port);
 
   /// GET `target` (a target sdk::upstreamTarget made), waiting for the answer up to
-  /// sdk::upstreamResponseTimeoutFor(target). A pooled session whose connection the server
-  /// closed before answering (nothing received) is replaced once by a new connection; no
+  /// sdk::upstreamResponseTimeoutFor(target, response margin). A pooled session whose connection
+  /// the server closed before answering (nothing received) is replaced once by a new connection; no
   /// other failure is retried (see staleKeepAlive). While it waits for the answer it watches
   /// the caller's client (`watch`): when that client leaves, the session is closed (which ends
   /// the nested request's own wait in turn) and the call returns at once with an error.
@@ -75,6 +81,8 @@ class UpstreamSessionPool {
   void giveBack(SessionPtr session);
   void sweep(const std::stop_token& stop);
 
+  const std::chrono::milliseconds response_margin_;
+  const std::chrono::milliseconds sweep_interval_;
   std::string host_;
   std::uint16_t port_ = 0;
   std::atomic<std::int64_t> sessions_open_{0};

@@ -78,7 +78,8 @@ class EventLoopGroup {
   /// after all connections were told to close. Default: io.stop().
   using LoopStopper = std::function<void(EventLoop&)>;
 
-  /// Throws sdk::PluginError (BENCHD_ERR_INVALID_ARGUMENT) for a bad header_deadline_ms.
+  /// Throws sdk::PluginError (BENCHD_ERR_INVALID_ARGUMENT) for a bad header_deadline_ms,
+  /// upstream_margin_ms or upstream_idle_ms.
   explicit EventLoopGroup(sdk::ServerSettings settings);
   ~EventLoopGroup();
   EventLoopGroup(const EventLoopGroup&) = delete;
@@ -110,6 +111,14 @@ class EventLoopGroup {
   [[nodiscard]] std::chrono::milliseconds headerDeadline() const noexcept {
     return header_deadline_;
   }
+  /// What a nested call may take beyond the delay it forwards (sdk::upstreamResponseMargin()).
+  [[nodiscard]] std::chrono::milliseconds upstreamResponseMargin() const noexcept {
+    return upstream_response_margin_;
+  }
+  /// How long an idle pooled upstream connection is kept (sdk::upstreamIdleTimeout()).
+  [[nodiscard]] std::chrono::milliseconds upstreamIdleTimeout() const noexcept {
+    return upstream_idle_timeout_;
+  }
   [[nodiscard]] bool draining() const noexcept { return draining_.load(std::memory_order_relaxed); }
   /// False under the no-keep-alive profile and while draining.
   [[nodiscard]] bool keepAliveAllowed() const noexcept { return !no_keep_alive_ && !draining(); }
@@ -132,6 +141,8 @@ class EventLoopGroup {
   sdk::ServerSettings settings_;
   bool no_keep_alive_;
   std::chrono::milliseconds header_deadline_;
+  std::chrono::milliseconds upstream_response_margin_;
+  std::chrono::milliseconds upstream_idle_timeout_;
   std::atomic<bool> draining_{false};
   std::atomic<std::int64_t> upstream_connections_{0};
   std::vector<std::unique_ptr<EventLoop>> loops_;

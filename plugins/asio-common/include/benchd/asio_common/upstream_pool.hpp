@@ -39,8 +39,9 @@ struct UpstreamConnection {
 /// The idle upstream connections of one event loop. Loop thread only.
 ///
 /// Idle connections are handed out last in, first out and closed once idle for
-/// sdk::kUpstreamIdleTimeout (see sdk::IdleList for why this order): on every takeIdle() and,
-/// while any is idle, by a sweep every sdk::kUpstreamIdleSweepInterval, so the rest of a burst
+/// the group's upstreamIdleTimeout() (sdk::kUpstreamIdleTimeout unless a test shortens it; see
+/// sdk::IdleList for why this order): on every takeIdle() and, while any is idle, by a sweep
+/// every sdk::upstreamIdleSweepInterval() of it, so the rest of a burst
 /// is closed even when no nested call comes along any more. A connection whose peer has closed
 /// it (or sent bytes nobody asked for) is closed instead of handed out.
 class UpstreamPool {
@@ -65,6 +66,7 @@ class UpstreamPool {
 
   EventLoop& loop_;
   sdk::IdleList<std::unique_ptr<UpstreamConnection>> idle_;
+  std::chrono::milliseconds sweep_interval_;
   boost::asio::steady_timer sweep_;
   bool sweep_pending_ = false;
 };

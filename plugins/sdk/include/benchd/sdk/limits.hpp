@@ -70,14 +70,16 @@ inline constexpr std::chrono::seconds kUpstreamIdleTimeout{30};
 inline constexpr std::chrono::seconds kUpstreamIdleSweepInterval{5};
 
 /// The response timeout of a nested call that forwards `delay_millis`: the callee waits that
-/// long before it answers, so the caller waits the delay plus kUpstreamResponseMargin. The
-/// margin applies once, not per level: every level of a chain forwards the same delay and only
-/// the innermost waits it, so each level's timeout covers everything beneath it. Negative
-/// delays count as 0, delays above kMaxDelayMillis as kMaxDelayMillis.
-constexpr std::chrono::milliseconds upstreamResponseTimeout(std::int64_t delay_millis) {
+/// long before it answers, so the caller waits the delay plus `margin` (kUpstreamResponseMargin
+/// unless a test shortens it, sdk::upstreamResponseMargin()). The margin applies once, not per
+/// level: every level of a chain forwards the same delay and only the innermost waits it, so
+/// each level's timeout covers everything beneath it. Negative delays count as 0, delays above
+/// kMaxDelayMillis as kMaxDelayMillis.
+constexpr std::chrono::milliseconds upstreamResponseTimeout(
+    std::int64_t delay_millis, std::chrono::milliseconds margin = kUpstreamResponseMargin) {
   const std::int64_t bounded =
       delay_millis < 0 ? 0 : (delay_millis > kMaxDelayMillis ? kMaxDelayMillis : delay_millis);
-  return std::chrono::milliseconds(bounded) + kUpstreamResponseMargin;
+  return std::chrono::milliseconds(bounded) + margin;
 }
 
 static_assert(upstreamResponseTimeout(kMaxDelayMillis) > std::chrono::milliseconds(kMaxDelayMillis),

@@ -1,6 +1,7 @@
 #pragma once
 // Header-only plugin SDK: the header deadline every approach plugin applies to inbound
-// requests, and the plugin option that shortens it.
+// requests, and the plugin options that shorten it and the nested-call timeouts
+// (benchd/sdk/limits.hpp) for tests.
 //
 // The contract, the same in every plugin:
 //  - A connection waits for the first byte of its next request as long as an idle keep-alive
@@ -12,8 +13,10 @@
 //    total.
 
 #include <benchd/plugin.h>
+#include <benchd/sdk/limits.hpp>
 #include <benchd/sdk/plugin_support.hpp>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <chrono>
@@ -30,33 +33,65 @@ namespace benchd::sdk {
 /// client machine many times over and still frees a slot held by a trickling client quickly.
 inline constexpr std::chrono::milliseconds kHeaderDeadline{20'000};
 
-/// The plugin option (`--option header_deadline_ms=N`) that sets a shorter header deadline,
-/// from 1 ms up to kHeaderDeadline. It exists so tests need not wait 20 s; a longer deadline
-/// is refused because it would reopen what the deadline closes.
+/// The plugin options that shorten the timeouts below, from 1 ms up to the limit itself. They
+/// exist so tests need not wait for the real limits (20 s, 60 s, 30 s); a longer value is
+/// refused because it would reopen what the limit closes.
+///  - `header_deadline_ms`: the header deadline (kHeaderDeadline);
+///  - `upstream_margin_ms`: what a nested call may take beyond the delay it forwards
+///    (kUpstreamResponseMargin, see upstreamResponseTimeout());
+///  - `upstream_idle_ms`: how long an idle pooled upstream connection is kept
+///    (kUpstreamIdleTimeout); the pool then also sweeps at least that often.
 inline constexpr std::string_view kHeaderDeadlineOption = "header_deadline_ms";
+inline constexpr std::string_view kUpstreamMarginOption = "upstream_margin_ms";
+inline constexpr std::string_view kUpstreamIdleOption = "upstream_idle_ms";
 
 /// The options every approach plugin takes for its request deadlines, for a Server's
 /// knownOptions().
-inline constexpr std::array<std::string_view, 1> kRequestDeadlineOptions = {kHeaderDeadlineOption};
+inline constexpr std::array<std::string_view, 3> kRequestDeadlineOptions = {
+    kHeaderDeadlineOption, kUpstreamMarginOption, kUpstreamIdleOption};
 
-/// The header deadline in effect: kHeaderDeadline unless the option sets a shorter one.
-/// Throws PluginError (BENCHD_ERR_INVALID_ARGUMENT) naming the option and its range for a
-/// value that is not an integer from 1 to kHeaderDeadline's milliseconds.
-inline std::chrono::milliseconds headerDeadline(const ServerSettings& settings) {
-  const auto it = settings.options.find(kHeaderDeadlineOption);
+/// The value of the shortening option `option`, or `limit` when it is not given. Throws
+/// PluginError (BENCHD_ERR_INVALID_ARGUMENT) naming the option and its range for a value that
+/// is not an integer from 1 to `limit`'s milliseconds.
+inline std::chrono::milliseconds shortenedTimeout(const ServerSettings& settings,
+                                                  std::string_view option,
+                                                  std::chrono::milliseconds limit) {
+  const auto it = settings.options.find(option);
   if (it == settings.options.end())
-    return kHeaderDeadline;
+    return limit;
   const std::string& text = it->second;
   std::int64_t millis = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), millis);
   if (error != std::errc{} || end != text.data() + text.size() || millis < 1 ||
-      millis > kHeaderDeadline.count()) {
-    throw PluginError(BENCHD_ERR_INVALID_ARGUMENT, "option " + std::string(kHeaderDeadlineOption) +
-                                                       ": expected an integer from 1 to " +
-                                                       std::to_string(kHeaderDeadline.count()) +
-                                                       " (milliseconds), got '" + text + "'");
+      millis > limit.count()) {
+    throw PluginError(BENCHD_ERR_INVALID_ARGUMENT,
+                      "option " + std::string(option) + ": expected an integer from 1 to " +
+                          std::to_string(limit.count()) + " (milliseconds), got '" + text + "'");
   }
   return std::chrono::milliseconds(millis);
+}
+
+/// The header deadline in effect: kHeaderDeadline unless `header_deadline_ms` shortens it.
+inline std::chrono::milliseconds headerDeadline(const ServerSettings& settings) {
+  return shortenedTimeout(settings, kHeaderDeadlineOption, kHeaderDeadline);
+}
+
+/// The nested call's margin beyond the delay in effect: kUpstreamResponseMargin unless
+/// `upstream_margin_ms` shortens it.
+inline std::chrono::milliseconds upstreamResponseMargin(const ServerSettings& settings) {
+  return shortenedTimeout(settings, kUpstreamMarginOption, kUpstreamResponseMargin);
+}
+
+/// How long an idle pooled upstream connection is kept: kUpstreamIdleTimeout unless
+/// `upstream_idle_ms` shortens it.
+inline std::chrono::milliseconds upstreamIdleTimeout(const ServerSettings& settings) {
+  return shortenedTimeout(settings, kUpstreamIdleOption, kUpstreamIdleTimeout);
+}
+
+/// How often a pool whose idle connections expire after `idle_timeout` sweeps them:
+/// kUpstreamIdleSweepInterval, or the idle timeout when that is shorter.
+inline std::chrono::milliseconds upstreamIdleSweepInterval(std::chrono::milliseconds idle_timeout) {
+  return std::min<std::chrono::milliseconds>(kUpstreamIdleSweepInterval, idle_timeout);
 }
 
 }  // namespace benchd::sdk

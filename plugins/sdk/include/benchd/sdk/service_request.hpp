@@ -278,9 +278,11 @@ inline std::string upstreamTarget(std::string_view approach, const ServiceReques
 }
 
 /// The response timeout of a nested call to `target`, a target upstreamTarget() made:
-/// upstreamResponseTimeout() of the delay it forwards. A target without a valid delay gets the
-/// timeout of the longest allowed delay (the callee refuses it at once anyway).
-inline std::chrono::milliseconds upstreamResponseTimeoutFor(std::string_view target) {
+/// upstreamResponseTimeout() of the delay it forwards, with `margin` beyond it. A target
+/// without a valid delay gets the timeout of the longest allowed delay (the callee refuses it
+/// at once anyway).
+inline std::chrono::milliseconds upstreamResponseTimeoutFor(
+    std::string_view target, std::chrono::milliseconds margin = kUpstreamResponseMargin) {
   const std::size_t question = target.find('?');
   const std::string_view query =
       question == std::string_view::npos ? std::string_view{} : target.substr(question + 1);
@@ -288,7 +290,7 @@ inline std::chrono::milliseconds upstreamResponseTimeoutFor(std::string_view tar
   const auto delay = delay_text
                          ? detail::parseInteger<std::int64_t>(*delay_text, 0, kMaxDelayMillis)
                          : std::nullopt;
-  return upstreamResponseTimeout(delay.value_or(kMaxDelayMillis));
+  return upstreamResponseTimeout(delay.value_or(kMaxDelayMillis), margin);
 }
 
 }  // namespace benchd::sdk
