@@ -185,6 +185,22 @@ TEST_P(ConcurrencyModel, SmallThreadPoolQueuesABurst) {
   EXPECT_LE(stats->counter("pool_threads_allocated"), kPoolThreads);
 }
 
+/// For a thread-per-connection plugin `--threads` is the number of pool threads started up
+/// front (CONTRACT.md section 3), capped by the pool's maximum; the pool grows from there.
+TEST_P(ConcurrencyModel, ThreadsIsThePoolsStartingSize) {
+  auto probe = WorkerProcess::serve(GetParam());
+  if (concurrencyModel(*probe) != "os-threads")
+    GTEST_SKIP() << "no thread pool: --threads counts event loops (PeakShowsTheModelsUnitOf...)";
+  probe.reset();
+  const auto allocatedAtRest = [this](const std::vector<std::string>& args) {
+    auto worker = WorkerProcess::serve(GetParam(), args);
+    const auto stats = worker->waitQuiet();
+    return stats ? stats->counter("pool_threads_allocated") : -1;
+  };
+  EXPECT_EQ(allocatedAtRest({"--threads", "7"}), 7);
+  EXPECT_EQ(allocatedAtRest({"--threads", "7", "--option", "max_threads=3"}), 3);
+}
+
 INSTANTIATE_TEST_SUITE_P(AllApproaches, ConcurrencyModel, ::testing::ValuesIn(approachPlugins()),
                          [](const auto& param_info) { return testNameOf(param_info.param); });
 

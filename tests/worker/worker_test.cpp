@@ -173,6 +173,11 @@ TEST(WorkerPluginRefusal, OverlongDescriptionIsRefusedNamingTheField) {
   expectOverlongFieldRefused("long_description", "description", BENCHD_MAX_MESSAGE_SIZE);
 }
 
+TEST(WorkerPluginRefusal, NameOutsideItsCharacterSetIsRefused) {
+  expectRefusal(runToExit({"--plugin", fixturePlugin("bad_name_chars"), "--port", "0"}), 3,
+                "plugin name 'Fixture_1' must be 1 to 64 characters of a-z, 0-9 and '-'");
+}
+
 TEST(WorkerPluginRefusal, InspectRefusesAnOverlongNameToo) {
   expectRefusal(runToExit({"--inspect", fixturePlugin("long_name")}), 3,
                 "descriptor field 'name' is not NUL-terminated");
@@ -346,6 +351,51 @@ TEST(WorkerStatsChecks, OverlongCounterNameIsReportedAndSkipped) {
   expectBadCounterSkipped("long_counter_name",
                           "benchd-worker: warning: fixture: stats: a counter name is not "
                           "NUL-terminated within 256 bytes; the counter is skipped");
+}
+
+TEST(WorkerStatsChecks, FailingStatsIsAWarningNamingThePluginAndServingGoesOn) {
+  WorkerProcess worker(
+      {"--plugin", fixturePlugin("stats_fails"), "--port", "0", "--stats-interval-ms", "50"});
+  ASSERT_TRUE(worker.waitReady()) << worker.stderrText();
+  // The core's counters are still reported, line after line.
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(worker.waitStats([](const WorkerStats& s) { return !s.counters.empty(); }))
+        << worker.stderrText();
+  }
+  worker.signal(SIGTERM);
+  EXPECT_EQ(worker.waitExit(), 0) << worker.stderrText();
+  EXPECT_NE(worker.stderrText().find(
+                "benchd-worker: warning: fixture: stats() failed: counters unavailable\n"),
+            std::string::npos)
+      << worker.stderrText();
+}
+
+TEST(WorkerLifecycle, FailingStopIsExitOneWithAWarningNamingThePlugin) {
+  WorkerProcess worker({"--plugin", fixturePlugin("stop_fails"), "--port", "0"});
+  ASSERT_TRUE(worker.waitReady()) << worker.stderrText();
+  worker.signal(SIGTERM);
+  EXPECT_EQ(worker.waitExit(), 1) << worker.stderrText();
+  EXPECT_NE(
+      worker.stderrText().find("benchd-worker: warning: fixture: stop() failed: cannot stop\n"),
+      std::string::npos)
+      << worker.stderrText();
+}
+
+TEST(WorkerLifecycle, EveryLifecycleCallGetsAnErrorBufferOfTheFullSize) {
+  // The fixture fails any call whose buffer's struct_size is not sizeof(benchd_error), and
+  // zeroes it after checking: only a host that sets it before every call gets through create,
+  // start, the stats calls and stop without a failure.
+  WorkerProcess worker({"--plugin", fixturePlugin("scribbles_error_size"), "--port", "0",
+                        "--stats-interval-ms", "50"});
+  ASSERT_TRUE(worker.waitReady()) << worker.stderrText();
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(worker.waitStats([](const WorkerStats& s) {
+      return s.counter("requests_served") == 1;
+    })) << worker.stderrText();
+  }
+  worker.signal(SIGTERM);
+  EXPECT_EQ(worker.waitExit(), 0) << worker.stderrText();
+  EXPECT_EQ(worker.stderrText().find("failed"), std::string::npos) << worker.stderrText();
 }
 
 bool processGone(pid_t pid) {

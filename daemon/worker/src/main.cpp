@@ -13,6 +13,9 @@
 #include <benchd/worker/worker_protocol.hpp>
 
 #include <malloc.h>
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/allocator_interface.h>
+#endif
 #include <unistd.h>
 
 #include <cerrno>
@@ -81,9 +84,24 @@ void raiseOpenFileLimit() {
   }
 }
 
+/// Bytes the allocator has handed out and not got back. Under AddressSanitizer its own
+/// allocator replaces malloc and mallinfo2() reports nothing, so its count is asked instead.
 std::int64_t heapBytesInUse() {
+#if defined(__SANITIZE_ADDRESS__)
+  return static_cast<std::int64_t>(__sanitizer_get_current_allocated_bytes());
+#else
   const struct mallinfo2 info = ::mallinfo2();
   return static_cast<std::int64_t>(info.uordblks + info.hblkhd);
+#endif
+}
+
+/// An empty error buffer for one lifecycle call. The host owns the buffer and sets its
+/// struct_size before every call (plugins/sdk/CONTRACT.md), so a plugin that scribbled on it
+/// in one call cannot shrink what the next call may write.
+benchd_error freshError() {
+  benchd_error error{};
+  error.struct_size = sizeof(error);
+  return error;
 }
 
 /// The message a plugin left in `error`, read no further than the buffer even when the
@@ -128,10 +146,10 @@ worker::Counters collectCounters(const plugin_host::LoadedPlugin& plugin, benchd
                                  const benchd::microservice::MovieService& service,
                                  std::set<std::string>& reported) {
   CounterCollection collection;
-  benchd_error error{};
-  error.struct_size = sizeof(error);
+  benchd_error error = freshError();
   if (plugin.descriptor->stats(server, &collectCounter, &collection, &error) != BENCHD_OK) {
-    std::fprintf(stderr, "benchd-worker: warning: stats failed: %s\n", errorMessage(error).c_str());
+    std::fprintf(stderr, "benchd-worker: warning: %s: stats() failed: %s\n",
+                 plugin.info.name.c_str(), errorMessage(error).c_str());
   }
   for (const auto& problem : collection.problems) {
     if (reported.insert(problem).second) {
@@ -237,8 +255,7 @@ int runWorker(int argc, char** argv) {
   config.option_count = plugin_options.size();
 
   const benchd_plugin_descriptor& api = *plugin.descriptor;
-  benchd_error error{};
-  error.struct_size = sizeof(error);
+  benchd_error error = freshError();
   benchd_server* server = nullptr;
   const benchd_status created = api.create(host.table(), &config, &server, &error);
   // A refused config is "bad plugin options" (2); any other failure of create() means the
@@ -250,6 +267,7 @@ int runWorker(int argc, char** argv) {
   if (server == nullptr) {
     return fail(kExitStartFailed, plugin.info.name + ": create() succeeded but returned no server");
   }
+  error = freshError();
   if (api.start(server, &error) != BENCHD_OK) {
     const std::string message = plugin.info.name + ": start() failed: " + errorMessage(error);
     api.destroy(server);
@@ -258,6 +276,7 @@ int runWorker(int argc, char** argv) {
   const std::uint16_t bound_port = api.bound_port(server);
   if (bound_port == 0) {
     const auto timeout_millis = static_cast<std::uint32_t>(options.stop_timeout.count());
+    error = freshError();
     api.stop(server, timeout_millis, &error);
     api.destroy(server);
     return fail(kExitStartFailed,
@@ -268,9 +287,11 @@ int runWorker(int argc, char** argv) {
   serveUntilSignalled(stop_signals, options, plugin, server, service);
 
   const auto timeout_millis = static_cast<std::uint32_t>(options.stop_timeout.count());
+  error = freshError();
   const benchd_status stopped = api.stop(server, timeout_millis, &error);
   if (stopped != BENCHD_OK && stopped != BENCHD_ERR_TIMEOUT) {
-    std::fprintf(stderr, "benchd-worker: warning: stop failed: %s\n", errorMessage(error).c_str());
+    std::fprintf(stderr, "benchd-worker: warning: %s: stop() failed: %s\n",
+                 plugin.info.name.c_str(), errorMessage(error).c_str());
   }
   worker::emitEvent(worker::stoppedEvent(stopped == BENCHD_OK));
   api.destroy(server);

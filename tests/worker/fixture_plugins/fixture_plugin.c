@@ -19,10 +19,37 @@ struct benchd_server {
   int unused;
 };
 
+#if defined(FIXTURE_SCRIBBLES_ERROR_SIZE)
+/* Checks that the host handed a benchd_error of the full size, then scribbles over its
+ * struct_size, as a careless plugin might: a host that set it once and reused the buffer would
+ * hand the next call a wrong size and fail it. Nothing is written into a buffer of the wrong
+ * size. */
+static int errorSizeWrong(benchd_error* error) {
+  if (error == NULL || error->struct_size != sizeof(benchd_error))
+    return 1;
+  error->struct_size = 0;
+  return 0;
+}
+#define CHECK_ERROR_SIZE(error)   \
+  do {                            \
+    if (errorSizeWrong(error))    \
+      return BENCHD_ERR_INTERNAL; \
+  } while (0)
+#else
+#define CHECK_ERROR_SIZE(error) ((void)(error))
+#endif
+
+/* Writes `text` as the call's error message (the host's buffer is sizeof(benchd_error)). */
+static void setMessage(benchd_error* error, const char* text) {
+  strncpy(error->message, text, sizeof(error->message) - 1);
+  error->message[sizeof(error->message) - 1] = '\0';
+}
+
 static benchd_status fixtureCreate(const benchd_host_api* host, const benchd_server_config* config,
                                    benchd_server** server, benchd_error* error) {
   (void)host;
   (void)config;
+  CHECK_ERROR_SIZE(error);
 #if defined(FIXTURE_CREATE_FAILS)
   /* An internal failure with a message that fills the buffer and lacks its NUL. */
   (void)server;
@@ -37,7 +64,7 @@ static benchd_status fixtureCreate(const benchd_host_api* host, const benchd_ser
 
 static benchd_status fixtureStart(benchd_server* server, benchd_error* error) {
   (void)server;
-  (void)error;
+  CHECK_ERROR_SIZE(error);
   return BENCHD_OK;
 }
 
@@ -53,7 +80,13 @@ static uint16_t fixtureBoundPort(const benchd_server* server) {
 static benchd_status fixtureStats(benchd_server* server, benchd_counter_sink sink,
                                   void* sink_context, benchd_error* error) {
   (void)server;
-  (void)error;
+  CHECK_ERROR_SIZE(error);
+#if defined(FIXTURE_STATS_FAILS)
+  (void)sink;
+  (void)sink_context;
+  setMessage(error, "counters unavailable");
+  return BENCHD_ERR_INTERNAL;
+#endif
   sink(sink_context, "requests_served", 1);
 #if defined(FIXTURE_NULL_COUNTER_NAME)
   sink(sink_context, NULL, 7);
@@ -68,8 +101,13 @@ static benchd_status fixtureStop(benchd_server* server, uint32_t timeout_millis,
                                  benchd_error* error) {
   (void)server;
   (void)timeout_millis;
-  (void)error;
+  CHECK_ERROR_SIZE(error);
+#if defined(FIXTURE_STOP_FAILS)
+  setMessage(error, "cannot stop");
+  return BENCHD_ERR_INTERNAL;
+#else
   return BENCHD_OK;
+#endif
 }
 
 static void fixtureDestroy(benchd_server* server) {
@@ -82,6 +120,8 @@ static const benchd_plugin_descriptor descriptor = {
     BENCHD_ABI_MINOR,
 #if defined(FIXTURE_LONG_NAME)
     THREE_HUNDRED_A,
+#elif defined(FIXTURE_BAD_NAME_CHARS)
+    "Fixture_1", /* upper case and '_' are not in a-z, 0-9 and '-' */
 #else
     "fixture",
 #endif
