@@ -2,6 +2,7 @@
 // the no-keep-alive profile, many concurrent delayed requests, and a graceful stop.
 #include "approach_plugins.hpp"
 #include "http_client.hpp"
+#include "sanitizer.hpp"
 #include "worker_process.hpp"
 
 #include <boost/algorithm/string/predicate.hpp>
@@ -357,6 +358,8 @@ std::size_t openDescriptorsOf(pid_t pid) {
 /// Out of descriptors, the server neither spins on the connections waiting in its backlog nor
 /// loses them: once descriptors are free again they are served.
 TEST_P(TransportConformance, OutOfDescriptorsItWaitsWithoutSpinningAndThenServes) {
+  if (kAddressSanitizer)
+    GTEST_SKIP() << kNoDescriptorsUnderSanitizers;
   auto worker = WorkerProcess::serve(GetParam());
   const pid_t pid = worker->pid();
   rlimit original{};

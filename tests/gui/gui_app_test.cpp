@@ -155,7 +155,7 @@ class GuiAppTest : public QObject {
     QCOMPARE(rows->item(0, 0)->text(), QStringLiteral("ci-get-time-no-delay"));
 
     chooseApproaches(*approaches,
-                     {QStringLiteral("callbacks-asio"), QStringLiteral("fibers-asio")});
+                     {QStringLiteral("callbacks-asio"), QStringLiteral("coroutines-asio")});
     child<QSpinBox>(window, "warmupSeconds")->setValue(0);
     child<QSpinBox>(window, "testSeconds")->setValue(3);
     QTest::mouseClick(child<QPushButton>(window, "startButton"), Qt::LeftButton);
@@ -195,12 +195,12 @@ class GuiAppTest : public QObject {
     // The window's reading of the API equals the renderer's reading of the store.
     const QJsonDocument seconds = getJson(
         daemon.url(), daemon.token(),
-        QStringLiteral("/api/v1/runs/%1/results/ci-get-movies-call-depth-1/fibers-asio/seconds")
+        QStringLiteral("/api/v1/runs/%1/results/ci-get-movies-call-depth-1/coroutines-asio/seconds")
             .arg(run));
     const QJsonArray from_api = seconds.object().value(QStringLiteral("seconds")).toArray();
     const benchd::store::ResultStore store(
         (state_.path() + QStringLiteral("/state/benchd.sqlite")).toStdString());
-    const auto result = store.findResult(run, "ci-get-movies-call-depth-1", "fibers-asio");
+    const auto result = store.findResult(run, "ci-get-movies-call-depth-1", "coroutines-asio");
     QVERIFY(result.has_value());
     const std::vector<benchd::results::SecondRecord> stored =
         store.seconds(*result, benchd::loadgen::PhaseKind::kTest);

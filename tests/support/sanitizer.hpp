@@ -1,0 +1,20 @@
+#pragma once
+// Whether this test binary runs under AddressSanitizer (preset asan), and with it the workers
+// and plugins of the same build, for the few checks whose premise a sanitizer runtime breaks.
+// Each use says why.
+
+namespace benchd::testing {
+
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kAddressSanitizer = true;
+#else
+inline constexpr bool kAddressSanitizer = false;
+#endif
+
+/// Why a test that leaves a worker without a free descriptor is skipped under the sanitizers:
+/// UBSan's type checks probe memory through a pipe, which then cannot be made, and report a
+/// valid object as one with an "invalid vptr".
+inline constexpr const char* kNoDescriptorsUnderSanitizers =
+    "the sanitizers' runtime needs free descriptors (UBSan probes memory through a pipe)";
+
+}  // namespace benchd::testing
