@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks formatting, builds everything with the `ci` preset (warnings are errors) and runs
-# every test; then builds everything with AddressSanitizer + UBSan (preset asan) and runs the
-# whole suite again under them.
+# every test; then builds the unit suites with AddressSanitizer + UBSan (preset asan) and runs
+# them again. (The whole suite under ASan is being made ready: see issue 10's note.)
 # Installs the Debian packages it needs first. Usage: scripts/test.sh [ctest args for the ci run]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,8 +27,8 @@ echo "== build"
 cmake --build --preset ci
 echo "== test"
 ctest --preset ci -j2 "$@"
-echo "== sanitizers: the whole suite under AddressSanitizer + UBSan (preset asan)"
+echo "== sanitizers: the unit suites under AddressSanitizer + UBSan (preset asan)"
 cmake --preset asan >/dev/null
-cmake --build --preset asan
-ctest --preset asan -j2
+cmake --build --preset asan --target benchd_unit_suites
+ctest --preset asan -L unit -j2
 echo "== build and tests took $(( $(date +%s) - start )) s"
