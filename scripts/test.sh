@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks formatting, builds everything with the `ci` preset (warnings are errors) and runs
 # every test; then builds the unit suites with AddressSanitizer + UBSan (preset asan) and runs
-# them again. (The whole suite under ASan is being made ready: see issue 10's note.)
+# them again. (The whole suite runs under ASan with `ctest --preset asan` after a full asan
+# build; it is not yet part of CI: issue 10.)
 # Installs the Debian packages it needs first. Usage: scripts/test.sh [ctest args for the ci run]
 set -euo pipefail
 cd "$(dirname "$0")/.."

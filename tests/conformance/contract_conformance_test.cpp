@@ -59,6 +59,20 @@ class ContractConformance : public ::testing::TestWithParam<std::string> {
   [[nodiscard]] std::string epoch(const std::string& query) const {
     return path("/epoch-millis?" + query);
   }
+
+  /// Sends a request that waits `delay_millis`, and once the worker has it in flight, SIGTERM:
+  /// the stop begins with that request in flight. The future holds its answer.
+  std::future<HttpResponse> stopWithARequestInFlight(WorkerProcess& worker, int delay_millis) {
+    auto answer = std::async(std::launch::async, [&worker, delay_millis, this] {
+      HttpConnection client(worker.port());
+      return client.request(
+          "GET", epoch("delayCallDepth=0&delayInMillis=" + std::to_string(delay_millis)));
+    });
+    EXPECT_TRUE(worker.waitStats(
+        [](const WorkerStats& s) { return s.counter("requests_in_flight") >= 1; }));
+    worker.signal(SIGTERM);
+    return answer;
+  }
 };
 
 /// The error body every plugin sends: a JSON object with exactly status, error (the reason
@@ -460,14 +474,7 @@ TEST_P(ContractConformance, EveryPluginReportsTheRequiredCounters) {
 /// A request in flight when the stop begins gets its answer, marked as the connection's last.
 TEST_P(ContractConformance, RequestInFlightAtTheStopIsAnsweredWithConnectionClose) {
   auto worker = WorkerProcess::serve(GetParam());
-  auto answer = std::async(std::launch::async, [&worker, this] {
-    HttpConnection client(worker->port());
-    return client.request("GET", epoch("delayCallDepth=0&delayInMillis=800"));
-  });
-  ASSERT_TRUE(
-      worker->waitStats([](const WorkerStats& s) { return s.counter("requests_in_flight") >= 1; }));
-  worker->signal(SIGTERM);
-  const HttpResponse response = answer.get();
+  const HttpResponse response = stopWithARequestInFlight(*worker, 800).get();
   EXPECT_EQ(response.status, 200U) << response.body;
   EXPECT_FALSE(response.keep_alive);
   EXPECT_TRUE(boost::iequals(response.header("connection"), "close"))
@@ -483,13 +490,7 @@ TEST_P(ContractConformance, RequestInFlightAtTheStopIsAnsweredWithConnectionClos
 /// is still answered.
 TEST_P(ContractConformance, NewConnectionDuringTheDrainIsAnsweredWithCloseOrClosedUnanswered) {
   auto worker = WorkerProcess::serve(GetParam());
-  auto in_flight = std::async(std::launch::async, [&worker, this] {
-    HttpConnection client(worker->port());
-    return client.request("GET", epoch("delayCallDepth=0&delayInMillis=3000"));
-  });
-  ASSERT_TRUE(
-      worker->waitStats([](const WorkerStats& s) { return s.counter("requests_in_flight") >= 1; }));
-  worker->signal(SIGTERM);
+  auto in_flight = stopWithARequestInFlight(*worker, 3000);
   bool drain_seen = false;
   std::string outcomes;
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::milliseconds(2500);

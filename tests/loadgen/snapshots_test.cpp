@@ -142,6 +142,29 @@ testing::ScriptedServer answeringServer() {
   });
 }
 
+/// What a phase delivered: its result and every snapshot.
+struct PhaseRun {
+  PhaseResult result;
+  std::vector<LoadSnapshot> snapshots;
+};
+
+/// Runs a three-second test phase of `plan` against `server` on its own thread while this one
+/// drives `clock` through its boundaries at 1, 2 and 3 s since `origin`.
+PhaseRun runThreeSecondTestPhase(LoadEngine& engine, const scenario::StagePlan& plan,
+                                 const testing::ScriptedServer& server,
+                                 testing::ManualPhaseClock& clock, PhaseClock::TimePoint origin) {
+  SnapshotLog log;
+  PhaseRun run;
+  std::jthread phase([&] {
+    run.result = engine.runPhase(plan, targetOf(0, server.port()), PhaseKind::kTest,
+                                 [&log](const LoadSnapshot& snapshot) { log.add(snapshot); });
+  });
+  driveBoundaries(clock, origin, {{1000ms}, {2000ms}, {3000ms, false}}, server, log);
+  phase.join();
+  run.snapshots = log.all();
+  return run;
+}
+
 TEST(Snapshots, EndExactlyOnEachBoundaryOfAManualClock) {
   testing::ScriptedServer server = answeringServer();
   testing::ManualPhaseClock clock;
@@ -149,16 +172,7 @@ TEST(Snapshots, EndExactlyOnEachBoundaryOfAManualClock) {
   const scenario::StagePlan plan =
       scenario::planStages(cappedGetTime(), {4, 100, std::chrono::seconds(3)});
   LoadEngine engine(testOptions(), clock);
-  SnapshotLog log;
-  PhaseResult result;
-  std::jthread phase([&] {
-    result = engine.runPhase(plan, targetOf(0, server.port()), PhaseKind::kTest,
-                             [&log](const LoadSnapshot& snapshot) { log.add(snapshot); });
-  });
-  driveBoundaries(clock, origin, {{1000ms}, {2000ms}, {3000ms, false}}, server, log);
-  phase.join();
-
-  const std::vector<LoadSnapshot> snapshots = log.all();
+  const auto [result, snapshots] = runThreeSecondTestPhase(engine, plan, server, clock, origin);
   ASSERT_EQ(snapshots.size(), 3U);
   for (std::uint32_t index = 0; index < snapshots.size(); ++index) {
     const LoadSnapshot& snapshot = snapshots[index];
@@ -188,16 +202,7 @@ TEST(Snapshots, TotalsAreTheSumOfTheSnapshots) {
   testing::ManualPhaseClock clock;
   const PhaseClock::TimePoint origin = clock.now();
   LoadEngine engine(testOptions(10s, 2), clock);
-  SnapshotLog log;
-  PhaseResult result;
-  std::jthread phase([&] {
-    result = engine.runPhase(plan, targetOf(0, server.port()), PhaseKind::kTest,
-                             [&log](const LoadSnapshot& snapshot) { log.add(snapshot); });
-  });
-  driveBoundaries(clock, origin, {{1000ms}, {2000ms}, {3000ms, false}}, server, log);
-  phase.join();
-
-  const std::vector<LoadSnapshot> snapshots = log.all();
+  const auto [result, snapshots] = runThreeSecondTestPhase(engine, plan, server, clock, origin);
   ASSERT_EQ(snapshots.size(), 3U);
   LatencyHistogram merged;
   for (const LoadSnapshot& snapshot : snapshots) {
