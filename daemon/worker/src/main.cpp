@@ -13,14 +13,12 @@
 #include <benchd/worker/worker_protocol.hpp>
 
 #include <malloc.h>
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/allocator_interface.h>
-#endif
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -31,6 +29,13 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <vector>
+
+#if defined(__SANITIZE_ADDRESS__)
+// The sanitizer runtime's public allocator interface. g++ ships the runtime but not its header
+// (<sanitizer/allocator_interface.h> comes with clang), so the one function is declared here.
+// NOLINTNEXTLINE(bugprone-reserved-identifier)
+extern "C" std::size_t __sanitizer_get_current_allocated_bytes();
+#endif
 
 namespace {
 
