@@ -121,6 +121,7 @@ TEST(CliLoad, AShortRunPrintsParsableJson) {
   ASSERT_TRUE(json.IsObject());
   EXPECT_STREQ(json["workload"].GetString(), "get-time");
   EXPECT_FALSE(json["open_model"].GetBool());
+  EXPECT_TRUE(json["request_limit"].IsNull());
   const auto& requests = json["requests"];
   EXPECT_GT(requests["ok"].GetUint64(), 300U);
   EXPECT_LT(requests["ok"].GetUint64(), 500U);
@@ -153,6 +154,7 @@ TEST(CliLoad, RequestsEndsTheRunAfterNRequests) {
   // Reported like a timed run of the length it took: 60 requests of 1 ms take about a second,
   // not the day a count-limited run may last.
   EXPECT_LE(json["duration_seconds"].GetUint(), 10U);
+  EXPECT_EQ(json["request_limit"].GetUint64(), 60U);
   EXPECT_GE(json["snapshots"].Size(), 1U);
   EXPECT_LT(json["elapsed_seconds"].GetDouble(), 10.0);
 }

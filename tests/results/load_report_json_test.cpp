@@ -105,6 +105,7 @@ TEST(LoadReportJson, TopLevelFieldsInOrder) {
                                                     "duration_seconds",
                                                     "warmup_seconds",
                                                     "rate",
+                                                    "request_limit",
                                                     "stopped_early",
                                                     "elapsed_seconds",
                                                     "requests",
@@ -138,6 +139,7 @@ TEST(LoadReportJson, EveryValueComesFromTheSummary) {
   EXPECT_EQ(json["duration_seconds"].GetUint(), 10U);
   EXPECT_EQ(json["warmup_seconds"].GetUint(), 2U);
   EXPECT_EQ(json["rate"].GetUint(), 300U);
+  EXPECT_TRUE(json["request_limit"].IsNull());
   EXPECT_TRUE(json["stopped_early"].GetBool());
   EXPECT_EQ(json["elapsed_seconds"].GetDouble(), 10.5);
   EXPECT_EQ(json["responses"].GetUint64(), 9U);

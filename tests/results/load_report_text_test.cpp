@@ -152,6 +152,17 @@ TEST(LoadReportText, AClosedModelWithARateCallsItACap) {
   EXPECT_NE(text.find(", rate cap 500 req/s, 2 threads,"), std::string::npos) << text;
 }
 
+TEST(LoadReportText, ARequestCountRunSaysHowManyAndHowLong) {
+  LoadSummary summary = closedSummary();
+  summary.run.request_limit = 5000;
+  summary.run.test_seconds = 3;
+  const std::string text = textOf(summary);
+  EXPECT_NE(text.find("\n  64 connections, 5000 requests in 3 s, 2 s warm-up, no rate,"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find(" s test,"), std::string::npos) << text;
+}
+
 TEST(LoadReportText, PrintsTheModelsNumbersAsTheyAre) {
   LoadSummary summary = closedSummary();
   // Counts that do not add up, and a per-request CPU no counter explains: printed as given.

@@ -74,6 +74,7 @@ results::LoadRunDescription describeRun(const LoadOptions& options,
     const auto ran = std::chrono::ceil<std::chrono::seconds>(test.duration).count();
     run.test_seconds = static_cast<std::uint32_t>(
         std::clamp<std::int64_t>(ran, 1, static_cast<std::int64_t>(options.duration_seconds)));
+    run.request_limit = options.requests;
   }
   run.warmup_seconds = options.warmup_seconds;
   run.requests_per_second = options.rate;

@@ -65,6 +65,12 @@ void writeRun(JsonWriter& json, const LoadSummary& summary) {
   } else {
     json.Null();
   }
+  json.Key("request_limit");
+  if (run.request_limit) {
+    json.Uint64(*run.request_limit);
+  } else {
+    json.Null();
+  }
   json.Key("stopped_early");
   json.Bool(run.stopped_early);
   json.Key("elapsed_seconds");

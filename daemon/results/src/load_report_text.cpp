@@ -58,8 +58,13 @@ void writeHeader(std::ostream& out, const LoadSummary& summary) {
   const LoadRunDescription& run = summary.run;
   out << "benchd load: workload " << run.workload << " against " << run.target << " (approach "
       << run.approach << ")\n";
-  out << "  " << run.connections << " connections, " << run.test_seconds << " s test, "
-      << run.warmup_seconds << " s warm-up, ";
+  out << "  " << run.connections << " connections, ";
+  if (run.request_limit) {
+    out << *run.request_limit << " requests in " << run.test_seconds << " s, ";
+  } else {
+    out << run.test_seconds << " s test, ";
+  }
+  out << run.warmup_seconds << " s warm-up, ";
   if (run.requests_per_second) {
     out << (summary.open_model ? "arrival rate " : "rate cap ") << *run.requests_per_second
         << " req/s, ";

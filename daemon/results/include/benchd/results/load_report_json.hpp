@@ -8,10 +8,11 @@ namespace benchd::results {
 
 /// The summary of a load phase as one JSON object on one line, newline-ended (`benchd load
 /// --json`). Field names are a published interface; add, never rename. Latencies in ms,
-/// durations in seconds, "rate" null when none was given, "errors" has every error class:
+/// durations in seconds, "rate" null when none was given, "request_limit" the N of
+/// `--requests N` (null for a timed run), "errors" has every error class:
 ///
 ///   {"workload", "url", "approach", "open_model", "connections", "duration_seconds",
-///    "warmup_seconds", "rate", "stopped_early", "elapsed_seconds",
+///    "warmup_seconds", "rate", "request_limit", "stopped_early", "elapsed_seconds",
 ///    "requests": {"sent", "completed", "ok", "errors", "requested", "interrupted",
 ///                 "dropped_arrivals", "late_arrivals"},
 ///    "errors": {"connection_refused": n, ...},

@@ -37,7 +37,11 @@ struct LoadRunDescription {
   std::string approach;  ///< the {approach} in request paths
   std::string workload;  ///< the workload's name
   std::uint32_t connections = 0;
-  std::uint32_t test_seconds = 0;    ///< the test phase as asked for
+  /// The test phase as asked for; in request-count mode, how long the count took (whole
+  /// seconds, rounded up).
+  std::uint32_t test_seconds = 0;
+  /// Request-count mode (`benchd load --requests N`): the test phase ended after N requests.
+  std::optional<std::uint64_t> request_limit;
   std::uint32_t warmup_seconds = 0;  ///< 0: no warm-up
   /// The row's requestsPerSecond: an arrival rate for open-model workloads, a rate cap for
   /// closed ones that honour it; nullopt when none was given.
