@@ -1,20 +1,20 @@
 #include "connection.hpp"
 
+#include "buffered_session.hpp"
+#include "checked_request.hpp"
 #include "deadline_socket.hpp"
 #include "request_handler.hpp"
-#include "request_head_check.hpp"
 
 #include <Poco/Delegate.h>
 #include <Poco/Exception.h>
-#include <Poco/Net/HTTPServerRequestImpl.h>
 #include <Poco/Net/HTTPServerResponseImpl.h>
-#include <Poco/Net/HTTPServerSession.h>
 #include <Poco/Net/NetException.h>
+#include <Poco/Net/SocketAddress.h>
 #include <Poco/Timespan.h>
 
 #include <array>
 #include <chrono>
-#include <memory>
+#include <optional>
 #include <sstream>
 
 namespace benchd::threads_poco {
@@ -71,36 +71,44 @@ void Connection::onStop(const bool& /*ignored*/) {
 void Connection::run() {
   Poco::Net::HTTPServerParams::Ptr params = factory_.params_;
   // The session closes the socket when it goes, so it lives until the last answer is sent.
-  Poco::Net::HTTPServerSession session(socket(), params);
+  BufferedServerSession session(socket(), params);
   // The listener (DeadlineServerSocket) makes every connection's socket one.
   auto* deadlines = dynamic_cast<DeadlineSocketImpl*>(socket().impl());
   const auto body_time = std::chrono::microseconds(params->getTimeout().totalMicroseconds());
-  while (!stopped_.load() && session.hasMoreRequests()) {
+  const Poco::Net::SocketAddress client = session.clientAddress();
+  const Poco::Net::SocketAddress server = session.serverAddress();
+  while (!stopped_.load() && session.awaitRequest()) {
     // The first byte of a request is here (or pipelined in the session's buffer): its header
     // has the header deadline from now, in total (benchd/sdk/request_deadline.hpp).
     if (deadlines != nullptr)
       deadlines->setDeadline(std::chrono::steady_clock::now() + factory_.state_.header_deadline);
-    Poco::Net::HTTPServerResponseImpl response(session);
-    std::unique_ptr<Poco::Net::HTTPServerRequestImpl> request;
+    HeadRead head;
     try {
-      request = std::make_unique<Poco::Net::HTTPServerRequestImpl>(response, session, params.get());
+      head = session.readHead();
     } catch (const Poco::TimeoutException&) {
       return;  // the header missed its deadline: closed without an answer, like the others
-    } catch (const Poco::Net::NoMessageException&) {
-      return;  // closed between requests
-    } catch (const Poco::Net::MessageException& e) {
-      refuse(sdk::errorReply(400, "malformed HTTP request: " + e.message()));
-      return;
-    } catch (const Poco::SyntaxException& e) {
-      // Poco parses Content-Length while it reads the header; nothing else there throws this.
-      refuse(sdk::errorReply(
-          400,
-          "malformed HTTP request: Content-Length is not a decimal number (" + e.message() + ")"));
-      return;
     }
     // Other exceptions (resets) end the connection in TCPServerConnection::start.
-    if (const std::optional<std::string> problem = requestHeadProblem(*request)) {
-      refuse(sdk::errorReply(400, *problem));
+    switch (head.outcome) {
+      case HeadRead::Outcome::kHead:
+        break;
+      case HeadRead::Outcome::kRefused:
+        refuse(sdk::errorReply(400, head.problem));
+        return;
+      case HeadRead::Outcome::kEndedEarly:
+        // A client that half-closes may still read: it gets the 400 the Asio plugins send.
+        refuse(sdk::errorReply(400, "malformed HTTP request: the input ended inside the header"));
+        return;
+      case HeadRead::Outcome::kClosed:
+        return;  // closed between requests
+    }
+    Poco::Net::HTTPServerResponseImpl response(session);
+    std::optional<CheckedRequest> request;
+    try {
+      request.emplace(head.head, session, response, *params, client, server);
+    } catch (const Poco::Net::MessageException& e) {
+      // What Poco's parser refuses in a head the check accepted (CheckedRequest).
+      refuse(sdk::errorReply(400, "malformed HTTP request: " + e.message()));
       return;
     }
     // The body, read by the handler, gets the timeout for a read as its total.

@@ -31,12 +31,13 @@ void closeAfterReply(Poco::Net::StreamSocket& socket) noexcept;
 
 class ConnectionFactory;
 
-/// One client connection: reads requests with Poco's HTTP session and hands each to a
+/// One client connection: reads each request's head itself, checks its syntax and lets Poco
+/// parse it (BufferedServerSession, CheckedRequest), then hands Poco's request to a
 /// RequestHandler, on the pool thread that owns the connection, until the client or the
-/// handler ends it. It replaces Poco's HTTPServerConnection, which closes the connection
-/// without an answer when Poco cannot parse Content-Length while reading the header (`2x`,
-/// `1 2`, a list, more than 64 bits) and answers other malformed headers with an empty body;
-/// here both get the JSON 400 the Asio plugins send.
+/// handler ends it. It replaces Poco's HTTPServerConnection, whose header parsing accepts some
+/// malformed heads that the Asio plugins refuse, refuses more than 100 fields, closes the
+/// connection without an answer when it cannot parse Content-Length and answers other
+/// malformed heads with an empty body; here all of those get the JSON 400 the Asio plugins send.
 class Connection final : public Poco::Net::TCPServerConnection {
  public:
   Connection(const Poco::Net::StreamSocket& socket, ConnectionFactory& factory);

@@ -1,7 +1,8 @@
 #include "request_body.hpp"
 
+#include "checked_request.hpp"
+
 #include <Poco/Net/HTTPFixedLengthStream.h>
-#include <Poco/Net/HTTPServerRequestImpl.h>
 #include <Poco/Net/HTTPServerSession.h>
 #include <Poco/String.h>
 
@@ -125,8 +126,8 @@ Framing framingOf(const Poco::Net::HTTPServerRequest& request) {
 }
 
 /// Reads from the connection without ever taking a byte past what it is asked for: each read
-/// is a fixed-length stream over Poco's session, whose buffer keeps what follows for the
-/// next request. (Poco offers no public byte-wise read on a session.)
+/// is a fixed-length stream over the connection's session (BufferedServerSession), whose
+/// buffer keeps what follows for the next request and serves small reads without a receive.
 class SessionReader {
  public:
   explicit SessionReader(Poco::Net::HTTPServerSession& session) : session_(session) {}
@@ -243,8 +244,8 @@ std::optional<sdk::Reply> readRequestBody(Poco::Net::HTTPServerRequest& request,
     return std::nullopt;
   if (request.getExpectContinue())
     response.sendContinue();
-  // Connection hands every handler a HTTPServerRequestImpl.
-  SessionReader reader(dynamic_cast<Poco::Net::HTTPServerRequestImpl&>(request).session());
+  // Connection hands every handler a CheckedRequest.
+  SessionReader reader(dynamic_cast<CheckedRequest&>(request).session());
   if (const auto* fixed = std::get_if<FixedLength>(&framing)) {
     if (!reader.append(body, static_cast<std::size_t>(fixed->bytes)))
       return malformed("the body ended before its Content-Length");

@@ -1,5 +1,6 @@
 #include "request_handler.hpp"
 
+#include "checked_request.hpp"
 #include "client_watch.hpp"
 #include "connection.hpp"
 #include "request_body.hpp"
@@ -8,7 +9,6 @@
 
 #include <Poco/Exception.h>
 #include <Poco/Net/HTTPServerRequest.h>
-#include <Poco/Net/HTTPServerRequestImpl.h>
 #include <Poco/Net/HTTPServerResponse.h>
 
 #include <optional>
@@ -72,46 +72,40 @@ void RequestHandler::handleRequest(Poco::Net::HTTPServerRequest& request,
   bool keep_alive = request.getKeepAlive() && !state_.no_keep_alive;
   // After a framing error the rest of the input is not at a request boundary.
   bool close_after = false;
-  const std::string& version = request.getVersion();
-  if (version != Poco::Net::HTTPMessage::HTTP_1_1 && version != Poco::Net::HTTPMessage::HTTP_1_0) {
-    // Poco's parser takes any word as the version; the other stacks refuse anything but 1.x.
-    reply = sdk::errorReply(400, "malformed HTTP request: unsupported version '" + version + "'");
+  // The version was checked with the head (RequestHeadChecker): HTTP/1.0 or HTTP/1.1.
+  std::optional<sdk::Reply> refusal;
+  try {
+    refusal = readRequestBody(request, response, body);
+  } catch (const Poco::Exception&) {
+    // The connection failed (timeout, reset) inside the body: nobody is left to answer.
+    response.setKeepAlive(false);
+    return;
+  }
+  if (refusal) {
+    reply = std::move(*refusal);
     close_after = true;
   } else {
-    std::optional<sdk::Reply> refusal;
-    try {
-      refusal = readRequestBody(request, response, body);
-    } catch (const Poco::Exception&) {
-      // The connection failed (timeout, reset) inside the body: nobody is left to answer.
-      response.setKeepAlive(false);
-      return;
-    }
-    if (refusal) {
-      reply = std::move(*refusal);
-      close_after = true;
+    auto classified = sdk::classifyRequest(request.getMethod(), request.getURI(), kApproachName);
+    if (auto* error_reply = std::get_if<sdk::Reply>(&classified)) {
+      reply = std::move(*error_reply);
     } else {
-      auto classified = sdk::classifyRequest(request.getMethod(), request.getURI(), kApproachName);
-      if (auto* error_reply = std::get_if<sdk::Reply>(&classified)) {
-        reply = std::move(*error_reply);
-      } else {
-        // Connection hands every handler a HTTPServerRequestImpl.
-        ClientWatch watch(dynamic_cast<Poco::Net::HTTPServerRequestImpl&>(request).socket());
-        auto served = serve(state_, std::get<sdk::ServiceRequest>(classified), body, watch);
-        if (!served) {
-          // The client left while its request waited: nobody to answer.
-          response.setKeepAlive(false);
-          return;
-        }
-        reply = std::move(*served);
+      // Connection hands every handler a CheckedRequest.
+      ClientWatch watch(dynamic_cast<CheckedRequest&>(request).socket());
+      auto served = serve(state_, std::get<sdk::ServiceRequest>(classified), body, watch);
+      if (!served) {
+        // The client left while its request waited: nobody to answer.
+        response.setKeepAlive(false);
+        return;
       }
+      reply = std::move(*served);
     }
   }
   keep_alive = keep_alive && !close_after && !state_.draining.load(std::memory_order_relaxed);
   send(response, reply, keep_alive);
   state_.requests_served.fetch_add(1, std::memory_order_relaxed);
   if (close_after) {
-    // Connection hands every handler a HTTPServerRequestImpl.
-    closeAfterReply(dynamic_cast<Poco::Net::HTTPServerRequestImpl&>(request).socket());
+    // Connection hands every handler a CheckedRequest.
+    closeAfterReply(dynamic_cast<CheckedRequest&>(request).socket());
   }
 }
 

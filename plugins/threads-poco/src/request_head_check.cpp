@@ -3,58 +3,167 @@
 #include <benchd/sdk/limits.hpp>
 
 #include <algorithm>
-#include <string_view>
+#include <optional>
 
 namespace benchd::threads_poco {
 namespace {
 
-/// RFC 9110 tchar.
-bool isTokenChar(unsigned char c) {
-  if (c >= '0' && c <= '9') {
+constexpr std::string_view kMalformed = "malformed HTTP request: ";
+
+/// RFC 9110 tchar (Beast's is_token_char).
+bool isTokenChar(char c) {
+  const auto byte = static_cast<unsigned char>(c);
+  if ((byte >= '0' && byte <= '9') || ((byte | 0x20U) >= 'a' && (byte | 0x20U) <= 'z'))
     return true;
-  }
-  if ((c | 0x20U) >= 'a' && (c | 0x20U) <= 'z') {
-    return true;
-  }
-  return std::string_view("!#$%&'*+-.^_`|~").find(static_cast<char>(c)) != std::string_view::npos;
+  return std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
 }
 
-bool isToken(std::string_view text) {
-  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
-    return isTokenChar(static_cast<unsigned char>(c));
-  });
+/// A byte of a request target: anything but controls, SP and DEL (Beast's is_pathchar).
+bool isTargetChar(char c) {
+  const auto byte = static_cast<unsigned char>(c);
+  return byte > 0x20 && byte != 0x7f;
 }
 
-bool hasControl(std::string_view text) {
-  return std::any_of(text.begin(), text.end(), [](char c) {
-    const auto byte = static_cast<unsigned char>(c);
-    return (byte < 0x20 && byte != '\t') || byte == 0x7f;
-  });
+/// A byte a field value may not hold: a control but HTAB, or DEL (CR and LF included: here
+/// they are inside a line, not its end).
+bool isForbiddenInValue(char c) {
+  const auto byte = static_cast<unsigned char>(c);
+  return (byte < 0x20 && byte != '\t') || byte == 0x7f;
+}
+
+bool isBlank(char c) {
+  return c == ' ' || c == '\t';
+}
+
+/// Client text quoted in an error message, bounded and with control bytes shown as '?', so a
+/// hostile line is neither echoed whole nor able to break the JSON error body's readability.
+std::string quoted(std::string_view text) {
+  constexpr std::size_t kMaxQuoted = 40;
+  std::string shown(text.substr(0, kMaxQuoted));
+  std::replace_if(
+      shown.begin(), shown.end(),
+      [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }, '?');
+  return "'" + shown + (text.size() > kMaxQuoted ? "...'" : "'");
+}
+
+/// Why `line` (without its CRLF) is not a request line, or nothing. `whole`: the line ended;
+/// otherwise `line` is what arrived of it so far and only a breach those bytes already show
+/// counts.
+std::optional<std::string> requestLineProblem(std::string_view line, bool whole) {
+  const auto shape = [&line] {
+    return std::string(kMalformed) + "the request line " + quoted(line) +
+           " is not 'method SP target SP HTTP/1.x'";
+  };
+  std::size_t at = 0;
+  while (at < line.size() && isTokenChar(line[at]))
+    ++at;
+  if (at == line.size())
+    return whole ? std::optional(shape()) : std::nullopt;
+  if (at == 0 || line[at] != ' ')
+    return shape();
+  const std::size_t target_begins = ++at;
+  while (at < line.size() && isTargetChar(line[at]))
+    ++at;
+  if (at == line.size())
+    return whole ? std::optional(shape()) : std::nullopt;
+  if (at == target_begins || line[at] != ' ')
+    return shape();
+  const std::string_view version = line.substr(at + 1);
+  // Like Beast, the version is judged once its eight bytes are here.
+  constexpr std::size_t kVersionBytes = 8;
+  if (!whole && version.size() < kVersionBytes)
+    return std::nullopt;
+  if (version != "HTTP/1.1" && version != "HTTP/1.0") {
+    return std::string(kMalformed) + "unsupported or malformed HTTP version " + quoted(version) +
+           " (HTTP/1.0 and HTTP/1.1 are served)";
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> valueProblem(std::string_view value, std::string_view name) {
+  if (std::any_of(value.begin(), value.end(), isForbiddenInValue)) {
+    return std::string(kMalformed) + "a control character in header field " + quoted(name);
+  }
+  return std::nullopt;
+}
+
+/// Why `line` (without its CRLF, not empty) is not a field line, or nothing; `whole` as in
+/// requestLineProblem(). `may_continue`: a field line came before, which a line that starts
+/// with a blank continues (obs-fold).
+std::optional<std::string> fieldLineProblem(std::string_view line, bool whole, bool may_continue) {
+  if (isBlank(line.front())) {
+    if (!may_continue) {
+      return std::string(kMalformed) +
+             "a header line that starts with a blank must continue a field line";
+    }
+    return valueProblem(line, "(continued)");
+  }
+  std::size_t at = 0;
+  while (at < line.size() && isTokenChar(line[at]))
+    ++at;
+  if (at == line.size()) {
+    if (!whole)
+      return std::nullopt;
+    return std::string(kMalformed) + "header line " + quoted(line) + " has no ':'";
+  }
+  if (at == 0 || line[at] != ':') {
+    return std::string(kMalformed) + "invalid header field name in " + quoted(line) +
+           " (a token, then ':' with no blank before it)";
+  }
+  return valueProblem(line.substr(at + 1), line.substr(0, at));
+}
+
+HeadCheck refused(std::string problem) {
+  return HeadCheck{HeadCheck::Verdict::kRefused, 0, std::move(problem)};
 }
 
 }  // namespace
 
-std::optional<std::string> requestHeadProblem(const Poco::Net::HTTPRequest& request) {
-  if (hasControl(request.getURI())) {
-    return "malformed HTTP request: a control character in the request target";
-  }
-  // "METHOD SP target SP version CRLF", then "name: value CRLF" per field, then CRLF.
-  std::size_t size =
-      request.getMethod().size() + request.getURI().size() + request.getVersion().size() + 4 + 2;
-  for (const auto& [name, value] : request) {
-    if (!isToken(name)) {
-      return "malformed HTTP request: invalid header field name";
+HeadCheck RequestHeadChecker::check(std::string_view received) {
+  // Beast looks at no more than its header limit: a head must end within it.
+  const std::string_view window =
+      received.substr(0, std::min(received.size(), sdk::kMaxRequestHeaderBytes));
+  for (;;) {
+    const std::size_t line_feed = window.find('\n', checked_);
+    if (line_feed == std::string_view::npos)
+      break;
+    std::string_view line = window.substr(checked_, line_feed - checked_);
+    if (line.empty() || line.back() != '\r') {
+      return refused(std::string(kMalformed) + "a line ends in a bare LF (lines end in CRLF)");
     }
-    if (hasControl(value)) {
-      return "malformed HTTP request: a control character in header field '" + name + "'";
+    line.remove_suffix(1);
+    if (line.find('\r') != std::string_view::npos)
+      return refused(std::string(kMalformed) + "a CR not followed by LF");
+    checked_ = line_feed + 1;
+    if (!request_line_checked_) {
+      if (auto problem = requestLineProblem(line, true))
+        return refused(std::move(*problem));
+      request_line_checked_ = true;
+      continue;
     }
-    size += name.size() + value.size() + 4;
+    if (line.empty())
+      return HeadCheck{HeadCheck::Verdict::kComplete, checked_, {}};
+    if (auto problem = fieldLineProblem(line, true, field_line_checked_))
+      return refused(std::move(*problem));
+    field_line_checked_ = true;
   }
-  if (size > sdk::kMaxRequestHeaderBytes) {
-    return "malformed HTTP request: header section over " +
-           std::to_string(sdk::kMaxRequestHeaderBytes) + " bytes";
+  // The line still arriving: a CR at its end may yet be followed by LF.
+  std::string_view partial = window.substr(checked_);
+  if (!partial.empty() && partial.back() == '\r')
+    partial.remove_suffix(1);
+  if (partial.find('\r') != std::string_view::npos)
+    return refused(std::string(kMalformed) + "a CR not followed by LF");
+  if (!partial.empty()) {
+    auto problem = request_line_checked_ ? fieldLineProblem(partial, false, field_line_checked_)
+                                         : requestLineProblem(partial, false);
+    if (problem)
+      return refused(std::move(*problem));
   }
-  return std::nullopt;
+  if (received.size() >= sdk::kMaxRequestHeaderBytes) {
+    return refused(std::string(kMalformed) + "header section over " +
+                   std::to_string(sdk::kMaxRequestHeaderBytes) + " bytes");
+  }
+  return HeadCheck{};
 }
 
 }  // namespace benchd::threads_poco

@@ -1,0 +1,94 @@
+#include "buffered_session.hpp"
+
+#include "request_head_check.hpp"
+
+#include <benchd/sdk/limits.hpp>
+
+#include <Poco/Net/Socket.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+
+namespace benchd::threads_poco {
+namespace {
+
+/// Twice the largest head, so a head always fits behind the unread bytes after at most one
+/// move of them (makeRoomForHead) and moves happen at most once per kMaxRequestHeaderBytes read.
+constexpr std::size_t kBufferBytes = 2 * sdk::kMaxRequestHeaderBytes;
+static_assert(kBufferBytes <= INT_MAX, "a receive takes an int length");
+
+/// Reads at least this large skip the buffer when it is empty (a body's bulk); smaller ones
+/// (chunk-size lines, CRLFs) are served from one refill.
+constexpr std::streamsize kDirectReadBytes = 1024;
+
+}  // namespace
+
+BufferedServerSession::BufferedServerSession(const Poco::Net::StreamSocket& socket,
+                                             const Poco::Net::HTTPServerParams::Ptr& params)
+    : HTTPServerSession(socket, params),
+      buffer_(std::make_unique_for_overwrite<char[]>(kBufferBytes)) {}
+
+bool BufferedServerSession::awaitRequest() {
+  // Poco's hasMoreRequests() looks at its own buffer, which stays empty here: it would wait
+  // for the socket while a pipelined request sits in ours.
+  if (unreadBytes() > 0)
+    return canKeepAlive() && getKeepAlive();
+  return hasMoreRequests();
+}
+
+void BufferedServerSession::makeRoomForHead() {
+  if (kBufferBytes - begin_ >= sdk::kMaxRequestHeaderBytes)
+    return;
+  std::memmove(buffer_.get(), buffer_.get() + begin_, unreadBytes());
+  end_ -= begin_;
+  begin_ = 0;
+}
+
+HeadRead BufferedServerSession::readHead() {
+  makeRoomForHead();
+  RequestHeadChecker checker;
+  for (;;) {
+    const std::string_view received(buffer_.get() + begin_, unreadBytes());
+    HeadCheck check = checker.check(received);
+    switch (check.verdict) {
+      case HeadCheck::Verdict::kComplete:
+        begin_ += check.head_bytes;
+        return HeadRead{HeadRead::Outcome::kHead, received.substr(0, check.head_bytes), {}};
+      case HeadCheck::Verdict::kRefused:
+        return HeadRead{HeadRead::Outcome::kRefused, {}, std::move(check.problem)};
+      case HeadCheck::Verdict::kIncomplete:
+        break;
+    }
+    // The checker refuses a head at kMaxRequestHeaderBytes, and makeRoomForHead() left at
+    // least that much behind begin_, so there is room here.
+    const int got = receive(buffer_.get() + end_,
+                            static_cast<int>(std::min(kBufferBytes - end_, std::size_t{INT_MAX})));
+    if (got <= 0) {
+      return HeadRead{
+          received.empty() ? HeadRead::Outcome::kClosed : HeadRead::Outcome::kEndedEarly, {}, {}};
+    }
+    end_ += static_cast<std::size_t>(got);
+  }
+}
+
+int BufferedServerSession::read(char* buffer, std::streamsize length) {
+  if (length <= 0)
+    return 0;
+  if (unreadBytes() == 0) {
+    if (length >= kDirectReadBytes)
+      return receive(buffer, static_cast<int>(std::min<std::streamsize>(length, INT_MAX)));
+    begin_ = 0;
+    end_ = 0;
+    const int got = receive(buffer_.get(), static_cast<int>(kBufferBytes));
+    if (got <= 0)
+      return got;
+    end_ = static_cast<std::size_t>(got);
+  }
+  const std::size_t taken = std::min(unreadBytes(), static_cast<std::size_t>(length));
+  std::memcpy(buffer, buffer_.get() + begin_, taken);
+  begin_ += taken;
+  return static_cast<int>(taken);
+}
+
+}  // namespace benchd::threads_poco
