@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <ostream>
+#include <string>
+
 namespace benchd::http {
 namespace {
 
@@ -68,6 +72,12 @@ struct Rejection {
   const char* reason;
 };
 
+/// gtest prints an unknown parameter as its bytes, pointers included, so the test names would
+/// change from build to build (scripts/test.sh matches the names of two builds).
+void PrintTo(const Rejection& rejection, std::ostream* out) {
+  *out << '"' << rejection.target << "\" -> " << rejection.reason;
+}
+
 class ParseTargetRejects : public ::testing::TestWithParam<Rejection> {};
 
 TEST_P(ParseTargetRejects, WithItsReason) {
@@ -94,7 +104,12 @@ INSTANTIATE_TEST_SUITE_P(
         Rejection{"/files/%zz", "bad-encoding"}, Rejection{"/files/x?name=%", "bad-encoding"},
         Rejection{"http://evil.example/files", "bad-target"}, Rejection{"*", "bad-target"},
         Rejection{"", "bad-target"}, Rejection{"files/x", "bad-target"},
-        Rejection{"/files/x#frag", "bad-target"}));
+        Rejection{"/files/x#frag", "bad-target"}),
+    [](const ::testing::TestParamInfo<Rejection>& param_info) {
+      std::string name = std::to_string(param_info.index) + "_" + param_info.param.reason;
+      std::replace(name.begin(), name.end(), '-', '_');
+      return name;
+    });
 
 TEST(ParseTarget, DotsInsideANameAreFine) {
   const auto target = parseTarget("/files/results..v2.csv/.hidden/..x");
