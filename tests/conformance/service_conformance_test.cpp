@@ -2,6 +2,7 @@
 // over real HTTP, for each delayCallDepth x delayInMillis: answers, delays, nested calls, and
 // the read-write save -> cached read -> delete cycle (the original's MovieControllerIT).
 #include "approach_plugins.hpp"
+#include "build_paths.hpp"
 #include "http_client.hpp"
 #include "worker_process.hpp"
 
@@ -124,7 +125,7 @@ TEST_P(ServiceConformance, GetMoviesAnswersTheRepositoryContent) {
 }
 
 TEST_P(ServiceConformance, PostEchoesItsInputWhenReadOnly) {
-  const std::string movies = readFile(std::string(BENCHD_SOURCE_DIR) + "/scenarios/movies.json");
+  const std::string movies = readFile(sourceDir() + "/scenarios/movies.json");
   microservice::MovieService reference(microservice::ServiceProfile{});
   auto worker = WorkerProcess::serve(plugin());
 

@@ -2,6 +2,7 @@
 // state in a temporary folder, calls with or without the token, and an event-stream follower.
 #pragma once
 
+#include "build_paths.hpp"
 #include "http_client.hpp"
 
 #include <benchd/runner/child_process.hpp>
@@ -67,7 +68,7 @@ class Daemon {
   fs::path makeConfig(const fs::path& dir, const std::string& extra_config) {
     std::ofstream(config_) << "port = 0\nstate_dir = " << (dir / "state").string() << "\n"
                            << extra_config;
-    return BENCHD_CLI_PATH;
+    return benchd::testing::cliPath();
   }
 
   fs::path config_;

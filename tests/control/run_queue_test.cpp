@@ -1,4 +1,5 @@
 // The daemon's run queue on real workers and plugins: order, one at a time, events, stops.
+#include "build_paths.hpp"
 #include "temp_dir.hpp"
 
 #include <benchd/control/run_queue.hpp>
@@ -60,10 +61,10 @@ class RunQueueTest : public ::testing::Test {
 
   RunQueue::Options options(std::size_t max_queued = 16) const {
     RunQueue::Options queue_options;
-    queue_options.environment.scenarios_dir = fs::path(BENCHD_SOURCE_DIR) / "scenarios";
+    queue_options.environment.scenarios_dir = fs::path(benchd::testing::sourceDir()) / "scenarios";
     queue_options.environment.plugin_folders = {
-        {BENCHD_PLUGIN_DIR, runner::FolderOrigin::kBuiltIn}};
-    queue_options.environment.worker = BENCHD_WORKER_PATH;
+        {benchd::testing::pluginDir(), runner::FolderOrigin::kBuiltIn}};
+    queue_options.environment.worker = benchd::testing::workerPath();
     queue_options.environment.output_dir = dir_.path() / "results";
     queue_options.max_queued = max_queued;
     return queue_options;

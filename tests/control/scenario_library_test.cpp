@@ -1,5 +1,6 @@
 // The daemon's scenario-file library on real folders: names that cannot escape, validated
 // uploads written whole or not at all, built-in files protected.
+#include "build_paths.hpp"
 #include "temp_dir.hpp"
 
 #include <benchd/control/scenario_library.hpp>
@@ -37,7 +38,7 @@ class ScenarioLibraryTest : public ::testing::Test {
   [[nodiscard]] fs::path uploads() const { return dir_.path() / "state" / "scenario-files"; }
 
   benchd::testing::TempDir dir_;
-  ScenarioLibrary library_{fs::path(BENCHD_SOURCE_DIR) / "scenarios", uploads()};
+  ScenarioLibrary library_{fs::path(benchd::testing::sourceDir()) / "scenarios", uploads()};
 };
 
 TEST(ScenarioFileNames, OnlyPlainCsvNamesAreAccepted) {
@@ -116,7 +117,8 @@ TEST_F(ScenarioLibraryTest, RefusesBadNamesAndBuiltInNames) {
   EXPECT_THROW((void)library_.remove("scenarios-ci.csv"), ScenarioConflictError);
   EXPECT_THROW((void)library_.remove("../scenarios/scenarios-ci.csv"), ScenarioNameError);
   EXPECT_FALSE(fs::exists(dir_.path() / "state" / "escape.csv"));
-  EXPECT_TRUE(fs::exists(fs::path(BENCHD_SOURCE_DIR) / "scenarios" / "scenarios-ci.csv"));
+  EXPECT_TRUE(
+      fs::exists(fs::path(benchd::testing::sourceDir()) / "scenarios" / "scenarios-ci.csv"));
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // malformed, hostile and slow requests. After each: the daemon answers (or, once killed, its
 // successor does), no benchd-worker is left behind and the SQLite store passes its integrity
 // check.
+#include "build_paths.hpp"
 #include "daemon_process.hpp"
 #include "temp_dir.hpp"
 
@@ -388,7 +389,7 @@ constexpr const char* kScenarioHeader =
 /// finishes and is stored before anything happens to the daemon, and a long second one.
 fs::path twoRowScenarios(const fs::path& dir) {
   fs::path folder = dir / "scenarios";
-  const fs::path source = fs::path(BENCHD_SOURCE_DIR) / "scenarios";
+  const fs::path source = fs::path(benchd::testing::sourceDir()) / "scenarios";
   fs::create_directories(folder);
   fs::create_directory_symlink(source / "workloads", folder / "workloads");
   fs::create_symlink(source / "movies.json", folder / "movies.json");
@@ -491,7 +492,7 @@ class EventFollower {
 /// daemon takes the next run.
 TEST(BenchdServeRobustness, CrashingPluginFailsItsRowAndTheRunGoesOn) {
   const benchd::testing::TempDir dir;
-  const fs::path plugin_folder = fs::path(BENCHD_TEST_PLUGIN_DIR) / "crash-on-request";
+  const fs::path plugin_folder = fs::path(benchd::testing::testPluginDir()) / "crash-on-request";
   Daemon daemon(dir.path(), "plugin_dirs = " + plugin_folder.string() + "\n");
   ASSERT_NE(daemon.port(), 0) << daemon.process().stderrText();
   const HttpResponse approaches = daemon.call("GET", "/api/v1/approaches");

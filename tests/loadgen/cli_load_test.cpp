@@ -1,4 +1,5 @@
 // `benchd load` as a process: argument errors and a short real run with JSON output.
+#include "build_paths.hpp"
 #include "command_runner.hpp"
 #include "engine_test_support.hpp"
 
@@ -16,7 +17,7 @@ namespace {
 using testing::runCommand;
 
 testing::CommandResult benchd(const std::vector<std::string>& arguments) {
-  return runCommand(BENCHD_CLI_PATH, arguments);
+  return runCommand(benchd::testing::cliPath(), arguments);
 }
 
 std::string firstLine(const std::string& text) {

@@ -1,6 +1,7 @@
 // The plugin file checks run on the descriptor that is then loaded: replacing the file at its
 // path after the checks does not change what gets loaded (no time-of-check to time-of-use gap).
 
+#include "build_paths.hpp"
 #include "temp_dir.hpp"
 
 #include <benchd/plugin_host/plugin_file_check.hpp>
@@ -18,7 +19,7 @@ namespace fs = std::filesystem;
 using benchd::testing::TempDir;
 
 fs::path builtPlugin(const std::string& name) {
-  return fs::path(BENCHD_PLUGIN_DIR) / (name + ".so");
+  return fs::path(benchd::testing::pluginDir()) / (name + ".so");
 }
 
 fs::path privateCopy(const fs::path& from, const fs::path& to) {

@@ -1,4 +1,5 @@
 // `benchd compare` as a process: arguments, folders, the report on stdout or in a file.
+#include "build_paths.hpp"
 #include "command_runner.hpp"
 
 #include <gtest/gtest.h>
@@ -18,10 +19,11 @@ namespace fs = std::filesystem;
 using loadgen::testing::CommandResult;
 using loadgen::testing::runCommand;
 
-const std::string kFixture = std::string(BENCHD_RESULTS_FIXTURES_DIR) + "/loom-default-results.csv";
+const std::string kFixture =
+    benchd::testing::sourceDir() + "/tests/results/fixtures/loom-default-results.csv";
 
 CommandResult benchd(const std::vector<std::string>& arguments) {
-  return runCommand(BENCHD_CLI_PATH, arguments);
+  return runCommand(benchd::testing::cliPath(), arguments);
 }
 
 std::string firstLine(const std::string& text) {

@@ -1,5 +1,7 @@
 // The original's published default results (reference §10.1) ranked again: the win counts,
 // shares and per-cell winners must be those of reference §10.2 (and of the original's README).
+#include "build_paths.hpp"
+
 #include <benchd/results/metric_format.hpp>
 #include <benchd/results/winners.hpp>
 #include <benchd/results/winners_markdown.hpp>
@@ -15,7 +17,8 @@
 namespace benchd::results {
 namespace {
 
-const std::string kFixture = std::string(BENCHD_RESULTS_FIXTURES_DIR) + "/loom-default-results.csv";
+const std::string kFixture =
+    benchd::testing::sourceDir() + "/tests/results/fixtures/loom-default-results.csv";
 
 ResultsTable loomDefaultResults() {
   return readResultsCsvFile(kFixture);

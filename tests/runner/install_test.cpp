@@ -1,5 +1,6 @@
 // An installed benchd (cmake --install into a temporary prefix) finds its own plugins, worker
 // and scenarios without flags, and not the build tree's.
+#include "build_paths.hpp"
 #include "command_runner.hpp"
 #include "runner_test_support.hpp"
 
@@ -14,9 +15,9 @@ using loadgen::testing::runCommand;
 TEST(Install, AnInstalledBenchdFindsItsPluginsAndScenarios) {
   const TempDir dir;
   const fs::path prefix = dir.path() / "prefix";
-  const CommandResult install =
-      runCommand(BENCHD_CMAKE_COMMAND, {"--install", BENCHD_BUILD_DIR, "--prefix", prefix.string()},
-                 std::chrono::minutes(2));
+  const CommandResult install = runCommand(
+      BENCHD_CMAKE_COMMAND, {"--install", benchd::testing::buildDir(), "--prefix", prefix.string()},
+      std::chrono::minutes(2));
   ASSERT_EQ(install.exit_code, 0) << install.out << install.err;
   const fs::path benchd = prefix / "bin" / "benchd";
   ASSERT_TRUE(fs::exists(benchd));

@@ -1,4 +1,5 @@
 // Plan math and the small parsers `benchd run` relies on.
+#include "build_paths.hpp"
 #include "runner_test_support.hpp"
 
 #include <benchd/loadgen/host_limits.hpp>
@@ -17,8 +18,8 @@ namespace {
 using testing::scenarioCsv;
 
 scenario::WorkloadCatalog shippedWorkloads() {
-  return scenario::WorkloadCatalog::loadDirectory(std::filesystem::path(BENCHD_SOURCE_DIR) /
-                                                  "scenarios" / "workloads");
+  return scenario::WorkloadCatalog::loadDirectory(
+      std::filesystem::path(benchd::testing::sourceDir()) / "scenarios" / "workloads");
 }
 
 loadgen::HostLimits roomyHost() {

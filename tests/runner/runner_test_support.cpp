@@ -1,5 +1,7 @@
 #include "runner_test_support.hpp"
 
+#include "build_paths.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 #include <string_view>
@@ -8,7 +10,7 @@
 namespace benchd::runner::testing {
 
 fs::path testPluginFolder(const std::string& name) {
-  return fs::path(BENCHD_TEST_PLUGIN_DIR) / name;
+  return fs::path(benchd::testing::testPluginDir()) / name;
 }
 
 fs::path testPluginFile(const std::string& name) {
@@ -16,7 +18,7 @@ fs::path testPluginFile(const std::string& name) {
 }
 
 fs::path approachPluginFolder() {
-  return BENCHD_PLUGIN_DIR;
+  return benchd::testing::pluginDir();
 }
 
 std::vector<std::string> approachPluginFiles() {
@@ -36,15 +38,15 @@ fs::path approachPluginFile(const std::string& name) {
 }
 
 fs::path brokenPluginFolder() {
-  return BENCHD_BROKEN_PLUGIN_DIR;
+  return benchd::testing::brokenPluginDir();
 }
 
 fs::path workerExecutable() {
-  return BENCHD_WORKER_PATH;
+  return benchd::testing::workerPath();
 }
 
 fs::path benchdExecutable() {
-  return BENCHD_CLI_PATH;
+  return benchd::testing::cliPath();
 }
 
 fs::path copyInto(const fs::path& file, const fs::path& folder, const std::string& file_name) {

@@ -1,5 +1,6 @@
 #include "worker_process.hpp"
 
+#include "build_paths.hpp"
 #include "child_process.hpp"
 
 #include <signal.h>
@@ -21,7 +22,7 @@ std::int64_t WorkerStats::counter(const std::string& name) const {
 }
 
 std::string pluginPath(const std::string& name) {
-  std::string path = BENCHD_PLUGIN_DIR;
+  std::string path = pluginDir();
   path += '/';
   path += name;
   path += ".so";
@@ -29,7 +30,7 @@ std::string pluginPath(const std::string& name) {
 }
 
 WorkerProcess::WorkerProcess(const std::vector<std::string>& args) {
-  const SpawnedChild child = spawnWithPipes(BENCHD_WORKER_PATH, args);
+  const SpawnedChild child = spawnWithPipes(workerPath(), args);
   pid_ = child.pid;
   stdout_reader_ = std::thread([this, fd = child.stdout_fd] { readStdout(fd); });
   stderr_reader_ = std::thread([this, fd = child.stderr_fd] { readStderr(fd); });

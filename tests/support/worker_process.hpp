@@ -30,7 +30,7 @@ struct WorkerStats {
 /// The destructor kills a still-running worker.
 class WorkerProcess {
  public:
-  /// Spawns `benchd-worker` (path from the BENCHD_WORKER_PATH build definition) with `args`.
+  /// Spawns `benchd-worker` (workerPath(), build_paths.hpp) with `args`.
   explicit WorkerProcess(const std::vector<std::string>& args);
   ~WorkerProcess();
   WorkerProcess(const WorkerProcess&) = delete;

@@ -1,5 +1,6 @@
 // benchd-worker as a process: every way to start it wrongly gets one clear message and a
 // distinct exit code; a good start prints ready, reports stats and stops gracefully.
+#include "build_paths.hpp"
 #include "http_client.hpp"
 #include "temp_dir.hpp"
 #include "worker_process.hpp"
@@ -27,12 +28,12 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string brokenPlugin(const std::string& name) {
-  return std::string(BENCHD_BROKEN_PLUGIN_DIR) + "/" + name + ".so";
+  return brokenPluginDir() + "/" + name + ".so";
 }
 
 /// A plugin built from fixture_plugins/fixture_plugin.c.
 std::string fixturePlugin(const std::string& name) {
-  return std::string(BENCHD_FIXTURE_PLUGIN_DIR) + "/" + name + ".so";
+  return fixturePluginDir() + "/" + name + ".so";
 }
 
 using benchd::testing::TempDir;
@@ -421,8 +422,7 @@ TEST(WorkerLifecycle, DiesWithItsParent) {
   const std::string script =
       "\"$0\" --plugin \"$1\" --port 0 >/dev/null 2>&1 & echo $!; "
       "exec sleep 60";
-  std::vector<std::string> args = {"/bin/sh", "-c", script, BENCHD_WORKER_PATH,
-                                   pluginPath(kGoodPlugin)};
+  std::vector<std::string> args = {"/bin/sh", "-c", script, workerPath(), pluginPath(kGoodPlugin)};
   std::vector<char*> argv;
   argv.reserve(args.size() + 1);
   for (auto& arg : args)
