@@ -30,7 +30,7 @@
 #include <sys/resource.h>
 #include <vector>
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 // The sanitizer runtime's public allocator interface. g++ ships the runtime but not its header
 // (<sanitizer/allocator_interface.h> comes with clang), so the one function is declared here.
 // NOLINTNEXTLINE(bugprone-reserved-identifier)
@@ -89,10 +89,11 @@ void raiseOpenFileLimit() {
   }
 }
 
-/// Bytes the allocator has handed out and not got back. Under AddressSanitizer its own
-/// allocator replaces malloc and mallinfo2() reports nothing, so its count is asked instead.
+/// Bytes the allocator has handed out and not got back. Under AddressSanitizer and
+/// ThreadSanitizer their own allocator replaces malloc and mallinfo2() reports nothing, so its
+/// count is asked instead.
 std::int64_t heapBytesInUse() {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
   return static_cast<std::int64_t>(__sanitizer_get_current_allocated_bytes());
 #else
   const struct mallinfo2 info = ::mallinfo2();
