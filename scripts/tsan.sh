@@ -42,7 +42,12 @@ if [ ${#files[@]} -eq 0 ]; then
   echo "none"
 else
   echo "${#files[@]} processes wrote reports ($reports):"
-  grep -h "^SUMMARY: ThreadSanitizer" "${files[@]}" | sort | uniq -c | sort -rn
+  grep -h "^SUMMARY: ThreadSanitizer" "${files[@]}" | sort | uniq -c | sort -rn || true
+  # A file without a SUMMARY line (a fatal error of the TSan runtime) shows its first lines.
+  while IFS= read -r file; do
+    echo "-- $file has no SUMMARY line:"
+    head -n 3 "$file"
+  done < <(grep -L "^SUMMARY: ThreadSanitizer" "${files[@]}" || true)
   status=1
 fi
 exit "$status"
