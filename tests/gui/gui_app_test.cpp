@@ -7,6 +7,7 @@
 // store for the same seconds, so the window and the PNGs draw the same numbers.
 
 #include "api_json.hpp"
+#include "build_paths.hpp"
 #include "main_window.hpp"
 #include "run_panel.hpp"
 
@@ -48,7 +49,7 @@ class DaemonProcess {
     config.write(QStringLiteral("port = %1\nstate_dir = %2/state\n").arg(port).arg(dir).toUtf8());
     config.close();
     process_.setProcessChannelMode(QProcess::SeparateChannels);
-    process_.start(QStringLiteral(BENCHD_CLI_PATH),
+    process_.start(QString::fromStdString(benchd::testing::cliPath()),
                    {QStringLiteral("serve"), QStringLiteral("--config"), config.fileName()});
     QDeadlineTimer deadline(30'000);
     const QRegularExpression listening(
@@ -108,7 +109,7 @@ bool near(double left, double right) {
 }
 
 void saveScreenshot(QWidget& widget, const QString& name) {
-  const QString folder = QStringLiteral(BENCHD_SCREENSHOT_DIR);
+  const QString folder = QString::fromStdString(benchd::testing::buildDir() + "/screenshots");
   QDir().mkpath(folder);
   QVERIFY(widget.grab().save(folder + QStringLiteral("/") + name));
 }

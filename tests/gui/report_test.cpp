@@ -2,6 +2,7 @@
 // embeds them; the PNGs have the chart's size and every panel drew its data (the plot areas of
 // the same chart laid out at the same size hold ink). benchd-report's own errors are clear.
 
+#include "build_paths.hpp"
 #include "pixels.hpp"
 
 #include <benchd/charts/scenario_chart.hpp>
@@ -55,7 +56,7 @@ class ReportTest : public QObject {
         "tiny-get-movies,get-movies.js,,0,20,20,200,0,3\n");
     scenario.close();
     const Finished run =
-        runProgram(QStringLiteral(BENCHD_CLI_PATH),
+        runProgram(QString::fromStdString(benchd::testing::cliPath()),
                    {QStringLiteral("run"), scenario.fileName(), QStringLiteral("-a"),
                     QStringLiteral("callbacks-asio,coroutines-asio"), QStringLiteral("-o"),
                     dir.filePath(QStringLiteral("out"))},
@@ -99,7 +100,7 @@ class ReportTest : public QObject {
               return c == QColor(0xda, 0xa5, 0x20) || c == QColor(0x80, 0x00, 0x00);
             }) > 500);
     const Finished no_run = runProgram(
-        QStringLiteral(BENCHD_REPORT_PATH),
+        QString::fromStdString(benchd::testing::reportPath()),
         {QStringLiteral("--store"), dir.filePath(QStringLiteral("out/benchd.sqlite")),
          QStringLiteral("--run"), QStringLiteral("99"), QStringLiteral("--out"), dir.path()},
         30'000);
@@ -109,7 +110,7 @@ class ReportTest : public QObject {
 
   void badArgumentsAndMissingRunsAreNamed() {
     QTemporaryDir dir;
-    const QString report = QStringLiteral(BENCHD_REPORT_PATH);
+    const QString report = QString::fromStdString(benchd::testing::reportPath());
     Finished usage = runProgram(report, {QStringLiteral("--run"), QStringLiteral("x")}, 30'000);
     QCOMPARE(usage.exit_code, 2);
     QVERIFY2(usage.output.contains(QStringLiteral("--run: expected an integer from 1 to")),

@@ -10,6 +10,10 @@ std::string cliPath() {
   return BENCHD_CLI_PATH;
 }
 
+std::string reportPath() {
+  return BENCHD_REPORT_PATH;
+}
+
 std::string pluginDir() {
   return BENCHD_PLUGIN_DIR;
 }

@@ -14,6 +14,8 @@ namespace benchd::testing {
 [[nodiscard]] std::string workerPath();
 /// The `benchd` executable of this build (empty when the build has none).
 [[nodiscard]] std::string cliPath();
+/// The `benchd-report` executable of this build (empty when built without Qt).
+[[nodiscard]] std::string reportPath();
 /// The folder the approach plugins are built to (`<build>/plugins`).
 [[nodiscard]] std::string pluginDir();
 /// The misbehaving test plugins, each in a folder of its own (tests/runner/test_plugins).

@@ -22,10 +22,9 @@ bool endsConnection(const boost::system::error_code& read_error) {
 
 sdk::Reply readErrorReply(const boost::system::error_code& read_error) {
   if (read_error == boost::beast::http::error::body_limit) {
-    return sdk::errorReply(
-        413, "request body exceeds " + std::to_string(sdk::kMaxRequestBodyBytes) + " bytes");
+    return sdk::bodyTooLargeReply();
   }
-  return sdk::errorReply(400, "malformed HTTP request: " + read_error.message());
+  return sdk::malformedRequestReply(read_error.message());
 }
 
 ConnectionRegistration::ConnectionRegistration(EventLoop& loop, boost::beast::tcp_stream& stream)

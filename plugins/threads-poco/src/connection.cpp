@@ -97,7 +97,7 @@ void Connection::run() {
         return;
       case HeadRead::Outcome::kEndedEarly:
         // A client that half-closes may still read: it gets the 400 the Asio plugins send.
-        refuse(sdk::errorReply(400, "malformed HTTP request: the input ended inside the header"));
+        refuse(sdk::malformedRequestReply("the input ended inside the header"));
         return;
       case HeadRead::Outcome::kClosed:
         return;  // closed between requests
@@ -108,7 +108,7 @@ void Connection::run() {
       request.emplace(head.head, session, response, *params, client, server);
     } catch (const Poco::Net::MessageException& e) {
       // What Poco's parser refuses in a head the check accepted (CheckedRequest).
-      refuse(sdk::errorReply(400, "malformed HTTP request: " + e.message()));
+      refuse(sdk::malformedRequestReply(e.message()));
       return;
     }
     // The body, read by the handler, gets the timeout for a read as its total.

@@ -1,6 +1,7 @@
 #include "request_body.hpp"
 
 #include "checked_request.hpp"
+#include "client_text.hpp"
 
 #include <Poco/Net/HTTPFixedLengthStream.h>
 #include <Poco/Net/HTTPServerSession.h>
@@ -21,21 +22,6 @@ namespace {
 /// one from growing a line without end.
 constexpr std::size_t kMaxChunkLineBytes = 4096;
 constexpr std::size_t kMaxTrailerBytes = std::size_t{8} * 1024;
-
-sdk::Reply malformed(std::string_view what) {
-  return sdk::errorReply(400, "malformed HTTP request: " + std::string(what));
-}
-
-sdk::Reply tooLarge() {
-  return sdk::errorReply(
-      413, "request body exceeds " + std::to_string(sdk::kMaxRequestBodyBytes) + " bytes");
-}
-
-/// Client text quoted in an error message, bounded so a huge header is not echoed whole.
-std::string quoted(std::string_view text) {
-  constexpr std::size_t kMaxQuoted = 40;
-  return "'" + std::string(text.substr(0, kMaxQuoted)) + (text.size() > kMaxQuoted ? "...'" : "'");
-}
 
 std::string_view trimmed(std::string_view text) {
   const auto blank = [](char c) { return c == ' ' || c == '\t'; };
@@ -93,17 +79,19 @@ Framing framingOf(const Poco::Net::HTTPServerRequest& request) {
       for (const std::string_view element : listElements(value)) {
         const auto parsed = decimal(element);
         if (!parsed)
-          return malformed("Content-Length " + quoted(value) + " is not a decimal number");
+          return sdk::malformedRequestReply("Content-Length " + quotedClientText(value) +
+                                            " is not a decimal number");
         if (length && *length != *parsed)
-          return malformed("conflicting Content-Length values " + std::to_string(*length) +
-                           " and " + std::to_string(*parsed));
+          return sdk::malformedRequestReply("conflicting Content-Length values " +
+                                            std::to_string(*length) + " and " +
+                                            std::to_string(*parsed));
         length = parsed;
       }
     } else if (Poco::icompare(name, Poco::Net::HTTPMessage::TRANSFER_ENCODING) == 0) {
       // Like Beast: chunked counts only as the last coding of a field, and nothing may follow
       // a field that ended in it.
       if (chunked)
-        return malformed("Transfer-Encoding after chunked");
+        return sdk::malformedRequestReply("Transfer-Encoding after chunked");
       has_transfer_encoding = true;
       const auto codings = listElements(value);
       for (std::size_t index = 0; index < codings.size(); ++index) {
@@ -115,13 +103,13 @@ Framing framingOf(const Poco::Net::HTTPServerRequest& request) {
     }
   }
   if (length && has_transfer_encoding)
-    return malformed("both Content-Length and Transfer-Encoding");
+    return sdk::malformedRequestReply("both Content-Length and Transfer-Encoding");
   if (chunked)
     return Chunked{};
   if (!length || *length == 0)
     return NoBody{};
   if (*length > sdk::kMaxRequestBodyBytes)
-    return tooLarge();
+    return sdk::bodyTooLargeReply();
   return FixedLength{*length};
 }
 
@@ -195,26 +183,26 @@ std::optional<std::uint64_t> chunkSize(std::string_view line) {
 }
 
 std::optional<sdk::Reply> readChunked(SessionReader& reader, std::string& body) {
-  const sdk::Reply ended_early = malformed("the chunked body ended early");
+  const sdk::Reply ended_early = sdk::malformedRequestReply("the chunked body ended early");
   for (;;) {
     const auto line = reader.line(kMaxChunkLineBytes);
     if (!line)
-      return malformed("a chunk-size line must end in CRLF within " +
-                       std::to_string(kMaxChunkLineBytes) + " bytes");
+      return sdk::malformedRequestReply("a chunk-size line must end in CRLF within " +
+                                        std::to_string(kMaxChunkLineBytes) + " bytes");
     const auto size = chunkSize(*line);
     if (!size)
-      return malformed("invalid chunk size " + quoted(*line));
+      return sdk::malformedRequestReply("invalid chunk size " + quotedClientText(*line));
     if (*size == 0)
       break;
     if (*size > sdk::kMaxRequestBodyBytes - body.size())
-      return tooLarge();
+      return sdk::bodyTooLargeReply();
     if (!reader.append(body, static_cast<std::size_t>(*size)))
       return ended_early;
     std::string line_end;
     if (!reader.append(line_end, 2))
       return ended_early;
     if (line_end != "\r\n")
-      return malformed("chunk data must be followed by CRLF");
+      return sdk::malformedRequestReply("chunk data must be followed by CRLF");
   }
   // Trailer fields are read (so the next request starts where it should) and ignored.
   std::size_t trailer_bytes = 0;
@@ -222,12 +210,12 @@ std::optional<sdk::Reply> readChunked(SessionReader& reader, std::string& body) 
     const auto field =
         reader.line(trailer_bytes < kMaxTrailerBytes ? kMaxTrailerBytes - trailer_bytes : 0);
     if (!field)
-      return malformed("the trailer section must end in CRLF within " +
-                       std::to_string(kMaxTrailerBytes) + " bytes");
+      return sdk::malformedRequestReply("the trailer section must end in CRLF within " +
+                                        std::to_string(kMaxTrailerBytes) + " bytes");
     if (field->empty())
       return std::nullopt;
     if (field->find(':') == std::string::npos)
-      return malformed("invalid trailer field " + quoted(*field));
+      return sdk::malformedRequestReply("invalid trailer field " + quotedClientText(*field));
     trailer_bytes += field->size() + 2;
   }
 }
@@ -248,7 +236,7 @@ std::optional<sdk::Reply> readRequestBody(Poco::Net::HTTPServerRequest& request,
   SessionReader reader(dynamic_cast<CheckedRequest&>(request).session());
   if (const auto* fixed = std::get_if<FixedLength>(&framing)) {
     if (!reader.append(body, static_cast<std::size_t>(fixed->bytes)))
-      return malformed("the body ended before its Content-Length");
+      return sdk::malformedRequestReply("the body ended before its Content-Length");
     return std::nullopt;
   }
   return readChunked(reader, body);

@@ -1,6 +1,9 @@
 #include "request_head_check.hpp"
 
+#include "client_text.hpp"
+
 #include <benchd/sdk/limits.hpp>
+#include <benchd/sdk/service_request.hpp>
 
 #include <algorithm>
 #include <optional>
@@ -8,7 +11,7 @@
 namespace benchd::threads_poco {
 namespace {
 
-constexpr std::string_view kMalformed = "malformed HTTP request: ";
+constexpr std::string_view kMalformed = sdk::kMalformedRequestPrefix;
 
 /// RFC 9110 tchar (Beast's is_token_char).
 bool isTokenChar(char c) {
@@ -35,23 +38,12 @@ bool isBlank(char c) {
   return c == ' ' || c == '\t';
 }
 
-/// Client text quoted in an error message, bounded and with control bytes shown as '?', so a
-/// hostile line is neither echoed whole nor able to break the JSON error body's readability.
-std::string quoted(std::string_view text) {
-  constexpr std::size_t kMaxQuoted = 40;
-  std::string shown(text.substr(0, kMaxQuoted));
-  std::replace_if(
-      shown.begin(), shown.end(),
-      [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }, '?');
-  return "'" + shown + (text.size() > kMaxQuoted ? "...'" : "'");
-}
-
 /// Why `line` (without its CRLF) is not a request line, or nothing. `whole`: the line ended;
 /// otherwise `line` is what arrived of it so far and only a breach those bytes already show
 /// counts.
 std::optional<std::string> requestLineProblem(std::string_view line, bool whole) {
   const auto shape = [&line] {
-    return std::string(kMalformed) + "the request line " + quoted(line) +
+    return std::string(kMalformed) + "the request line " + quotedClientText(line) +
            " is not 'method SP target SP HTTP/1.x'";
   };
   std::size_t at = 0;
@@ -74,15 +66,16 @@ std::optional<std::string> requestLineProblem(std::string_view line, bool whole)
   if (!whole && version.size() < kVersionBytes)
     return std::nullopt;
   if (version != "HTTP/1.1" && version != "HTTP/1.0") {
-    return std::string(kMalformed) + "unsupported or malformed HTTP version " + quoted(version) +
-           " (HTTP/1.0 and HTTP/1.1 are served)";
+    return std::string(kMalformed) + "unsupported or malformed HTTP version " +
+           quotedClientText(version) + " (HTTP/1.0 and HTTP/1.1 are served)";
   }
   return std::nullopt;
 }
 
 std::optional<std::string> valueProblem(std::string_view value, std::string_view name) {
   if (std::any_of(value.begin(), value.end(), isForbiddenInValue)) {
-    return std::string(kMalformed) + "a control character in header field " + quoted(name);
+    return std::string(kMalformed) + "a control character in header field " +
+           quotedClientText(name);
   }
   return std::nullopt;
 }
@@ -104,10 +97,10 @@ std::optional<std::string> fieldLineProblem(std::string_view line, bool whole, b
   if (at == line.size()) {
     if (!whole)
       return std::nullopt;
-    return std::string(kMalformed) + "header line " + quoted(line) + " has no ':'";
+    return std::string(kMalformed) + "header line " + quotedClientText(line) + " has no ':'";
   }
   if (at == 0 || line[at] != ':') {
-    return std::string(kMalformed) + "invalid header field name in " + quoted(line) +
+    return std::string(kMalformed) + "invalid header field name in " + quotedClientText(line) +
            " (a token, then ':' with no blank before it)";
   }
   return valueProblem(line.substr(at + 1), line.substr(0, at));

@@ -181,6 +181,20 @@ inline Reply errorReply(int status, std::string_view message, std::string allow 
   return reply;
 }
 
+/// What every 400 for a request HTTP cannot parse starts with (CONTRACT.md section 7): the
+/// plugins' parsers word the rest differently, never this.
+inline constexpr std::string_view kMalformedRequestPrefix = "malformed HTTP request: ";
+
+/// The 400 for a request HTTP cannot parse; `what` says what is wrong with it.
+inline Reply malformedRequestReply(std::string_view what) {
+  return errorReply(400, std::string(kMalformedRequestPrefix) + std::string(what));
+}
+
+/// The 413 for a request body over kMaxRequestBodyBytes.
+inline Reply bodyTooLargeReply() {
+  return errorReply(413, "request body exceeds " + std::to_string(kMaxRequestBodyBytes) + " bytes");
+}
+
 /// Classifies a request. `approach` is the plugin's name (the first path segment of its
 /// endpoints). Returns the validated request, or the reply to send: 400 for missing or
 /// malformed parameters, 404 for unknown paths, 405 (with Allow) for a wrong method.
