@@ -11,6 +11,23 @@ namespace benchd::asio_common {
 namespace asio = boost::asio;
 using asio::ip::tcp;
 
+bool isResourceExhaustion(const boost::system::error_code& accept_error) noexcept {
+  return accept_error == asio::error::no_descriptors ||
+         accept_error == asio::error::no_buffer_space || accept_error == asio::error::no_memory ||
+         (accept_error.category() == boost::system::system_category() &&
+          accept_error.value() == ENFILE);
+}
+
+tcp::endpoint selfEndpointOf(const tcp::endpoint& bound) {
+  // Nested calls go to loopback when the server listens on every interface.
+  const asio::ip::address address = bound.address();
+  if (!address.is_unspecified())
+    return bound;
+  return {address.is_v6() ? asio::ip::address(asio::ip::address_v6::loopback())
+                          : asio::ip::address(asio::ip::address_v4::loopback()),
+          bound.port()};
+}
+
 EventLoop::EventLoop(EventLoopGroup& owner, std::size_t loop_index)
     : group(owner), index(loop_index), upstream(*this) {}
 
@@ -58,13 +75,7 @@ void EventLoopGroup::listen() {
     throw sdk::PluginError(BENCHD_ERR_IO, "cannot listen on " + where + ": " + error.message());
   bound_port_ = acceptor_->local_endpoint().port();
   accept_backoff_ = std::make_unique<asio::steady_timer>(loops_.front()->io);
-  // Nested calls go to loopback when the server listens on every interface.
-  auto self_address = address;
-  if (address.is_unspecified()) {
-    self_address = address.is_v6() ? asio::ip::address(asio::ip::address_v6::loopback())
-                                   : asio::ip::address(asio::ip::address_v4::loopback());
-  }
-  self_endpoint_ = tcp::endpoint(self_address, bound_port_);
+  self_endpoint_ = selfEndpointOf(tcp::endpoint(address, bound_port_));
 }
 
 void EventLoopGroup::start(AcceptHandler on_accept, LoopRunner run_loop, LoopStopper stop_loop) {
@@ -83,16 +94,6 @@ void EventLoopGroup::start(AcceptHandler on_accept, LoopRunner run_loop, LoopSto
     loop->thread = std::thread([run_loop, &l = *loop] { run_loop(l); });
   }
 }
-
-namespace {
-
-bool isResourceExhaustion(const boost::system::error_code& error) {
-  return error == asio::error::no_descriptors || error == asio::error::no_buffer_space ||
-         error == asio::error::no_memory ||
-         (error.category() == boost::system::system_category() && error.value() == ENFILE);
-}
-
-}  // namespace
 
 void EventLoopGroup::acceptNext() {
   EventLoop& target = *loops_[next_loop_];

@@ -52,7 +52,7 @@ Poco::Net::ServerSocket listenOn(const sdk::ServerSettings& settings, int backlo
 
 Server::Server(const benchd_host_api* host, sdk::ServerSettings settings)
     : settings_(std::move(settings)),
-      pool_settings_(PoolSettings::from(settings_)),
+      pool_settings_(sdk::ThreadPoolSettings::from(settings_)),
       state_(host, settings_) {
   state_.no_keep_alive = settings_.hasProfile("no-keep-alive");
 }
@@ -116,8 +116,8 @@ bool Server::stop(std::chrono::milliseconds timeout) {
 
 std::span<const std::string_view> Server::knownOptions() {
   static const std::vector<std::string_view> names = [] {
-    std::vector<std::string_view> all(PoolSettings::optionNames().begin(),
-                                      PoolSettings::optionNames().end());
+    std::vector<std::string_view> all(sdk::ThreadPoolSettings::kOptionNames.begin(),
+                                      sdk::ThreadPoolSettings::kOptionNames.end());
     all.insert(all.end(), sdk::kRequestDeadlineOptions.begin(), sdk::kRequestDeadlineOptions.end());
     return all;
   }();

@@ -1,11 +1,11 @@
 #pragma once
 
 #include "connection.hpp"
-#include "pool_settings.hpp"
 #include "server_state.hpp"
 
 #include <benchd/plugin.h>
 #include <benchd/sdk/plugin_support.hpp>
+#include <benchd/sdk/thread_pool_settings.hpp>
 
 #include <Poco/Net/TCPServer.h>
 #include <Poco/ThreadPool.h>
@@ -27,7 +27,8 @@ class Server {
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
-  /// The pool options (PoolSettings) and header_deadline_ms (benchd/sdk/request_deadline.hpp).
+  /// The pool options (sdk::ThreadPoolSettings) and header_deadline_ms
+  /// (benchd/sdk/request_deadline.hpp).
   static std::span<const std::string_view> knownOptions();
 
   void start();
@@ -39,7 +40,7 @@ class Server {
 
  private:
   sdk::ServerSettings settings_;
-  PoolSettings pool_settings_;
+  sdk::ThreadPoolSettings pool_settings_;
   ServerState state_;
   std::unique_ptr<Poco::ThreadPool> thread_pool_;
   Poco::SharedPtr<ConnectionFactory> connections_;  // shared with server_

@@ -25,6 +25,16 @@ namespace benchd::asio_common {
 
 class EventLoopGroup;
 
+/// Whether a failed accept ran out of descriptors or kernel memory (EMFILE, ENFILE, ENOBUFS,
+/// ENOMEM): then accepting again at once fails again at once, and the listener waits
+/// sdk::kAcceptBackoff instead.
+[[nodiscard]] bool isResourceExhaustion(const boost::system::error_code& accept_error) noexcept;
+
+/// Where a server listening on `bound` calls itself for nested calls: `bound`, or loopback
+/// (of the same family) when bound to the unspecified address.
+[[nodiscard]] boost::asio::ip::tcp::endpoint selfEndpointOf(
+    const boost::asio::ip::tcp::endpoint& bound);
+
 /// An inbound connection as the server's lifecycle sees it. Implemented by each plugin's
 /// connection type, which registers itself in its loop's `connections` set for its whole
 /// life. Both calls come on the connection's loop thread.

@@ -1,0 +1,27 @@
+// The entry symbol of the threads-asio plugin.
+#include "server.hpp"
+
+#include <benchd/plugin.h>
+#include <benchd/sdk/plugin_entry.hpp>
+
+namespace {
+
+constexpr benchd::sdk::PluginFacts kFacts = {
+    .name = benchd::threads_asio::kApproachName,
+    .version = "0.1.0",
+    .description =
+        "OS threads on Boost.Asio/Beast: one pool thread per open connection, synchronous Beast "
+        "reads and writes, a blocking sleep and a blocking pooled keep-alive client; the same "
+        "HTTP handling as the other Asio plugins. Options: max_threads (5000), max_queued "
+        "(5000), backlog (2000), stack_kib (256)",
+    .concurrency_model = BENCHD_MODEL_OS_THREADS,
+    .io_stack = "Boost.Asio 1.81 + Beast, synchronous calls on blocking threads",
+};
+
+}  // namespace
+
+// The name is fixed by the ABI (BENCHD_PLUGIN_ENTRY_SYMBOL).
+// NOLINTNEXTLINE(readability-identifier-naming)
+extern "C" BENCHD_PLUGIN_EXPORT const benchd_plugin_descriptor* benchd_plugin_entry(void) {
+  return benchd::sdk::PluginAdapter<benchd::threads_asio::Server>::describe(kFacts);
+}

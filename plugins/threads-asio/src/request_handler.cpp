@@ -1,0 +1,35 @@
+#include "request_handler.hpp"
+
+#include <string>
+#include <variant>
+
+namespace benchd::threads_asio {
+
+std::optional<sdk::Reply> handleRequest(
+    ServerState& state, const boost::beast::http::request<boost::beast::http::string_body>& message,
+    BlockingStream& client) {
+  auto classified = sdk::classifyRequest(message.method_string(), message.target(), kApproachName);
+  if (auto* reply = std::get_if<sdk::Reply>(&classified))
+    return std::move(*reply);
+  const sdk::ServiceRequest request = std::move(std::get<sdk::ServiceRequest>(classified));
+
+  if (request.delay_call_depth > 0) {
+    state.upstream_calls.fetch_add(1, std::memory_order_relaxed);
+    const UpstreamClient::Outcome nested = state.upstream.call(
+        sdk::upstreamTarget(kApproachName, request), client.socket().native_handle());
+    if (nested.client_gone || state.signals.stopped())
+      return std::nullopt;
+    if (nested.result.error)
+      return sdk::errorReply(502, "nested call failed: " + nested.result.error.message());
+    if (nested.result.status != 200)
+      return sdk::errorReply(502, "nested call answered " + std::to_string(nested.result.status));
+  } else if (request.delay_millis > 0) {
+    if (client.sleepWatchingPeer(std::chrono::milliseconds(request.delay_millis)) !=
+        BlockingStream::WaitEnd::kElapsed) {
+      return std::nullopt;
+    }
+  }
+  return state.host.answer(request, message.body());
+}
+
+}  // namespace benchd::threads_asio

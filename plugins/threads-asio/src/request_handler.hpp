@@ -1,0 +1,23 @@
+#pragma once
+
+#include "blocking_stream.hpp"
+#include "server_state.hpp"
+
+#include <benchd/sdk/service_request.hpp>
+
+#include <boost/beast/http/message.hpp>
+#include <boost/beast/http/string_body.hpp>
+
+#include <optional>
+
+namespace benchd::threads_asio {
+
+/// Produces the reply to one parsed request on the calling pool thread: validates it, makes
+/// the nested call or sleeps the delay (blocking), then asks the host for the answer. Returns
+/// nothing when the client left while the request waited, or the stop gave up: nobody is left
+/// to answer. `client` is the request's connection, watched for the client's departure.
+std::optional<sdk::Reply> handleRequest(
+    ServerState& state, const boost::beast::http::request<boost::beast::http::string_body>& message,
+    BlockingStream& client);
+
+}  // namespace benchd::threads_asio

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "server_signals.hpp"
+#include "upstream_client.hpp"
+
+#include <benchd/sdk/host.hpp>
+#include <benchd/sdk/plugin_support.hpp>
+#include <benchd/sdk/request_deadline.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+
+namespace benchd::threads_asio {
+
+inline constexpr const char* kApproachName = "threads-asio";
+
+/// What the pool threads serving connections share. Counters are atomics updated by every
+/// pool thread.
+struct ServerState {
+  /// Throws sdk::PluginError (BENCHD_ERR_INVALID_ARGUMENT) for a bad header_deadline_ms,
+  /// upstream_margin_ms or upstream_idle_ms.
+  ServerState(const benchd_host_api* host_api, const sdk::ServerSettings& settings)
+      : host(host_api),
+        no_keep_alive(settings.hasProfile("no-keep-alive")),
+        header_deadline(sdk::headerDeadline(settings)),
+        upstream(signals, sdk::upstreamResponseMargin(settings),
+                 sdk::upstreamIdleTimeout(settings)) {}
+
+  sdk::Host host;
+  const bool no_keep_alive;
+  /// How long a request's header may take from its first byte (sdk::headerDeadline()).
+  const std::chrono::milliseconds header_deadline;
+  ServerSignals signals;
+  UpstreamClient upstream;
+  std::atomic<std::int64_t> requests_served{0};
+  std::atomic<std::int64_t> requests_in_flight{0};
+  std::atomic<std::int64_t> upstream_calls{0};
+  std::atomic<std::int64_t> connections_open{0};
+};
+
+}  // namespace benchd::threads_asio
