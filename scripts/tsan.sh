@@ -31,9 +31,15 @@ mkdir -p "$reports"
 # exitcode=0: a report alone does not change a process's exit status (a worker exiting 66 would
 # fail tests for reasons the summary already gives); the reports are counted below instead.
 export TSAN_OPTIONS="suppressions=$PWD/tests/tsan.supp log_path=$reports/tsan halt_on_error=0 exitcode=0 second_deadlock_stack=1 history_size=4"
+# Left out: tests bounded by how long benchd-report takes, whose Qt painting under TSan takes
+# longer than those bounds here (gui_report_test: benchd-report "did not finish within" its
+# bound of 60 s plus 10 s per chart; the daemon's SIGTERM test: a stopped run still renders its
+# charts, and the daemon had not exited 30 s after SIGTERM). Their code runs under TSan in the
+# other run and chart tests.
+slow_under_tsan='^(gui_report_test|BenchdServeRobustness[.]SigtermDuringARunStopsItCleanly)$'
 echo "== test (TSAN_OPTIONS=$TSAN_OPTIONS)"
 status=0
-ctest --preset tsan -j2 "$@" || status=1
+ctest --preset tsan -j2 -E "$slow_under_tsan" "$@" || status=1
 
 echo "== ThreadSanitizer reports"
 shopt -s nullglob

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <csignal>
 #include <fstream>
+#include <iostream>
 #include <sqlite3.h>
 #include <sstream>
 #include <thread>
@@ -87,6 +88,10 @@ TEST(BenchdRun, RunsTheCiScenariosOverEveryPluginToCompletion) {
     }
     EXPECT_TRUE(fs::exists(results_dir / row.scenario / (row.approach + "-load.csv")));
     EXPECT_TRUE(fs::exists(results_dir / row.scenario / (row.approach + "-system.csv")));
+  }
+  if (::testing::Test::HasFailure()) {
+    // benchd's own account names the cause of a failed row.
+    std::cout << describe(result) << "\n";
   }
   // Fixed-rate rows reach their rate: 500 req/s for 5 s, 200 req/s for 5 s.
   for (const std::string& plugin : plugins) {

@@ -5,6 +5,15 @@
 
 namespace benchd::sampling::testing {
 
+/// Threads the sanitizer runtime of this build adds to a process once the process has started
+/// a thread of its own: ThreadSanitizer's background thread (preset tsan). Counted in the
+/// process's thread count like any other.
+#if defined(__SANITIZE_THREAD__)
+inline constexpr unsigned kRuntimeThreads = 1;
+#else
+inline constexpr unsigned kRuntimeThreads = 0;
+#endif
+
 /// benchd_sampling_load_helper running with `threads` extra threads and `fds` extra
 /// descriptors, ready once the constructor returns. The destructor ends and reaps it.
 class LoadHelper {

@@ -1,7 +1,7 @@
 #pragma once
-// Whether this test binary runs under AddressSanitizer (preset asan), and with it the workers
-// and plugins of the same build, for the few checks whose premise a sanitizer runtime breaks.
-// Each use says why.
+// Whether this test binary runs under AddressSanitizer (preset asan) or ThreadSanitizer (preset
+// tsan), and with it the workers and plugins of the same build, for the few checks whose premise
+// a sanitizer runtime breaks. Each use says why.
 
 namespace benchd::testing {
 
@@ -9,6 +9,12 @@ namespace benchd::testing {
 inline constexpr bool kAddressSanitizer = true;
 #else
 inline constexpr bool kAddressSanitizer = false;
+#endif
+
+#if defined(__SANITIZE_THREAD__)
+inline constexpr bool kThreadSanitizer = true;
+#else
+inline constexpr bool kThreadSanitizer = false;
 #endif
 
 /// Why a test that leaves a worker without a free descriptor is skipped under the sanitizers:
