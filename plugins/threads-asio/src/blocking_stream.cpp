@@ -18,7 +18,9 @@ using boost::system::error_code;
 
 namespace {
 
-constexpr short kGone = POLLRDHUP | POLLHUP | POLLERR;
+// POLLNVAL too: a descriptor closed under the wait must end it, not make poll() return at once
+// forever.
+constexpr short kGone = POLLRDHUP | POLLHUP | POLLERR | POLLNVAL;
 
 /// Milliseconds from now to `deadline` for poll(): -1 for none, at most INT_MAX.
 int pollTimeout(BlockingStream::Clock::time_point deadline) {

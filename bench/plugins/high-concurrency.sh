@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# Every approach plugin at about 10,000 keep-alive connections, each request waiting 100 ms:
+# the study's question at scale. A second row calls itself once (depth 1), so the worker holds
+# an upstream connection and a nested request per client request as well.
+#
+# The worker runs on one core, the load generator (benchd load, one thread) on the other
+# (taskset). For each plugin it prints requests/s as a ratio to the best plugin of the same row
+# and to the ideal (connections / delay: every connection answered once per delay), latency p50
+# and p99, errors, the worker's peak OS threads and resident memory (sampled from /proc every
+# 0.2 s) and its CPU time per request. Thread-per-connection plugins get a pool as large as the
+# connections (--option max_threads, max_queued, backlog), as the original gave its
+# platform-thread server one thread per connection.
+#
+# Limits: each process needs a descriptor per connection (the worker two at depth 1: inbound
+# and upstream), plus the kernel's listen backlog and ephemeral ports. The script raises the
+# open-file soft limit to the hard limit and names what it cannot raise.
+#
+# Usage: bench/plugins/high-concurrency.sh [--connections N] [--delay MS] [--duration S]
+#                                          [--preset P] [--only a,b]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+connections=9800
+delay=100
+duration=10
+preset=dev
+only=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --connections) connections="$2"; shift 2 ;;
+    --delay) delay="$2"; shift 2 ;;
+    --duration) duration="$2"; shift 2 ;;
+    --preset) preset="$2"; shift 2 ;;
+    --only) only="$2"; shift 2 ;;
+    *) echo "usage: $0 [--connections N] [--delay MS] [--duration S] [--preset P] [--only a,b]" >&2
+       exit 2 ;;
+  esac
+done
+
+scripts/install-deps.sh >&2
+source scripts/ccache-env.sh
+cmake --preset "$preset" >/dev/null
+cmake --build --preset "$preset" >/dev/null
+build="build/$preset"
+
+# ---- limits -------------------------------------------------------------------------------
+hard=$(ulimit -Hn)
+ulimit -n "$hard"
+need=$((2 * connections + 1000))
+echo "== limits: open files $(ulimit -n) per process (need about $need at depth 1)," \
+  "somaxconn $(cat /proc/sys/net/core/somaxconn)," \
+  "ephemeral ports $(tr '\t' '-' < /proc/sys/net/ipv4/ip_local_port_range)" >&2
+if [ "$hard" -lt "$need" ]; then
+  echo "high-concurrency: the open-file hard limit ($hard) is below the $need descriptors a" \
+    "worker needs for $connections connections at depth 1; raise it (limits.conf, systemd" \
+    "LimitNOFILE) or pass --connections $(((hard - 1000) / 2))" >&2
+  exit 1
+fi
+read -r port_low port_high < /proc/sys/net/ipv4/ip_local_port_range
+if [ $((port_high - port_low)) -lt $((2 * connections)) ]; then
+  echo "high-concurrency: warning: $((port_high - port_low)) ephemeral ports for" \
+    "$((2 * connections)) client and upstream connections (net.ipv4.ip_local_port_range)" >&2
+fi
+
+server_cpu=1
+client_cpu=0
+if [ "$(nproc)" -lt 2 ]; then server_cpu=0; fi
+
+work=$(mktemp -d)
+cleanup() {
+  [ -n "${sampler_pid:-}" ] && kill "$sampler_pid" 2>/dev/null || true
+  [ -n "${worker_pid:-}" ] && kill "$worker_pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+ticks_per_second=$(getconf CLK_TCK)
+
+# sample PID FILE: every 0.2 s, the highest thread count and resident KiB so far, into FILE.
+sample() {
+  local pid="$1" file="$2" threads=0 rss=0 t r
+  while kill -0 "$pid" 2>/dev/null; do
+    t=$(awk '/^Threads:/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
+    r=$(awk '/^VmRSS:/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
+    [ "${t:-0}" -gt "$threads" ] && threads=$t
+    [ "${r:-0}" -gt "$rss" ] && rss=$r
+    echo "$threads $rss" > "$file"
+    sleep 0.2
+  done
+}
+
+# start_worker PLUGIN_PATH PORT [ARGS...]: starts it on the server core, waits for "ready".
+start_worker() {
+  local path="$1" port="$2"; shift 2
+  taskset -c "$server_cpu" "$build/bin/benchd-worker" --plugin "$path" --port "$port" \
+    --threads 1 --stats-interval-ms 60000 "$@" > "$work/worker.out" 2> "$work/worker.err" &
+  worker_pid=$!
+  for _ in $(seq 100); do grep -q '"ready"' "$work/worker.out" && return 0; sleep 0.1; done
+  echo "high-concurrency: $path did not become ready:" >&2
+  cat "$work/worker.err" >&2
+  return 1
+}
+
+stop_worker() {
+  kill -TERM "$worker_pid" 2>/dev/null || true
+  wait "$worker_pid" 2>/dev/null || true
+  worker_pid=""
+}
+
+ideal=$(awk -v c="$connections" -v d="$delay" 'BEGIN {printf "%.0f", c * 1000 / d}')
+rows=()
+for depth in 0 1; do
+  echo "== depth $depth: $connections connections, ${delay} ms delay, ${duration} s;" \
+    "worker on cpu $server_cpu, benchd load on cpu $client_cpu" >&2
+  for plugin_path in "$build"/plugins/*.so; do
+    plugin=$(basename "$plugin_path" .so)
+    if [ -n "$only" ] && [[ ",$only," != *",$plugin,"* ]]; then continue; fi
+    port=$(free_port)
+    start_worker "$plugin_path" "$port"
+    model=$(head -n 1 "$work/worker.out" |
+      python3 -c 'import json,sys; print(json.load(sys.stdin)["plugin"]["concurrency_model"])')
+    if [ "$model" = "os-threads" ]; then
+      # One pool thread per connection, and at depth 1 one more per nested request.
+      stop_worker
+      start_worker "$plugin_path" "$port" --option "max_threads=$((2 * connections + 100))" \
+        --option "max_queued=$connections" --option "backlog=$connections"
+    fi
+    sample "$worker_pid" "$work/peak" &
+    sampler_pid=$!
+    before=$(cpu_ticks "$worker_pid")
+    taskset -c "$client_cpu" "$build/bin/benchd" load --url "http://127.0.0.1:$port" \
+      --approach "$plugin" --workload get-time --connections "$connections" --depth "$depth" \
+      --delay "$delay" --duration "$duration" --threads 1 --json --quiet > "$work/load.json"
+    after=$(cpu_ticks "$worker_pid")
+    kill "$sampler_pid" 2>/dev/null || true
+    wait "$sampler_pid" 2>/dev/null || true
+    sampler_pid=""
+    read -r peak_threads peak_rss < "$work/peak"
+    stop_worker
+    row=$(python3 - "$work/load.json" "$plugin" "$depth" "$((after - before))" \
+      "$ticks_per_second" "$peak_threads" "$peak_rss" <<'PY'
+import json, sys
+load = json.load(open(sys.argv[1]))
+plugin, depth, ticks, hz, threads, rss_kib = sys.argv[2:8]
+requests = load["requests"]
+answered = max(requests["completed"], 1)
+cpu_us = int(ticks) / int(hz) * 1e6 / answered
+print(plugin, depth, f'{load["requests_per_second"]:.0f}', f'{load["latency_ms"]["p50"]:.1f}',
+      f'{load["latency_ms"]["p99"]:.1f}', requests["errors"], threads,
+      f'{int(rss_kib) / 1024:.0f}', f'{cpu_us:.1f}')
+PY
+)
+    rows+=("$row")
+    echo "  $row" >&2
+  done
+done
+
+echo
+echo "$connections connections, ${delay} ms delay, ${duration} s; ideal $ideal req/s" \
+  "(connections / delay); x best: against the best plugin of the same depth"
+printf '%-16s %5s %9s %7s %7s %9s %9s %7s %8s %9s %12s\n' plugin depth "req/s" "x best" \
+  "x ideal" "p50 ms" "p99 ms" errors threads "RSS MiB" "CPU µs/req"
+for depth in 0 1; do
+  best=0
+  for row in "${rows[@]}"; do
+    read -r _ d rps _ <<<"$row"
+    if [ "$d" = "$depth" ] && [ "$rps" -gt "$best" ]; then best=$rps; fi
+  done
+  for row in "${rows[@]}"; do
+    read -r name d rps p50 p99 errors threads rss cpu <<<"$row"
+    [ "$d" = "$depth" ] || continue
+    awk -v n="$name" -v d="$d" -v r="$rps" -v b="$best" -v i="$ideal" -v p50="$p50" \
+      -v p99="$p99" -v e="$errors" -v t="$threads" -v m="$rss" -v c="$cpu" \
+      'BEGIN {printf "%-16s %5s %9.0f %7.2f %7.2f %9s %9s %7s %8s %9s %12s\n",
+              n, d, r, (b > 0 ? r / b : 0), r / i, p50, p99, e, t, m, c}'
+  done
+done
