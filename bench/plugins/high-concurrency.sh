@@ -11,18 +11,24 @@
 # connections (--option max_threads, max_queued, backlog), as the original gave its
 # platform-thread server one thread per connection.
 #
-# Limits: each process needs a descriptor per connection (the worker two at depth 1: inbound
-# and upstream), plus the kernel's listen backlog and ephemeral ports. The script raises the
-# open-file soft limit to the hard limit and names what it cannot raise.
+# Limits: each process needs a descriptor per connection; at depth 1 the worker needs three per
+# client connection (the inbound one, the nested call's upstream one and that call's server
+# side, all in the same process). The script raises the open-file soft limit to the hard limit;
+# where the hard limit is too low for depth 1 it runs that row with as many connections as fit
+# and says so. It also names the listen backlog and ephemeral port range it runs with.
+#
+# Each plugin first gets a warm-up run of --warmup seconds (a thread pool grows to its size,
+# caches fill), whose figures are discarded; the measured run follows on new connections.
 #
 # Usage: bench/plugins/high-concurrency.sh [--connections N] [--delay MS] [--duration S]
-#                                          [--preset P] [--only a,b]
+#                                          [--warmup S] [--preset P] [--only a,b]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 connections=9800
 delay=100
 duration=10
+warmup=3
 preset=dev
 only=""
 while [ $# -gt 0 ]; do
@@ -30,9 +36,11 @@ while [ $# -gt 0 ]; do
     --connections) connections="$2"; shift 2 ;;
     --delay) delay="$2"; shift 2 ;;
     --duration) duration="$2"; shift 2 ;;
+    --warmup) warmup="$2"; shift 2 ;;
     --preset) preset="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
-    *) echo "usage: $0 [--connections N] [--delay MS] [--duration S] [--preset P] [--only a,b]" >&2
+    *) echo "usage: $0 [--connections N] [--delay MS] [--duration S] [--warmup S] [--preset P]" \
+         "[--only a,b]" >&2
        exit 2 ;;
   esac
 done
@@ -46,20 +54,30 @@ build="build/$preset"
 # ---- limits -------------------------------------------------------------------------------
 hard=$(ulimit -Hn)
 ulimit -n "$hard"
-need=$((2 * connections + 1000))
-echo "== limits: open files $(ulimit -n) per process (need about $need at depth 1)," \
-  "somaxconn $(cat /proc/sys/net/core/somaxconn)," \
-  "ephemeral ports $(tr '\t' '-' < /proc/sys/net/ipv4/ip_local_port_range)" >&2
-if [ "$hard" -lt "$need" ]; then
-  echo "high-concurrency: the open-file hard limit ($hard) is below the $need descriptors a" \
-    "worker needs for $connections connections at depth 1; raise it (limits.conf, systemd" \
-    "LimitNOFILE) or pass --connections $(((hard - 1000) / 2))" >&2
+reserve=1000  # the worker's and generator's other descriptors, with room to spare
+if [ "$hard" -lt $((connections + reserve)) ]; then
+  echo "high-concurrency: the open-file hard limit ($hard) is below the" \
+    "$((connections + reserve)) descriptors $connections connections need; raise it" \
+    "(limits.conf, systemd LimitNOFILE) or pass --connections $((hard - reserve))" >&2
   exit 1
 fi
+# Connections per depth: depth 1 needs three descriptors per client connection in the worker.
+depth_connections=("$connections" "$connections")
+if [ "$hard" -lt $((3 * connections + reserve)) ]; then
+  depth_connections[1]=$(((hard - reserve) / 3))
+fi
+echo "== limits: open files $hard per process (hard limit), somaxconn" \
+  "$(cat /proc/sys/net/core/somaxconn), ephemeral ports" \
+  "$(tr '\t' '-' < /proc/sys/net/ipv4/ip_local_port_range)" >&2
+if [ "${depth_connections[1]}" -ne "$connections" ]; then
+  echo "== depth 1 runs ${depth_connections[1]} connections, not $connections: the open-file" \
+    "hard limit ($hard) holds three descriptors per client connection in one worker" \
+    "(inbound, upstream, and the nested request's server side)" >&2
+fi
 read -r port_low port_high < /proc/sys/net/ipv4/ip_local_port_range
-if [ $((port_high - port_low)) -lt $((2 * connections)) ]; then
-  echo "high-concurrency: warning: $((port_high - port_low)) ephemeral ports for" \
-    "$((2 * connections)) client and upstream connections (net.ipv4.ip_local_port_range)" >&2
+if [ $((port_high - port_low)) -lt $((connections + depth_connections[1])) ]; then
+  echo "high-concurrency: warning: $((port_high - port_low)) ephemeral ports for the" \
+    "client and upstream connections (net.ipv4.ip_local_port_range)" >&2
 fi
 
 server_cpu=1
@@ -109,10 +127,10 @@ stop_worker() {
   worker_pid=""
 }
 
-ideal=$(awk -v c="$connections" -v d="$delay" 'BEGIN {printf "%.0f", c * 1000 / d}')
 rows=()
 for depth in 0 1; do
-  echo "== depth $depth: $connections connections, ${delay} ms delay, ${duration} s;" \
+  conns=${depth_connections[$depth]}
+  echo "== depth $depth: $conns connections, ${delay} ms delay, ${duration} s;" \
     "worker on cpu $server_cpu, benchd load on cpu $client_cpu" >&2
   for plugin_path in "$build"/plugins/*.so; do
     plugin=$(basename "$plugin_path" .so)
@@ -124,14 +142,19 @@ for depth in 0 1; do
     if [ "$model" = "os-threads" ]; then
       # One pool thread per connection, and at depth 1 one more per nested request.
       stop_worker
-      start_worker "$plugin_path" "$port" --option "max_threads=$((2 * connections + 100))" \
-        --option "max_queued=$connections" --option "backlog=$connections"
+      start_worker "$plugin_path" "$port" --option "max_threads=$((2 * conns + 100))" \
+        --option "max_queued=$conns" --option "backlog=$conns"
+    fi
+    if [ "$warmup" -gt 0 ]; then
+      taskset -c "$client_cpu" "$build/bin/benchd" load --url "http://127.0.0.1:$port" \
+        --approach "$plugin" --workload get-time --connections "$conns" --depth "$depth" \
+        --delay "$delay" --duration "$warmup" --threads 1 --quiet > /dev/null
     fi
     sample "$worker_pid" "$work/peak" &
     sampler_pid=$!
     before=$(cpu_ticks "$worker_pid")
     taskset -c "$client_cpu" "$build/bin/benchd" load --url "http://127.0.0.1:$port" \
-      --approach "$plugin" --workload get-time --connections "$connections" --depth "$depth" \
+      --approach "$plugin" --workload get-time --connections "$conns" --depth "$depth" \
       --delay "$delay" --duration "$duration" --threads 1 --json --quiet > "$work/load.json"
     after=$(cpu_ticks "$worker_pid")
     kill "$sampler_pid" 2>/dev/null || true
@@ -158,11 +181,13 @@ PY
 done
 
 echo
-echo "$connections connections, ${delay} ms delay, ${duration} s; ideal $ideal req/s" \
-  "(connections / delay); x best: against the best plugin of the same depth"
-printf '%-16s %5s %9s %7s %7s %9s %9s %7s %8s %9s %12s\n' plugin depth "req/s" "x best" \
-  "x ideal" "p50 ms" "p99 ms" errors threads "RSS MiB" "CPU µs/req"
+echo "${delay} ms delay, ${duration} s per plugin after ${warmup} s of warm-up; ideal: connections / delay (every connection" \
+  "answered once per delay); x best: against the best plugin of the same depth"
+printf '%-16s %5s %6s %9s %7s %7s %9s %9s %7s %8s %9s %12s\n' plugin depth conns "req/s" \
+  "x best" "x ideal" "p50 ms" "p99 ms" errors threads "RSS MiB" "CPU µs/req"
 for depth in 0 1; do
+  conns=${depth_connections[$depth]}
+  ideal=$(awk -v c="$conns" -v d="$delay" 'BEGIN {printf "%.0f", c * 1000 / d}')
   best=0
   for row in "${rows[@]}"; do
     read -r _ d rps _ <<<"$row"
@@ -171,9 +196,9 @@ for depth in 0 1; do
   for row in "${rows[@]}"; do
     read -r name d rps p50 p99 errors threads rss cpu <<<"$row"
     [ "$d" = "$depth" ] || continue
-    awk -v n="$name" -v d="$d" -v r="$rps" -v b="$best" -v i="$ideal" -v p50="$p50" \
-      -v p99="$p99" -v e="$errors" -v t="$threads" -v m="$rss" -v c="$cpu" \
-      'BEGIN {printf "%-16s %5s %9.0f %7.2f %7.2f %9s %9s %7s %8s %9s %12s\n",
-              n, d, r, (b > 0 ? r / b : 0), r / i, p50, p99, e, t, m, c}'
+    awk -v n="$name" -v d="$d" -v k="$conns" -v r="$rps" -v b="$best" -v i="$ideal" \
+      -v p50="$p50" -v p99="$p99" -v e="$errors" -v t="$threads" -v m="$rss" -v c="$cpu" \
+      'BEGIN {printf "%-16s %5s %6s %9.0f %7.2f %7.2f %9s %9s %7s %8s %9s %12s\n",
+              n, d, k, r, (b > 0 ? r / b : 0), r / i, p50, p99, e, t, m, c}'
   done
 done
