@@ -18,6 +18,31 @@ bool isResourceExhaustion(const boost::system::error_code& accept_error) noexcep
           accept_error.value() == ENFILE);
 }
 
+void openListener(tcp::acceptor& acceptor, const sdk::ServerSettings& settings, int backlog) {
+  boost::system::error_code error;
+  const auto address = asio::ip::make_address(settings.bind_address, error);
+  if (error) {
+    throw sdk::PluginError(BENCHD_ERR_INVALID_ARGUMENT,
+                           "bind address '" + settings.bind_address + "' is not a numeric IP");
+  }
+  const std::string where = settings.bind_address + ":" + std::to_string(settings.port);
+  const tcp::endpoint endpoint(address, settings.port);
+  acceptor.open(endpoint.protocol(), error);
+  if (!error)
+    acceptor.set_option(asio::socket_base::reuse_address(true), error);
+  if (!error)
+    acceptor.bind(endpoint, error);
+  if (error == asio::error::address_in_use) {
+    throw sdk::PluginError(BENCHD_ERR_ADDRESS_IN_USE, "port " + std::to_string(settings.port) +
+                                                          " on " + settings.bind_address +
+                                                          " is already in use");
+  }
+  if (!error)
+    acceptor.listen(backlog, error);
+  if (error)
+    throw sdk::PluginError(BENCHD_ERR_IO, "cannot listen on " + where + ": " + error.message());
+}
+
 tcp::endpoint selfEndpointOf(const tcp::endpoint& bound) {
   // Nested calls go to loopback when the server listens on every interface.
   const asio::ip::address address = bound.address();
@@ -50,32 +75,11 @@ EventLoopGroup::~EventLoopGroup() {
 void EventLoopGroup::listen() {
   if (acceptor_)
     throw sdk::PluginError(BENCHD_ERR_STATE, "server already listening");
-  boost::system::error_code error;
-  const auto address = asio::ip::make_address(settings_.bind_address, error);
-  if (error) {
-    throw sdk::PluginError(BENCHD_ERR_INVALID_ARGUMENT,
-                           "bind address '" + settings_.bind_address + "' is not a numeric IP");
-  }
-  const std::string where = settings_.bind_address + ":" + std::to_string(settings_.port);
   acceptor_ = std::make_unique<tcp::acceptor>(loops_.front()->io);
-  const tcp::endpoint endpoint(address, settings_.port);
-  acceptor_->open(endpoint.protocol(), error);
-  if (!error)
-    acceptor_->set_option(asio::socket_base::reuse_address(true), error);
-  if (!error)
-    acceptor_->bind(endpoint, error);
-  if (error == asio::error::address_in_use) {
-    throw sdk::PluginError(BENCHD_ERR_ADDRESS_IN_USE, "port " + std::to_string(settings_.port) +
-                                                          " on " + settings_.bind_address +
-                                                          " is already in use");
-  }
-  if (!error)
-    acceptor_->listen(asio::socket_base::max_listen_connections, error);
-  if (error)
-    throw sdk::PluginError(BENCHD_ERR_IO, "cannot listen on " + where + ": " + error.message());
+  openListener(*acceptor_, settings_, asio::socket_base::max_listen_connections);
   bound_port_ = acceptor_->local_endpoint().port();
   accept_backoff_ = std::make_unique<asio::steady_timer>(loops_.front()->io);
-  self_endpoint_ = selfEndpointOf(tcp::endpoint(address, bound_port_));
+  self_endpoint_ = selfEndpointOf(acceptor_->local_endpoint());
 }
 
 void EventLoopGroup::start(AcceptHandler on_accept, LoopRunner run_loop, LoopStopper stop_loop) {

@@ -10,7 +10,6 @@
 
 #include <array>
 #include <cerrno>
-#include <vector>
 
 namespace benchd::threads_asio {
 
@@ -45,40 +44,17 @@ Server::~Server() {
 }
 
 std::span<const std::string_view> Server::knownOptions() {
-  static const std::vector<std::string_view> names = [] {
-    std::vector<std::string_view> all(sdk::ThreadPoolSettings::kOptionNames.begin(),
-                                      sdk::ThreadPoolSettings::kOptionNames.end());
-    all.insert(all.end(), sdk::kRequestDeadlineOptions.begin(), sdk::kRequestDeadlineOptions.end());
-    return all;
-  }();
-  return names;
+  return sdk::kThreadPoolServerOptions;
 }
 
 void Server::listen() {
+  asio_common::openListener(acceptor_, settings_, pool_settings_.backlog);
   error_code error;
-  const auto address = asio::ip::make_address(settings_.bind_address, error);
+  acceptor_.non_blocking(true, error);
   if (error) {
-    throw sdk::PluginError(BENCHD_ERR_INVALID_ARGUMENT,
-                           "bind address '" + settings_.bind_address + "' is not a numeric IP");
+    throw sdk::PluginError(BENCHD_ERR_IO,
+                           "cannot make the listener non-blocking: " + error.message());
   }
-  const std::string where = settings_.bind_address + ":" + std::to_string(settings_.port);
-  const tcp::endpoint endpoint(address, settings_.port);
-  acceptor_.open(endpoint.protocol(), error);
-  if (!error)
-    acceptor_.set_option(asio::socket_base::reuse_address(true), error);
-  if (!error)
-    acceptor_.bind(endpoint, error);
-  if (error == asio::error::address_in_use) {
-    throw sdk::PluginError(BENCHD_ERR_ADDRESS_IN_USE, "port " + std::to_string(settings_.port) +
-                                                          " on " + settings_.bind_address +
-                                                          " is already in use");
-  }
-  if (!error)
-    acceptor_.listen(pool_settings_.backlog, error);
-  if (!error)
-    acceptor_.non_blocking(true, error);
-  if (error)
-    throw sdk::PluginError(BENCHD_ERR_IO, "cannot listen on " + where + ": " + error.message());
   port_ = acceptor_.local_endpoint().port();
 }
 

@@ -115,13 +115,7 @@ bool Server::stop(std::chrono::milliseconds timeout) {
 }
 
 std::span<const std::string_view> Server::knownOptions() {
-  static const std::vector<std::string_view> names = [] {
-    std::vector<std::string_view> all(sdk::ThreadPoolSettings::kOptionNames.begin(),
-                                      sdk::ThreadPoolSettings::kOptionNames.end());
-    all.insert(all.end(), sdk::kRequestDeadlineOptions.begin(), sdk::kRequestDeadlineOptions.end());
-    return all;
-  }();
-  return names;
+  return sdk::kThreadPoolServerOptions;
 }
 
 void Server::reportCounters(benchd_counter_sink sink, void* sink_context) const {

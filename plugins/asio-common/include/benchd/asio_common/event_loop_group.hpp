@@ -30,6 +30,13 @@ class EventLoopGroup;
 /// sdk::kAcceptBackoff instead.
 [[nodiscard]] bool isResourceExhaustion(const boost::system::error_code& accept_error) noexcept;
 
+/// Opens `acceptor` (closed, on any io_context) and binds and listens on the settings' address
+/// and port with SO_REUSEADDR (not SO_REUSEPORT: a second server on the port must fail).
+/// Throws sdk::PluginError: BENCHD_ERR_INVALID_ARGUMENT for a non-numeric address,
+/// BENCHD_ERR_ADDRESS_IN_USE when the port is taken, BENCHD_ERR_IO otherwise.
+void openListener(boost::asio::ip::tcp::acceptor& acceptor, const sdk::ServerSettings& settings,
+                  int backlog);
+
 /// Where a server listening on `bound` calls itself for nested calls: `bound`, or loopback
 /// (of the same family) when bound to the unspecified address.
 [[nodiscard]] boost::asio::ip::tcp::endpoint selfEndpointOf(

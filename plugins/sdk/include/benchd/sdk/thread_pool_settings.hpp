@@ -5,6 +5,7 @@
 
 #include <benchd/plugin.h>
 #include <benchd/sdk/plugin_support.hpp>
+#include <benchd/sdk/request_deadline.hpp>
 
 #include <algorithm>
 #include <array>
@@ -61,5 +62,15 @@ struct ThreadPoolSettings {
     return value;
   }
 };
+
+/// Every option a thread-per-connection server takes: the pool's and the request deadlines'
+/// (kRequestDeadlineOptions), for its knownOptions().
+inline constexpr std::array<std::string_view, ThreadPoolSettings::kOptionNames.size() +
+                                                  kRequestDeadlineOptions.size()>
+    kThreadPoolServerOptions = {
+        ThreadPoolSettings::kOptionNames[0], ThreadPoolSettings::kOptionNames[1],
+        ThreadPoolSettings::kOptionNames[2], ThreadPoolSettings::kOptionNames[3],
+        kRequestDeadlineOptions[0],          kRequestDeadlineOptions[1],
+        kRequestDeadlineOptions[2]};
 
 }  // namespace benchd::sdk
