@@ -20,8 +20,15 @@
 # Each plugin first gets a warm-up run of --warmup seconds (a thread pool grows to its size,
 # caches fill), whose figures are discarded; the measured run follows on new connections.
 #
+# Rounds: this machine's speed drifts by tens of percent over minutes (a shared VM), so one
+# run per plugin in sequence would compare plugins measured at different speeds. The script
+# runs --rounds rounds (default 3), each round every plugin once in turn, and reports per
+# plugin the round with the median requests/s (its other figures with it), the lowest and
+# highest requests/s of the rounds, errors summed over the rounds, and the highest threads and
+# RSS. Ratios are between these medians.
+#
 # Usage: bench/plugins/high-concurrency.sh [--connections N] [--delay MS] [--duration S]
-#                                          [--warmup S] [--preset P] [--only a,b]
+#                                          [--warmup S] [--rounds N] [--preset P] [--only a,b]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -29,6 +36,7 @@ connections=9800
 delay=100
 duration=10
 warmup=3
+rounds=3
 preset=dev
 only=""
 while [ $# -gt 0 ]; do
@@ -37,10 +45,11 @@ while [ $# -gt 0 ]; do
     --delay) delay="$2"; shift 2 ;;
     --duration) duration="$2"; shift 2 ;;
     --warmup) warmup="$2"; shift 2 ;;
+    --rounds) rounds="$2"; shift 2 ;;
     --preset) preset="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
-    *) echo "usage: $0 [--connections N] [--delay MS] [--duration S] [--warmup S] [--preset P]" \
-         "[--only a,b]" >&2
+    *) echo "usage: $0 [--connections N] [--delay MS] [--duration S] [--warmup S] [--rounds N]" \
+         "[--preset P] [--only a,b]" >&2
        exit 2 ;;
   esac
 done
@@ -127,43 +136,43 @@ stop_worker() {
   worker_pid=""
 }
 
-rows=()
-for depth in 0 1; do
-  conns=${depth_connections[$depth]}
-  echo "== depth $depth: $conns connections, ${delay} ms delay, ${duration} s;" \
-    "worker on cpu $server_cpu, benchd load on cpu $client_cpu" >&2
-  for plugin_path in "$build"/plugins/*.so; do
-    plugin=$(basename "$plugin_path" .so)
-    if [ -n "$only" ] && [[ ",$only," != *",$plugin,"* ]]; then continue; fi
-    port=$(free_port)
-    start_worker "$plugin_path" "$port"
-    model=$(head -n 1 "$work/worker.out" |
-      python3 -c 'import json,sys; print(json.load(sys.stdin)["plugin"]["concurrency_model"])')
-    if [ "$model" = "os-threads" ]; then
-      # One pool thread per connection, and at depth 1 one more per nested request.
-      stop_worker
-      start_worker "$plugin_path" "$port" --option "max_threads=$((2 * conns + 100))" \
-        --option "max_queued=$conns" --option "backlog=$conns"
-    fi
-    if [ "$warmup" -gt 0 ]; then
+for round in $(seq "$rounds"); do
+  for depth in 0 1; do
+    conns=${depth_connections[$depth]}
+    echo "== round $round of $rounds, depth $depth: $conns connections, ${delay} ms delay, ${duration} s;" \
+      "worker on cpu $server_cpu, benchd load on cpu $client_cpu" >&2
+    for plugin_path in "$build"/plugins/*.so; do
+      plugin=$(basename "$plugin_path" .so)
+      if [ -n "$only" ] && [[ ",$only," != *",$plugin,"* ]]; then continue; fi
+      port=$(free_port)
+      start_worker "$plugin_path" "$port"
+      model=$(head -n 1 "$work/worker.out" |
+        python3 -c 'import json,sys; print(json.load(sys.stdin)["plugin"]["concurrency_model"])')
+      if [ "$model" = "os-threads" ]; then
+        # One pool thread per connection, and at depth 1 one more per nested request.
+        stop_worker
+        start_worker "$plugin_path" "$port" --option "max_threads=$((2 * conns + 100))" \
+          --option "max_queued=$conns" --option "backlog=$conns"
+      fi
+      if [ "$warmup" -gt 0 ]; then
+        taskset -c "$client_cpu" "$build/bin/benchd" load --url "http://127.0.0.1:$port" \
+          --approach "$plugin" --workload get-time --connections "$conns" --depth "$depth" \
+          --delay "$delay" --duration "$warmup" --threads 1 --quiet > /dev/null
+      fi
+      sample "$worker_pid" "$work/peak" &
+      sampler_pid=$!
+      before=$(cpu_ticks "$worker_pid")
       taskset -c "$client_cpu" "$build/bin/benchd" load --url "http://127.0.0.1:$port" \
         --approach "$plugin" --workload get-time --connections "$conns" --depth "$depth" \
-        --delay "$delay" --duration "$warmup" --threads 1 --quiet > /dev/null
-    fi
-    sample "$worker_pid" "$work/peak" &
-    sampler_pid=$!
-    before=$(cpu_ticks "$worker_pid")
-    taskset -c "$client_cpu" "$build/bin/benchd" load --url "http://127.0.0.1:$port" \
-      --approach "$plugin" --workload get-time --connections "$conns" --depth "$depth" \
-      --delay "$delay" --duration "$duration" --threads 1 --json --quiet > "$work/load.json"
-    after=$(cpu_ticks "$worker_pid")
-    kill "$sampler_pid" 2>/dev/null || true
-    wait "$sampler_pid" 2>/dev/null || true
-    sampler_pid=""
-    read -r peak_threads peak_rss < "$work/peak"
-    stop_worker
-    row=$(python3 - "$work/load.json" "$plugin" "$depth" "$((after - before))" \
-      "$ticks_per_second" "$peak_threads" "$peak_rss" <<'PY'
+        --delay "$delay" --duration "$duration" --threads 1 --json --quiet > "$work/load.json"
+      after=$(cpu_ticks "$worker_pid")
+      kill "$sampler_pid" 2>/dev/null || true
+      wait "$sampler_pid" 2>/dev/null || true
+      sampler_pid=""
+      read -r peak_threads peak_rss < "$work/peak"
+      stop_worker
+      row=$(python3 - "$work/load.json" "$plugin" "$depth" "$((after - before))" \
+        "$ticks_per_second" "$peak_threads" "$peak_rss" <<'PY'
 import json, sys
 load = json.load(open(sys.argv[1]))
 plugin, depth, ticks, hz, threads, rss_kib = sys.argv[2:8]
@@ -175,30 +184,45 @@ print(plugin, depth, f'{load["requests_per_second"]:.0f}', f'{load["latency_ms"]
       f'{int(rss_kib) / 1024:.0f}', f'{cpu_us:.1f}')
 PY
 )
-    rows+=("$row")
-    echo "  $row" >&2
+      echo "$row" >> "$work/rows"
+      echo "  $row" >&2
+    done
   done
 done
 
 echo
-echo "${delay} ms delay, ${duration} s per plugin after ${warmup} s of warm-up; ideal: connections / delay (every connection" \
-  "answered once per delay); x best: against the best plugin of the same depth"
-printf '%-16s %5s %6s %9s %7s %7s %9s %9s %7s %8s %9s %12s\n' plugin depth conns "req/s" \
-  "x best" "x ideal" "p50 ms" "p99 ms" errors threads "RSS MiB" "CPU µs/req"
-for depth in 0 1; do
-  conns=${depth_connections[$depth]}
-  ideal=$(awk -v c="$conns" -v d="$delay" 'BEGIN {printf "%.0f", c * 1000 / d}')
-  best=0
-  for row in "${rows[@]}"; do
-    read -r _ d rps _ <<<"$row"
-    if [ "$d" = "$depth" ] && [ "$rps" -gt "$best" ]; then best=$rps; fi
-  done
-  for row in "${rows[@]}"; do
-    read -r name d rps p50 p99 errors threads rss cpu <<<"$row"
-    [ "$d" = "$depth" ] || continue
-    awk -v n="$name" -v d="$d" -v k="$conns" -v r="$rps" -v b="$best" -v i="$ideal" \
-      -v p50="$p50" -v p99="$p99" -v e="$errors" -v t="$threads" -v m="$rss" -v c="$cpu" \
-      'BEGIN {printf "%-16s %5s %6s %9.0f %7.2f %7.2f %9s %9s %7s %8s %9s %12s\n",
-              n, d, k, r, (b > 0 ? r / b : 0), r / i, p50, p99, e, t, m, c}'
-  done
-done
+echo "${delay} ms delay, ${duration} s per plugin after ${warmup} s of warm-up, $rounds round(s);" \
+  "req/s: the median round (low-high over the rounds); ideal: connections / delay (every" \
+  "connection answered once per delay); x best: against the best median of the same depth;" \
+  "errors: summed over the rounds"
+python3 - "$work/rows" "$delay" "${depth_connections[0]}" "${depth_connections[1]}" <<'PY'
+import statistics, sys
+rows_file, delay = sys.argv[1], int(sys.argv[2])
+connections = {"0": int(sys.argv[3]), "1": int(sys.argv[4])}
+runs = {}
+for line in open(rows_file):
+    name, depth, rps, p50, p99, errors, threads, rss, cpu = line.split()
+    runs.setdefault((depth, name), []).append(
+        dict(rps=int(rps), p50=p50, p99=p99, errors=int(errors), threads=int(threads),
+             rss=int(rss), cpu=cpu))
+print(f'{"plugin":<16} {"depth":>5} {"conns":>6} {"req/s":>9} {"low-high":>13} {"x best":>7} '
+      f'{"x ideal":>7} {"p50 ms":>9} {"p99 ms":>9} {"errors":>7} {"threads":>8} {"RSS MiB":>8} '
+      f'{"CPU µs/req":>11}')
+for depth in ("0", "1"):
+    medians = {}
+    for (d, name), rounds in runs.items():
+        if d == depth:
+            ordered = sorted(rounds, key=lambda r: r["rps"])
+            medians[name] = (ordered[(len(ordered) - 1) // 2], ordered)
+    if not medians:
+        continue
+    best = max(m["rps"] for m, _ in medians.values())
+    ideal = connections[depth] * 1000 / delay
+    for name in sorted(medians):
+        m, ordered = medians[name]
+        spread = f'{ordered[0]["rps"]}-{ordered[-1]["rps"]}'
+        print(f'{name:<16} {depth:>5} {connections[depth]:>6} {m["rps"]:>9} {spread:>13} '
+              f'{m["rps"] / best:>7.2f} {m["rps"] / ideal:>7.2f} {m["p50"]:>9} {m["p99"]:>9} '
+              f'{sum(r["errors"] for r in ordered):>7} {max(r["threads"] for r in ordered):>8} '
+              f'{max(r["rss"] for r in ordered):>8} {m["cpu"]:>11}')
+PY

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
@@ -267,6 +268,8 @@ TEST_P(TransportConformance, KeepAliveServesManyRequestsOnOneConnection) {
     ASSERT_EQ(response.status, 200u);
     ASSERT_TRUE(response.keep_alive);
   }
+  // A server that says keep-alive and closes anyway would make every client reconnect.
+  EXPECT_FALSE(client.closedByServer(std::chrono::milliseconds(200)));
   auto stats = worker->waitStats([](const WorkerStats& s) {
     return s.counter("requests_served") >= 40 && s.counter("requests_in_flight") == 0;
   });

@@ -20,14 +20,16 @@
 namespace benchd::testing {
 namespace {
 
+class UseFiberTest : public FiberThreadTest {};
+
 namespace asio = boost::asio;
 using asio::ip::tcp;
 using fiber_asio::use_fiber;
 
-TEST(UseFiber, EchoRoundTripBetweenTwoFibersOnOneThread) {
+TEST_P(UseFiberTest, EchoRoundTripBetweenTwoFibersOnOneThread) {
   asio::io_context io;
   std::string echoed;
-  runInFiberThread(io, [&] {
+  runInFiberThread(io, GetParam(), [&] {
     tcp::acceptor acceptor(io, {asio::ip::address_v4::loopback(), 0});
     const auto endpoint = acceptor.local_endpoint();
     boost::fibers::fiber server([&] {
@@ -53,10 +55,10 @@ TEST(UseFiber, EchoRoundTripBetweenTwoFibersOnOneThread) {
   EXPECT_EQ(echoed, "hello");
 }
 
-TEST(UseFiber, ErrorsComeBackAsValues) {
+TEST_P(UseFiberTest, ErrorsComeBackAsValues) {
   asio::io_context io;
   boost::system::error_code connect_error;
-  runInFiberThread(io, [&] {
+  runInFiberThread(io, GetParam(), [&] {
     // A port that was just free: nothing listens there.
     tcp::endpoint closed;
     {
@@ -69,10 +71,10 @@ TEST(UseFiber, ErrorsComeBackAsValues) {
   EXPECT_EQ(connect_error, asio::error::connection_refused);
 }
 
-TEST(UseFiber, WaitingSuspendsOnlyTheCallingFiber) {
+TEST_P(UseFiberTest, WaitingSuspendsOnlyTheCallingFiber) {
   asio::io_context io;
   int ticks_while_waiting = 0;
-  runInFiberThread(io, [&] {
+  runInFiberThread(io, GetParam(), [&] {
     bool waiting = true;
     boost::fibers::fiber ticker([&] {
       while (waiting) {
@@ -88,6 +90,11 @@ TEST(UseFiber, WaitingSuspendsOnlyTheCallingFiber) {
   });
   EXPECT_GE(ticks_while_waiting, 5) << "the other fiber must keep running during the wait";
 }
+
+INSTANTIATE_TEST_SUITE_P(BothModes, UseFiberTest,
+                         ::testing::Values(FiberThreadMode::kMainFiberWaits,
+                                           FiberThreadMode::kMainFiberRunsIo),
+                         fiberThreadModeName);
 
 }  // namespace
 }  // namespace benchd::testing

@@ -2,9 +2,6 @@
 
 #include <benchd/asio_common/event_loop_group.hpp>
 
-#include <boost/fiber/condition_variable.hpp>
-#include <boost/fiber/mutex.hpp>
-
 namespace benchd::fibers_asio {
 
 /// Per-loop state of the fiber runtime. Everything is touched on the loop's thread only
@@ -13,8 +10,9 @@ class FiberLoop {
  public:
   explicit FiberLoop(asio_common::EventLoop& loop) : loop_(loop) {}
 
-  /// The body of the loop's OS thread: installs AsioScheduler, then parks the thread's main
-  /// fiber until a stop was requested and every connection fiber has ended.
+  /// The body of the loop's OS thread: runs the io_context on the thread's main fiber under
+  /// AsioScheduler (fiber_asio::runFibers), so connection fibers run inside
+  /// io_context::run, until a stop was requested and every connection fiber has ended.
   void run();
   /// From the host thread, after every connection was told to close.
   void requestStop();
@@ -23,12 +21,11 @@ class FiberLoop {
   void fiberEnded();
 
  private:
-  [[nodiscard]] bool finished() const;
+  /// Stops the io_context once a stop was requested and no connection fiber is left.
+  void stopIfFinished();
 
   asio_common::EventLoop& loop_;
   bool stop_requested_ = false;
-  boost::fibers::mutex mutex_;
-  boost::fibers::condition_variable changed_;
 };
 
 /// Counts the calling fiber as live for the guard's lifetime.

@@ -6,8 +6,13 @@
 
 #include <Poco/Net/Socket.h>
 
+#include <poll.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
 #include <climits>
+#include <cstdint>
 #include <cstring>
 
 namespace benchd::threads_poco {
@@ -27,6 +32,7 @@ constexpr std::streamsize kDirectReadBytes = 1024;
 BufferedServerSession::BufferedServerSession(const Poco::Net::StreamSocket& socket,
                                              const Poco::Net::HTTPServerParams::Ptr& params)
     : HTTPServerSession(socket, params),
+      keep_alive_timeout_(params->getKeepAliveTimeout()),
       buffer_(std::make_unique_for_overwrite<char[]>(kBufferBytes)) {}
 
 bool BufferedServerSession::awaitRequest() {
@@ -34,7 +40,34 @@ bool BufferedServerSession::awaitRequest() {
   // for the socket while a pipelined request sits in ours.
   if (unreadBytes() > 0)
     return canKeepAlive() && getKeepAlive();
-  return hasMoreRequests();
+  if (first_request_) {
+    // Poco's own wait, once per connection: it also counts the first request against the
+    // maximum of keep-alive requests, without which canKeepAlive() stays false (Poco's
+    // "unlimited" is the count below zero).
+    first_request_ = false;
+    return hasMoreRequests();
+  }
+  if (!socket().impl()->initialized())
+    return false;
+  return getKeepAlive() && awaitReadable(keep_alive_timeout_);
+}
+
+bool BufferedServerSession::awaitReadable(Poco::Timespan timeout) {
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::microseconds(timeout.totalMicroseconds());
+  pollfd readable{socket().impl()->sockfd(), POLLIN, 0};
+  for (;;) {
+    const auto left =
+        std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0)
+      return false;
+    const int ready =
+        ::poll(&readable, 1, static_cast<int>(std::min<std::int64_t>(left.count(), INT_MAX)));
+    if (ready > 0)
+      return true;
+    if (ready < 0 && errno != EINTR)
+      return false;
+  }
 }
 
 void BufferedServerSession::makeRoomForHead() {

@@ -45,10 +45,12 @@ class BufferedServerSession final : public Poco::Net::HTTPServerSession {
                         const Poco::Net::HTTPServerParams::Ptr& params);
 
   /// Waits for the first byte of the next request: true when it is buffered already and the
-  /// connection is kept alive, or when it arrives in time (Poco's hasMoreRequests(): the
+  /// connection is kept alive, or when it arrives in time (as Poco's hasMoreRequests(): the
   /// first request within the session timeout, a later one within the keep-alive timeout,
-  /// and only while the session is kept alive). A request that was buffered does not count
-  /// against HTTPServerParams' maximum of keep-alive requests (the plugin sets none).
+  /// and only while the session is kept alive). After the first request HTTPServerParams'
+  /// maximum of keep-alive requests is not applied (the plugin sets none), and the wait is
+  /// one poll(): Poco's Socket::poll, which hasMoreRequests() uses, creates, uses and closes
+  /// an epoll instance per call in Poco 1.12, four system calls per request.
   [[nodiscard]] bool awaitRequest();
 
   /// Reads the next request's head and checks its syntax; the bytes after the head stay in
@@ -70,6 +72,12 @@ class BufferedServerSession final : public Poco::Net::HTTPServerSession {
   /// them, so a head up to the limit fits in one piece.
   void makeRoomForHead();
 
+  /// Waits up to `timeout` for the socket to turn readable (or to report its end or an error,
+  /// which the next read then meets). False on timeout or when poll() fails.
+  [[nodiscard]] bool awaitReadable(Poco::Timespan timeout);
+
+  Poco::Timespan keep_alive_timeout_;
+  bool first_request_ = true;
   std::unique_ptr<char[]> buffer_;
   std::size_t begin_ = 0;  ///< first unread byte
   std::size_t end_ = 0;    ///< one past the last received byte

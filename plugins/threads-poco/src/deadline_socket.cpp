@@ -2,8 +2,12 @@
 
 #include <Poco/Exception.h>
 
+#include <poll.h>
+
 #include <algorithm>
 #include <cerrno>
+#include <climits>
+#include <cstdint>
 #include <sys/socket.h>
 
 namespace benchd::threads_poco {
@@ -34,10 +38,7 @@ void DeadlineSocketImpl::setDeadline(std::chrono::steady_clock::time_point deadl
 }
 
 void DeadlineSocketImpl::clearDeadline() {
-  if (!deadline_)
-    return;
   deadline_.reset();
-  StreamSocketImpl::setReceiveTimeout(read_timeout_);
 }
 
 void DeadlineSocketImpl::setReceiveTimeout(const Poco::Timespan& timeout) {
@@ -46,18 +47,38 @@ void DeadlineSocketImpl::setReceiveTimeout(const Poco::Timespan& timeout) {
 }
 
 int DeadlineSocketImpl::receiveBytes(void* buffer, int length, int flags) {
-  if (deadline_) {
-    const auto left = std::chrono::duration_cast<std::chrono::microseconds>(
-        *deadline_ - std::chrono::steady_clock::now());
-    if (left.count() <= 0)
-      throw Poco::TimeoutException("request deadline passed");
-    // The sooner of the deadline and the usual timeout per read (0 means none).
-    Poco::Timespan::TimeDiff micros = left.count();
-    if (read_timeout_.totalMicroseconds() > 0)
-      micros = std::min(micros, read_timeout_.totalMicroseconds());
-    StreamSocketImpl::setReceiveTimeout(Poco::Timespan(micros));
+  if (!deadline_)
+    return StreamSocketImpl::receiveBytes(buffer, length, flags);
+  for (;;) {
+    const ssize_t got =
+        ::recv(sockfd(), buffer, static_cast<std::size_t>(length), flags | MSG_DONTWAIT);
+    if (got >= 0)
+      return static_cast<int>(got);
+    const int failure = errno;
+    if (failure == EINTR)
+      continue;
+    if (failure != EAGAIN && failure != EWOULDBLOCK)
+      error(failure);  // throws Poco's exception for it, as Poco's own receive does
+    awaitReadableWithinDeadline();
   }
-  return StreamSocketImpl::receiveBytes(buffer, length, flags);
+}
+
+void DeadlineSocketImpl::awaitReadableWithinDeadline() {
+  const auto left =
+      std::chrono::ceil<std::chrono::milliseconds>(*deadline_ - std::chrono::steady_clock::now());
+  if (left.count() <= 0)
+    throw Poco::TimeoutException("request deadline passed");
+  // The sooner of the deadline and the timeout per read (0 means none).
+  std::int64_t wait_ms = left.count();
+  if (read_timeout_.totalMicroseconds() > 0)
+    wait_ms = std::min(wait_ms, (read_timeout_.totalMicroseconds() + 999) / 1000);
+  pollfd readable{sockfd(), POLLIN, 0};
+  const int ready =
+      ::poll(&readable, 1, static_cast<int>(std::min<std::int64_t>(wait_ms, INT_MAX)));
+  if (ready < 0 && errno != EINTR)
+    error(errno);
+  if (ready == 0)
+    throw Poco::TimeoutException("no request bytes in time");
 }
 
 DeadlineServerSocket::DeadlineServerSocket() : ServerSocket(new DeadlineServerSocketImpl, true) {}

@@ -16,6 +16,10 @@ namespace benchd::threads_poco {
 /// sends one header byte every 50 s would hold a pool thread forever; Poco reads a header in
 /// as many reads as it takes, inside its own parser, so the deadline has to live in the socket.
 ///
+/// Within a deadline a read waits with poll() for the sooner of the deadline and the timeout
+/// per read, then receives without blocking; the socket's own receive timeout (SO_RCVTIMEO)
+/// is never changed per request, which would cost two setsockopt calls per request.
+///
 /// Contract: setDeadline() and clearDeadline() come from the thread that reads (the
 /// connection's pool thread); shutdown() from any thread still wakes a blocked read.
 class DeadlineSocketImpl final : public Poco::Net::StreamSocketImpl {
@@ -36,6 +40,10 @@ class DeadlineSocketImpl final : public Poco::Net::StreamSocketImpl {
   void setReceiveTimeout(const Poco::Timespan& timeout) override;
 
  private:
+  /// Waits until the socket is readable; throws Poco::TimeoutException when the deadline or
+  /// the timeout per read passes first, and Poco's exception for errno when poll() fails.
+  void awaitReadableWithinDeadline();
+
   std::optional<std::chrono::steady_clock::time_point> deadline_;
   Poco::Timespan read_timeout_;  ///< per read, as last set by Poco or by us (0: none)
 };

@@ -45,7 +45,11 @@ struct ResumeFiber {
   void operator()(Args&&... args) {
     completion->values.emplace(std::forward<Args>(args)...);
     completion->done = true;
-    boost::fibers::context::active()->schedule(completion->fiber);
+    // The operation may complete inside its own initiation when the fiber runs inside
+    // io_context::run (runFibers): a dispatch() then runs this handler at once, on the fiber.
+    boost::fibers::context* const active = boost::fibers::context::active();
+    if (completion->fiber != active)
+      active->schedule(completion->fiber);
   }
 };
 
@@ -72,8 +76,8 @@ class boost::asio::async_result<benchd::fiber_asio::UseFiber, void(Args...)> {
     Completion completion;
     completion.fiber = boost::fibers::context::active();
     std::forward<Initiation>(initiation)(Handler{&completion}, std::forward<InitArgs>(args)...);
-    // Asio never completes an operation inside its initiating call, but a spurious resume
-    // must not return early either.
+    // Done already when the operation completed inside its initiation; a spurious resume must
+    // not return early either.
     while (!completion.done)
       completion.fiber->suspend();
     return benchd::fiber_asio::detail::unwrapResults(std::move(*completion.values));
