@@ -93,13 +93,32 @@ server_cpu=1
 client_cpu=0
 if [ "$(nproc)" -lt 2 ]; then server_cpu=0; fi
 
+somaxconn_saved=""
 work=$(mktemp -d)
 cleanup() {
   [ -n "${sampler_pid:-}" ] && kill "$sampler_pid" 2>/dev/null || true
   [ -n "${worker_pid:-}" ] && kill "$worker_pid" 2>/dev/null || true
   rm -rf "$work"
+  if [ -n "$somaxconn_saved" ]; then echo "$somaxconn_saved" > /proc/sys/net/core/somaxconn; fi
 }
 trap cleanup EXIT
+
+# The listen backlog is capped by net.core.somaxconn: connections beyond it that the server
+# has not accepted yet are dropped at the SYN and retried by the client's kernel after 1 s,
+# 3 s, ..., so a server that accepts slowly while its thread pool grows would see connect
+# timeouts that come from the host's setting, not from its model. Raised for the run where
+# this shell may (root in its network namespace), put back at exit; named otherwise.
+somaxconn=$(cat /proc/sys/net/core/somaxconn)
+if [ "$somaxconn" -lt "$connections" ]; then
+  if [ -w /proc/sys/net/core/somaxconn ] && echo "$connections" > /proc/sys/net/core/somaxconn
+  then
+    somaxconn_saved=$somaxconn
+    echo "== somaxconn raised from $somaxconn to $connections for this run (put back at exit)" >&2
+  else
+    echo "== somaxconn $somaxconn caps the listen backlog below $connections connections:" \
+      "a server that accepts slowly may see connect timeouts (raise net.core.somaxconn)" >&2
+  fi
+fi
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
@@ -181,7 +200,8 @@ answered = max(requests["completed"], 1)
 cpu_us = int(ticks) / int(hz) * 1e6 / answered
 print(plugin, depth, f'{load["requests_per_second"]:.0f}', f'{load["latency_ms"]["p50"]:.1f}',
       f'{load["latency_ms"]["p99"]:.1f}', requests["errors"], threads,
-      f'{int(rss_kib) / 1024:.0f}', f'{cpu_us:.1f}')
+      f'{int(rss_kib) / 1024:.0f}', f'{cpu_us:.1f}',
+      ','.join(f'{name}:{count}' for name, count in load["errors"].items() if count) or '-')
 PY
 )
       echo "$row" >> "$work/rows"
@@ -201,10 +221,10 @@ rows_file, delay = sys.argv[1], int(sys.argv[2])
 connections = {"0": int(sys.argv[3]), "1": int(sys.argv[4])}
 runs = {}
 for line in open(rows_file):
-    name, depth, rps, p50, p99, errors, threads, rss, cpu = line.split()
+    name, depth, rps, p50, p99, errors, threads, rss, cpu, classes = line.split()
     runs.setdefault((depth, name), []).append(
         dict(rps=int(rps), p50=p50, p99=p99, errors=int(errors), threads=int(threads),
-             rss=int(rss), cpu=cpu))
+             rss=int(rss), cpu=cpu, classes=classes))
 print(f'{"plugin":<16} {"depth":>5} {"conns":>6} {"req/s":>9} {"low-high":>13} {"x best":>7} '
       f'{"x ideal":>7} {"p50 ms":>9} {"p99 ms":>9} {"errors":>7} {"threads":>8} {"RSS MiB":>8} '
       f'{"CPU µs/req":>11}')
@@ -225,4 +245,8 @@ for depth in ("0", "1"):
               f'{m["rps"] / best:>7.2f} {m["rps"] / ideal:>7.2f} {m["p50"]:>9} {m["p99"]:>9} '
               f'{sum(r["errors"] for r in ordered):>7} {max(r["threads"] for r in ordered):>8} '
               f'{max(r["rss"] for r in ordered):>8} {m["cpu"]:>11}')
+for (depth, name), rounds in sorted(runs.items()):
+    classes = [r["classes"] for r in rounds if r["classes"] != "-"]
+    if classes:
+        print(f'errors of {name} at depth {depth}, by class and round: {" ".join(classes)}')
 PY
