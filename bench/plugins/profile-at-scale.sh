@@ -10,29 +10,36 @@
 # 8 s of a 14 s run. Prints per plugin: req/s, CPU µs/request, µs/request per object, and the
 # top symbols by share.
 #
-# Usage: bench/plugins/profile-at-scale.sh [--connections N] [--delay MS] [--preset P] plugin...
+# With --syscalls it then attaches strace for 3 s (-c -f: every thread, counts only) and prints
+# the system calls per answered request, by call; strace slows the worker down, the counts per
+# request stay what they are.
+#
+# Usage: bench/plugins/profile-at-scale.sh [--connections N] [--delay MS] [--preset P]
+#                                          [--syscalls] plugin...
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 connections=9800
 delay=100
 preset=dev
+syscalls=0
 plugins=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --connections) connections="$2"; shift 2 ;;
     --delay) delay="$2"; shift 2 ;;
     --preset) preset="$2"; shift 2 ;;
-    -*) echo "usage: $0 [--connections N] [--delay MS] [--preset P] plugin..." >&2; exit 2 ;;
+    --syscalls) syscalls=1; shift ;;
+    -*) echo "usage: $0 [--connections N] [--delay MS] [--preset P] [--syscalls] plugin..." >&2; exit 2 ;;
     *) plugins+=("$1"); shift ;;
   esac
 done
 if [ ${#plugins[@]} -eq 0 ]; then
-  echo "usage: $0 [--connections N] [--delay MS] [--preset P] plugin..." >&2
+  echo "usage: $0 [--connections N] [--delay MS] [--preset P] [--syscalls] plugin..." >&2
   exit 2
 fi
 
-scripts/install-deps.sh linux-perf >&2
+scripts/install-deps.sh linux-perf strace >&2
 source scripts/ccache-env.sh
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset" >/dev/null
@@ -68,6 +75,8 @@ print(last)
 PY
 }
 hz=$(getconf CLK_TCK)
+duration=14
+if [ "$syscalls" = 1 ]; then duration=18; fi
 
 for plugin in "${plugins[@]}"; do
   path="$build/plugins/$plugin.so"
@@ -78,7 +87,7 @@ for plugin in "${plugins[@]}"; do
   worker_pid=$!
   for _ in $(seq 100); do grep -q '"ready"' "$work/worker.out" && break; sleep 0.1; done
   taskset -c 0 "$build/bin/benchd" load --url "http://127.0.0.1:$port" --approach "$plugin" \
-    --connections "$connections" --delay "$delay" --duration 14 --threads 1 --json --quiet \
+    --connections "$connections" --delay "$delay" --duration "$duration" --threads 1 --json --quiet \
     > "$work/load.json" &
   load_pid=$!
   sleep 4
@@ -90,6 +99,12 @@ for plugin in "${plugins[@]}"; do
   after=$(cpu_ticks "$worker_pid")
   sleep 0.5
   served_after=$(served "$work/worker.out")
+  if [ "$syscalls" = 1 ]; then
+    strace_before=$(served "$work/worker.out")
+    timeout -s INT 3 strace -c -f -p "$worker_pid" -o "$work/strace.txt" > /dev/null 2>&1 || true
+    sleep 0.5
+    strace_served=$(($(served "$work/worker.out") - strace_before))
+  fi
   wait "$load_pid"
   kill -TERM "$worker_pid"; wait "$worker_pid" || true
   rps=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["requests_per_second"])' \
@@ -108,5 +123,23 @@ for plugin in "${plugins[@]}"; do
   perf report -i "$work/perf.data" --pid "$worker_pid" --no-children --sort dso,sym -g none \
     2>/dev/null |
     awk '/^ +[0-9.]+%/ && ++shown <= 12 {print "   " substr($0, 1, 110)}'
+  if [ "$syscalls" = 1 ]; then
+    echo "   system calls per answered request (strace -c -f, 3 s, $strace_served answered):"
+    python3 - "$work/strace.txt" "$strace_served" <<'PY'
+import sys
+path, served = sys.argv[1], max(int(sys.argv[2]), 1)
+calls = {}
+for line in open(path):
+    fields = line.split()
+    # "% time  seconds  usecs/call  calls  [errors]  syscall"; the total line names no call.
+    if len(fields) >= 5 and fields[0][0].isdigit() and fields[-1] != "total":
+        calls[fields[-1]] = int(fields[3])
+total = sum(calls.values())
+print(f"   {total / served:8.2f}  in all")
+for name, count in sorted(calls.items(), key=lambda item: -item[1]):
+    if count / served >= 0.01:
+        print(f"   {count / served:8.2f}  {name}")
+PY
+  fi
   worker_pid=""
 done

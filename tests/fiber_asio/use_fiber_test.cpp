@@ -1,12 +1,15 @@
 // use_fiber: Asio operations read as blocking calls inside a fiber and suspend only that
-// fiber; results and errors come back as values. This second translation unit also includes
-// the integration headers, so the program would not link if they defined non-inline objects.
+// fiber; results and errors come back as values; the operation's state lives on the fiber's
+// stack. This second translation unit also includes the integration headers, so the program
+// would not link if they defined non-inline objects.
 #include "fiber_test_support.hpp"
 
 #include <benchd/fiber_asio/asio_scheduler.hpp>
 #include <benchd/fiber_asio/use_fiber.hpp>
 
+#include <boost/asio/associated_allocator.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/read.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
@@ -15,7 +18,10 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cstdlib>
+#include <memory>
 #include <string>
+#include <system_error>
 
 namespace benchd::testing {
 namespace {
@@ -89,6 +95,39 @@ TEST_P(UseFiberTest, WaitingSuspendsOnlyTheCallingFiber) {
     EXPECT_FALSE(result);
   });
   EXPECT_GE(ticks_while_waiting, 5) << "the other fiber must keep running during the wait";
+}
+
+TEST_P(UseFiberTest, OperationStateLivesOnTheWaitingFibersStack) {
+  // What an operation allocates through its handler (Asio's and Beast's state) comes from the
+  // waiting fiber's stack, one block at a time; a second block at once comes from the heap.
+  asio::io_context io;
+  std::ptrdiff_t first_distance = -1;
+  bool second_is_elsewhere = false;
+  bool storage_reused = false;
+  runInFiberThread(io, GetParam(), [&] {
+    const auto initiation = [&](auto handler) {
+      const char local = 0;
+      using Traits = std::allocator_traits<typename std::allocator_traits<
+          asio::associated_allocator_t<decltype(handler)>>::template rebind_alloc<char>>;
+      typename Traits::allocator_type allocator(asio::get_associated_allocator(handler));
+      char* const first = Traits::allocate(allocator, 200);
+      first_distance = std::abs(first - &local);
+      char* const second = Traits::allocate(allocator, 200);
+      second_is_elsewhere = second != first && std::abs(second - &local) != first_distance;
+      Traits::deallocate(allocator, second, 200);
+      Traits::deallocate(allocator, first, 200);
+      char* const again = Traits::allocate(allocator, 200);
+      storage_reused = again == first;
+      Traits::deallocate(allocator, again, 200);
+      asio::post(io, [handler = std::move(handler)]() mutable { handler(std::error_code{}); });
+    };
+    asio::async_initiate<const fiber_asio::UseFiber&, void(std::error_code)>(initiation, use_fiber);
+  });
+  // Both addresses lie on the fiber's stack: Boost's default fiber stack, 128 KiB.
+  EXPECT_GE(first_distance, 0);
+  EXPECT_LT(first_distance, 128 * 1024) << "the block is not on the waiting fiber's stack";
+  EXPECT_TRUE(second_is_elsewhere);
+  EXPECT_TRUE(storage_reused);
 }
 
 INSTANTIATE_TEST_SUITE_P(BothModes, UseFiberTest,

@@ -12,6 +12,8 @@
 #include <boost/asio/async_result.hpp>
 #include <boost/fiber/context.hpp>
 
+#include <cstddef>
+#include <new>
 #include <optional>
 #include <tuple>
 #include <type_traits>
@@ -28,18 +30,85 @@ inline constexpr UseFiber use_fiber{};
 
 namespace detail {
 
+/// Memory for the operation a fiber waits on, on the fiber's own stack: the operation's state
+/// (Asio's and Beast's, whatever they allocate through the handler's allocator) goes here
+/// instead of to malloc. Asio frees an operation's memory before it calls the handler, so
+/// one block at a time covers a chain of steps; a block that does not fit or a second one
+/// at the same time comes from the heap. Fiber code starts the next operation long after
+/// other completions freed theirs, so Asio's own per-thread cache (a few blocks per kind,
+/// reused by size) mostly misses for fibers; measured in bench/plugins/profile-at-scale.sh.
+class OperationMemory {
+ public:
+  OperationMemory() = default;
+  OperationMemory(const OperationMemory&) = delete;
+  OperationMemory& operator=(const OperationMemory&) = delete;
+
+  void* allocate(std::size_t size, std::size_t align) {
+    if (!in_use_ && size <= sizeof(storage_) && align <= alignof(std::max_align_t)) {
+      in_use_ = true;
+      return storage_;
+    }
+    return ::operator new(size, std::align_val_t(align));
+  }
+  void deallocate(void* block, std::size_t size, std::size_t align) noexcept {
+    if (block == static_cast<void*>(storage_)) {
+      in_use_ = false;
+      return;
+    }
+    ::operator delete(block, size, std::align_val_t(align));
+  }
+
+ private:
+  alignas(std::max_align_t) unsigned char storage_[1024];
+  bool in_use_ = false;
+};
+
+/// The allocator associated with ResumeFiber: hands out OperationMemory.
+template <typename T>
+class OperationAllocator {
+ public:
+  using value_type = T;
+
+  explicit OperationAllocator(OperationMemory* memory) noexcept : memory_(memory) {}
+  template <typename U>
+  OperationAllocator(const OperationAllocator<U>& other) noexcept  // NOLINT: converting
+      : memory_(other.memory()) {}
+
+  T* allocate(std::size_t count) {
+    return static_cast<T*>(memory_->allocate(sizeof(T) * count, alignof(T)));
+  }
+  void deallocate(T* block, std::size_t count) noexcept {
+    memory_->deallocate(block, sizeof(T) * count, alignof(T));
+  }
+  [[nodiscard]] OperationMemory* memory() const noexcept { return memory_; }
+
+  template <typename U>
+  bool operator==(const OperationAllocator<U>& other) const noexcept {
+    return memory_ == other.memory();
+  }
+
+ private:
+  OperationMemory* memory_;
+};
+
 /// Lives on the waiting fiber's stack for the duration of one operation.
 template <typename... Values>
 struct FiberCompletion {
   boost::fibers::context* fiber = nullptr;
   bool done = false;
   std::optional<std::tuple<Values...>> values;
+  OperationMemory memory;
 };
 
 /// The handler passed to the operation: stores the results and makes the fiber ready.
 template <typename... Values>
 struct ResumeFiber {
   FiberCompletion<Values...>* completion;
+
+  using allocator_type = OperationAllocator<void>;
+  [[nodiscard]] allocator_type get_allocator() const noexcept {
+    return allocator_type(&completion->memory);
+  }
 
   template <typename... Args>
   void operator()(Args&&... args) {
