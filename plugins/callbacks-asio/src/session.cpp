@@ -3,6 +3,7 @@
 #include "server.hpp"
 #include "upstream_call.hpp"
 
+#include <benchd/asio_common/buffered_request.hpp>
 #include <benchd/asio_common/connection_tracking.hpp>
 #include <benchd/asio_common/limits.hpp>
 #include <benchd/asio_common/response_bytes.hpp>
@@ -72,6 +73,18 @@ void Session::readRequest() {
 }
 
 void Session::readHeader() {
+  error_code parse_error;
+  switch (asio_common::parseBufferedRequest(*parser_, buffer_, parse_error)) {
+    case asio_common::BufferedRequest::kComplete:
+    case asio_common::BufferedRequest::kFailed:
+      onRead(parse_error);
+      return;
+    case asio_common::BufferedRequest::kNeedBody:
+      readBody();
+      return;
+    case asio_common::BufferedRequest::kNeedHeader:
+      break;
+  }
   // One expiry for every read of the header: a total from its first byte.
   stream_.expires_after(loop_.group.headerDeadline());
   http::async_read_header(stream_, buffer_, *parser_,
@@ -85,6 +98,10 @@ void Session::readHeader() {
 }
 
 void Session::readBody() {
+  if (parser_->is_done()) {
+    onRead({});
+    return;
+  }
   stream_.expires_after(asio_common::kIoTimeout);
   http::async_read(stream_, buffer_, *parser_,
                    [self = shared_from_this()](error_code error, std::size_t /*bytes*/) {

@@ -3,6 +3,7 @@
 #include "live_task.hpp"
 #include "request_handler.hpp"
 
+#include <benchd/asio_common/buffered_request.hpp>
 #include <benchd/asio_common/client_watch.hpp>
 #include <benchd/asio_common/connection_tracking.hpp>
 #include <benchd/asio_common/limits.hpp>
@@ -61,11 +62,20 @@ asio::awaitable<error_code> readRequest(beast::tcp_stream* stream, beast::flat_b
     if (error)
       co_return error;
   }
-  stream->expires_after(header_deadline);
-  auto [header_error, header_bytes] =
-      co_await http::async_read_header(*stream, *buffer, *parser, kNoThrow);
-  if (header_error)
-    co_return header_error;
+  error_code parse_error;
+  const asio_common::BufferedRequest buffered =
+      asio_common::parseBufferedRequest(*parser, *buffer, parse_error);
+  if (buffered == asio_common::BufferedRequest::kFailed)
+    co_return parse_error;
+  if (buffered == asio_common::BufferedRequest::kNeedHeader) {
+    stream->expires_after(header_deadline);
+    auto [header_error, header_bytes] =
+        co_await http::async_read_header(*stream, *buffer, *parser, kNoThrow);
+    if (header_error)
+      co_return header_error;
+  }
+  if (parser->is_done())
+    co_return error_code{};
   stream->expires_after(asio_common::kIoTimeout);
   auto [body_error, body_bytes] = co_await http::async_read(*stream, *buffer, *parser, kNoThrow);
   co_return body_error;

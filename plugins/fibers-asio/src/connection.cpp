@@ -2,6 +2,7 @@
 
 #include "request_handler.hpp"
 
+#include <benchd/asio_common/buffered_request.hpp>
 #include <benchd/asio_common/client_watch.hpp>
 #include <benchd/asio_common/connection_tracking.hpp>
 #include <benchd/asio_common/limits.hpp>
@@ -57,10 +58,19 @@ boost::system::error_code readRequest(beast::tcp_stream& stream, beast::flat_buf
     if (error)
       return error;
   }
-  stream.expires_after(header_deadline);
-  auto [header_error, header_bytes] = http::async_read_header(stream, buffer, parser, use_fiber);
-  if (header_error)
-    return header_error;
+  boost::system::error_code parse_error;
+  const asio_common::BufferedRequest buffered =
+      asio_common::parseBufferedRequest(parser, buffer, parse_error);
+  if (buffered == asio_common::BufferedRequest::kFailed)
+    return parse_error;
+  if (buffered == asio_common::BufferedRequest::kNeedHeader) {
+    stream.expires_after(header_deadline);
+    auto [header_error, header_bytes] = http::async_read_header(stream, buffer, parser, use_fiber);
+    if (header_error)
+      return header_error;
+  }
+  if (parser.is_done())
+    return {};
   stream.expires_after(asio_common::kIoTimeout);
   auto [body_error, body_bytes] = http::async_read(stream, buffer, parser, use_fiber);
   return body_error;
