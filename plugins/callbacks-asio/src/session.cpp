@@ -5,6 +5,7 @@
 
 #include <benchd/asio_common/buffered_request.hpp>
 #include <benchd/asio_common/connection_tracking.hpp>
+#include <benchd/asio_common/immediate_write.hpp>
 #include <benchd/asio_common/limits.hpp>
 #include <benchd/asio_common/response_bytes.hpp>
 
@@ -182,8 +183,20 @@ void Session::send(const sdk::Reply& reply, bool close_after) {
   const bool keep_alive = !close_after && parser_->is_header_done() &&
                           parser_->get().keep_alive() && loop_.group.keepAliveAllowed();
   response_ = asio_common::responseBytes(reply, keep_alive, "benchd callbacks-asio");
+  // Written at once only when no pipelined request waits in the buffer: onWritten() then
+  // starts a read, so a client pipelining many requests cannot nest these calls deeply.
+  error_code write_error;
+  std::size_t written = 0;
+  if (buffer_.size() == 0) {
+    written = asio_common::writeWithoutWaiting(stream_.socket(), boost::asio::buffer(response_),
+                                               write_error);
+    if (write_error || written == response_.size()) {
+      onWritten(write_error, !keep_alive);
+      return;
+    }
+  }
   stream_.expires_after(asio_common::kIoTimeout);
-  boost::asio::async_write(stream_, boost::asio::buffer(response_),
+  boost::asio::async_write(stream_, boost::asio::buffer(response_) + written,
                            [self = shared_from_this(), keep_alive](error_code error, std::size_t) {
                              self->onWritten(error, !keep_alive);
                            });

@@ -6,6 +6,7 @@
 #include <benchd/asio_common/buffered_request.hpp>
 #include <benchd/asio_common/client_watch.hpp>
 #include <benchd/asio_common/connection_tracking.hpp>
+#include <benchd/asio_common/immediate_write.hpp>
 #include <benchd/asio_common/limits.hpp>
 #include <benchd/asio_common/response_bytes.hpp>
 
@@ -117,9 +118,15 @@ asio::awaitable<void> serveConnection(asio_common::EventLoop* loop, const sdk::H
         !close_after && parser.get().keep_alive() && loop->group.keepAliveAllowed();
     const std::string response =
         asio_common::responseBytes(reply, keep_alive, "benchd coroutines-asio");
-    stream.expires_after(asio_common::kIoTimeout);
-    auto [write_error, written] =
-        co_await asio::async_write(stream, asio::buffer(response), kNoThrow);
+    error_code write_error;
+    const std::size_t written =
+        asio_common::writeWithoutWaiting(stream.socket(), asio::buffer(response), write_error);
+    if (!write_error && written < response.size()) {
+      stream.expires_after(asio_common::kIoTimeout);
+      auto [error, rest] =
+          co_await asio::async_write(stream, asio::buffer(response) + written, kNoThrow);
+      write_error = error;
+    }
     in_flight.answered();
     if (write_error)
       break;

@@ -5,6 +5,7 @@
 #include <benchd/asio_common/buffered_request.hpp>
 #include <benchd/asio_common/client_watch.hpp>
 #include <benchd/asio_common/connection_tracking.hpp>
+#include <benchd/asio_common/immediate_write.hpp>
 #include <benchd/asio_common/limits.hpp>
 #include <benchd/asio_common/response_bytes.hpp>
 #include <benchd/fiber_asio/use_fiber.hpp>
@@ -112,8 +113,14 @@ void serveConnection(asio_common::EventLoop* loop, FiberLoop* fiber_loop, const 
         !close_after && parser.get().keep_alive() && loop->group.keepAliveAllowed();
     const std::string response =
         asio_common::responseBytes(reply, keep_alive, "benchd fibers-asio");
-    stream.expires_after(asio_common::kIoTimeout);
-    auto [write_error, written] = asio::async_write(stream, asio::buffer(response), use_fiber);
+    boost::system::error_code write_error;
+    const std::size_t written =
+        asio_common::writeWithoutWaiting(stream.socket(), asio::buffer(response), write_error);
+    if (!write_error && written < response.size()) {
+      stream.expires_after(asio_common::kIoTimeout);
+      auto [error, rest] = asio::async_write(stream, asio::buffer(response) + written, use_fiber);
+      write_error = error;
+    }
     in_flight.answered();
     if (write_error)
       break;
