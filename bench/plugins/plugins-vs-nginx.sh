@@ -7,19 +7,27 @@
 # other (taskset), so both sides of every run get the same hardware. Prints requests/s and the
 # server's CPU time per request (utime+stime from /proc), each as a ratio to nginx.
 #
-# Usage: bench/plugins/plugins-vs-nginx.sh [--duration S] [--connections N] [--preset P]
+# This machine's speed drifts over minutes, so one run per target in sequence would compare
+# targets measured at different speeds: the script runs --rounds rounds (default 3), each round
+# every target once in turn, and reports per target the round with the median requests/s (its
+# CPU per request with it) and the lowest and highest requests/s of the rounds.
+#
+# Usage: bench/plugins/plugins-vs-nginx.sh [--duration S] [--connections N] [--rounds N]
+#                                          [--preset P]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 duration=10
 connections=64
+rounds=3
 preset=dev
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) duration="$2"; shift 2 ;;
     --connections) connections="$2"; shift 2 ;;
+    --rounds) rounds="$2"; shift 2 ;;
     --preset) preset="$2"; shift 2 ;;
-    *) echo "usage: $0 [--duration S] [--connections N] [--preset P]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--duration S] [--connections N] [--rounds N] [--preset P]" >&2; exit 2 ;;
   esac
 done
 
@@ -73,10 +81,12 @@ measure() {
   echo "  $name: $rps req/s, $cpu_us_per_request µs CPU/request" >&2
 }
 
-echo "== reference: nginx (1 worker on cpu $server_cpu), wrk on cpu $client_cpu, $connections connections, ${duration}s each" >&2
-nginx_port=$(free_port)
-mkdir -p "$work/nginx"
-cat > "$work/nginx.conf" <<CONF
+for round in $(seq "$rounds"); do
+  echo "== round $round of $rounds: nginx (1 worker on cpu $server_cpu), wrk on cpu $client_cpu," \
+    "$connections connections, ${duration}s each" >&2
+  nginx_port=$(free_port)
+  mkdir -p "$work/nginx"
+  cat > "$work/nginx.conf" <<CONF
 worker_processes 1;
 pid $work/nginx.pid;
 error_log $work/nginx-error.log;
@@ -95,30 +105,47 @@ http {
   }
 }
 CONF
-taskset -c "$server_cpu" nginx -c "$work/nginx.conf" -p "$work" 2>/dev/null
-sleep 0.5
-nginx_master=$(cat "$work/nginx.pid")
-nginx_pids="$nginx_master $(pgrep -P "$nginx_master" | tr '\n' ' ')"
-# shellcheck disable=SC2086
-measure nginx "$nginx_port" "/" $nginx_pids
-kill "$(cat "$work/nginx.pid")"; rm -f "$work/nginx.pid"
+  taskset -c "$server_cpu" nginx -c "$work/nginx.conf" -p "$work" 2>/dev/null
+  sleep 0.5
+  nginx_master=$(cat "$work/nginx.pid")
+  nginx_pids="$nginx_master $(pgrep -P "$nginx_master" | tr '\n' ' ')"
+  # shellcheck disable=SC2086
+  measure nginx "$nginx_port" "/" $nginx_pids
+  kill "$(cat "$work/nginx.pid")"; rm -f "$work/nginx.pid"
 
-for plugin_path in "$build"/plugins/*.so; do
-  plugin=$(basename "$plugin_path" .so)
-  port=$(free_port)
-  taskset -c "$server_cpu" "$build/bin/benchd-worker" --plugin "$plugin_path" --port "$port" \
-    --threads 1 --stats-interval-ms 60000 > "$work/worker.out" 2> "$work/worker.err" &
-  worker_pid=$!
-  for _ in $(seq 50); do grep -q '"ready"' "$work/worker.out" && break; sleep 0.1; done
-  measure "$plugin" "$port" "/$plugin/epoch-millis?delayCallDepth=0&delayInMillis=0" "$worker_pid"
-  kill -TERM "$worker_pid"; wait "$worker_pid" || true; worker_pid=""
+  for plugin_path in "$build"/plugins/*.so; do
+    plugin=$(basename "$plugin_path" .so)
+    port=$(free_port)
+    taskset -c "$server_cpu" "$build/bin/benchd-worker" --plugin "$plugin_path" --port "$port" \
+      --threads 1 --stats-interval-ms 60000 > "$work/worker.out" 2> "$work/worker.err" &
+    worker_pid=$!
+    for _ in $(seq 50); do grep -q '"ready"' "$work/worker.out" && break; sleep 0.1; done
+    measure "$plugin" "$port" "/$plugin/epoch-millis?delayCallDepth=0&delayInMillis=0" "$worker_pid"
+    kill -TERM "$worker_pid"; wait "$worker_pid" || true; worker_pid=""
+  done
 done
 
-echo
-printf '%-18s %12s %10s %16s %10s\n' target "req/s" "x nginx" "CPU µs/request" "x nginx"
-read -r _ ref_rps ref_cpu <<<"${results[0]}"
-for row in "${results[@]}"; do
-  read -r name rps cpu <<<"$row"
-  awk -v n="$name" -v r="$rps" -v c="$cpu" -v rr="$ref_rps" -v rc="$ref_cpu" \
-    'BEGIN {printf "%-18s %12.0f %10.2f %16.2f %10.2f\n", n, r, r / rr, c, c / rc}'
-done
+echo "$connections connections, ${duration} s per target, $rounds round(s); req/s: the median" \
+  "round (low-high over the rounds), its CPU per request with it"
+printf '%s\n' "${results[@]}" > "$work/results"
+python3 - "$work/results" <<'PY'
+import sys
+runs = {}
+order = []
+for line in open(sys.argv[1]):
+    name, rps, cpu = line.split()
+    if name not in runs:
+        order.append(name)
+    runs.setdefault(name, []).append((float(rps), float(cpu)))
+def median(name):
+    ordered = sorted(runs[name])
+    return ordered[(len(ordered) - 1) // 2], ordered
+(ref_rps, ref_cpu), _ = median("nginx")
+print(f'{"target":<18} {"req/s":>10} {"low-high":>15} {"x nginx":>8} {"CPU µs/request":>15} '
+      f'{"x nginx":>8}')
+for name in order:
+    (rps, cpu), ordered = median(name)
+    spread = f"{ordered[0][0]:.0f}-{ordered[-1][0]:.0f}"
+    print(f"{name:<18} {rps:>10.0f} {spread:>15} {rps / ref_rps:>8.2f} {cpu:>15.2f} "
+          f"{cpu / ref_cpu:>8.2f}")
+PY
