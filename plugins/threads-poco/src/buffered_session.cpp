@@ -52,7 +52,7 @@ bool BufferedServerSession::awaitRequest() {
   return getKeepAlive() && awaitReadable(keep_alive_timeout_);
 }
 
-bool BufferedServerSession::awaitReadable(Poco::Timespan timeout) {
+bool BufferedServerSession::awaitReadable(const Poco::Timespan& timeout) {
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::microseconds(timeout.totalMicroseconds());
   pollfd readable{socket().impl()->sockfd(), POLLIN, 0};

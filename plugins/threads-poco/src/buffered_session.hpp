@@ -74,7 +74,7 @@ class BufferedServerSession final : public Poco::Net::HTTPServerSession {
 
   /// Waits up to `timeout` for the socket to turn readable (or to report its end or an error,
   /// which the next read then meets). False on timeout or when poll() fails.
-  [[nodiscard]] bool awaitReadable(Poco::Timespan timeout);
+  [[nodiscard]] bool awaitReadable(const Poco::Timespan& timeout);
 
   Poco::Timespan keep_alive_timeout_;
   bool first_request_ = true;

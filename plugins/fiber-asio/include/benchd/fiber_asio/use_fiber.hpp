@@ -50,12 +50,12 @@ class OperationMemory {
     }
     return ::operator new(size, std::align_val_t(align));
   }
-  void deallocate(void* block, std::size_t size, std::size_t align) noexcept {
+  void deallocate(void* block, std::size_t align) noexcept {
     if (block == static_cast<void*>(storage_)) {
       in_use_ = false;
       return;
     }
-    ::operator delete(block, size, std::align_val_t(align));
+    ::operator delete(block, std::align_val_t(align));
   }
 
  private:
@@ -76,8 +76,8 @@ class OperationAllocator {
   T* allocate(std::size_t count) {
     return static_cast<T*>(memory_->allocate(sizeof(T) * count, alignof(T)));
   }
-  void deallocate(T* block, std::size_t count) noexcept {
-    memory_->deallocate(block, sizeof(T) * count, alignof(T));
+  void deallocate(T* block, std::size_t /*count*/) noexcept {
+    memory_->deallocate(block, alignof(T));
   }
   [[nodiscard]] OperationMemory* memory() const noexcept { return memory_; }
 
@@ -105,6 +105,7 @@ struct ResumeFiber {
   FiberCompletion<Values...>* completion;
 
   using allocator_type = OperationAllocator<void>;
+  // NOLINTNEXTLINE(readability-identifier-naming): the name Asio looks for
   [[nodiscard]] allocator_type get_allocator() const noexcept {
     return allocator_type(&completion->memory);
   }
