@@ -1,5 +1,6 @@
 #include "connection.hpp"
 
+#include "completion_token.hpp"
 #include "live_task.hpp"
 #include "request_handler.hpp"
 
@@ -10,8 +11,6 @@
 #include <benchd/asio_common/limits.hpp>
 #include <benchd/asio_common/response_bytes.hpp>
 
-#include <boost/asio/as_tuple.hpp>
-#include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/read_size.hpp>
@@ -31,8 +30,6 @@ using asio_common::InFlightRequest;
 using boost::system::error_code;
 
 namespace {
-
-constexpr auto kNoThrow = asio::as_tuple(asio::use_awaitable);
 
 /// After a reply that ends the connection: reads and drops what the peer still sends, until
 /// it closes or a short timeout, so unread request bytes cannot turn the close into a reset

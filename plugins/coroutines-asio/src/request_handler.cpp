@@ -1,12 +1,11 @@
 #include "request_handler.hpp"
 
+#include "completion_token.hpp"
 #include "upstream_call.hpp"
 
 #include <benchd/asio_common/client_watch.hpp>
 
-#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/use_awaitable.hpp>
 
 #include <variant>
 
@@ -41,7 +40,7 @@ asio::awaitable<std::optional<sdk::Reply>> handleRequest(
     asio::steady_timer timer(loop->io, std::chrono::milliseconds(request.delay_millis));
     asio_common::ClientWatch watch(*stream, *buffer);
     const auto interruption = watch.interruptWith([&timer] { timer.cancel(); });
-    auto [error] = co_await timer.async_wait(asio::as_tuple(asio::use_awaitable));
+    auto [error] = co_await timer.async_wait(kNoThrow);
     if (watch.clientGone())
       co_return std::nullopt;
     if (error)

@@ -1,13 +1,12 @@
 #include "upstream_call.hpp"
 
+#include "completion_token.hpp"
 #include "live_task.hpp"
 
 #include <benchd/asio_common/connection_tracking.hpp>
 #include <benchd/sdk/limits.hpp>
 #include <benchd/sdk/service_request.hpp>
 
-#include <boost/asio/as_tuple.hpp>
-#include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
@@ -17,12 +16,6 @@ namespace benchd::coroutines_asio {
 namespace asio = boost::asio;
 namespace http = boost::beast::http;
 using boost::system::error_code;
-
-namespace {
-
-constexpr auto kNoThrow = asio::as_tuple(asio::use_awaitable);
-
-}  // namespace
 
 asio::awaitable<UpstreamResult> callUpstream(asio_common::EventLoop* loop, std::string target,
                                              asio_common::ClientWatch* watch) {
