@@ -12,9 +12,16 @@
 #include <Poco/Net/StreamSocket.h>
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace benchd::threads_poco {
 namespace {
@@ -24,10 +31,10 @@ using Outcome = HeadRead::Outcome;
 /// A connected loopback pair: `client` writes what the server-side `session` reads.
 class Loopback {
  public:
-  Loopback() : listener_(Poco::Net::SocketAddress("127.0.0.1", 0)) {
+  explicit Loopback(Poco::Net::HTTPServerParams::Ptr params = new Poco::Net::HTTPServerParams)
+      : listener_(Poco::Net::SocketAddress("127.0.0.1", 0)) {
     client.connect(listener_.address());
-    session = std::make_unique<BufferedServerSession>(listener_.acceptConnection(),
-                                                      new Poco::Net::HTTPServerParams);
+    session = std::make_unique<BufferedServerSession>(listener_.acceptConnection(), params);
   }
 
   void send(const std::string& bytes) {
@@ -127,6 +134,91 @@ TEST(BufferedSession, PeerClosingInsideAHeadEndsItEarly) {
   loopback.send("GET /health HTTP/1.1\r\nHo");
   loopback.client.shutdownSend();
   EXPECT_EQ(loopback.session->readHead().outcome, Outcome::kEndedEarly);
+}
+
+/// Takes every free descriptor of the process for its lifetime, so what needs one more fails
+/// with EMFILE meanwhile. The soft open-file limit is lowered first (and put back after), so a
+/// large limit does not mean opening a million files.
+class AllDescriptorsTaken {
+ public:
+  AllDescriptorsTaken() {
+    ::getrlimit(RLIMIT_NOFILE, &original_);
+    const int probe = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (probe >= 0) {
+      ::close(probe);
+      rlimit lowered = original_;
+      lowered.rlim_cur = std::min<rlim_t>(original_.rlim_cur, static_cast<rlim_t>(probe) + 64);
+      ::setrlimit(RLIMIT_NOFILE, &lowered);
+    }
+    for (;;) {
+      const int fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+      if (fd < 0) {
+        exhausted_ = errno == EMFILE;
+        break;
+      }
+      taken_.push_back(fd);
+    }
+  }
+  ~AllDescriptorsTaken() {
+    for (const int fd : taken_)
+      ::close(fd);
+    ::setrlimit(RLIMIT_NOFILE, &original_);
+  }
+  AllDescriptorsTaken(const AllDescriptorsTaken&) = delete;
+  AllDescriptorsTaken& operator=(const AllDescriptorsTaken&) = delete;
+
+  [[nodiscard]] bool exhausted() const { return exhausted_; }
+
+ private:
+  rlimit original_{};
+  std::vector<int> taken_;
+  bool exhausted_ = false;
+};
+
+TEST(BufferedSession, WaitsForRequestsWithoutADescriptorOfItsOwn) {
+  Loopback loopback;
+  const std::string request = "GET /a HTTP/1.1\r\nHost: t\r\n\r\n";
+  {
+    const AllDescriptorsTaken taken;
+    ASSERT_TRUE(taken.exhausted());
+    loopback.send(request);
+    // The first wait (Poco's hasMoreRequests() would create an epoll instance here).
+    ASSERT_TRUE(loopback.session->awaitRequest());
+    ASSERT_EQ(loopback.session->readHead().outcome, Outcome::kHead);
+    loopback.session->setKeepAlive(true);
+    loopback.send(request);
+    EXPECT_TRUE(loopback.session->awaitRequest());
+  }
+}
+
+TEST(BufferedSession, KeepsAliveForTheMaximumOfRequestsPerConnection) {
+  Poco::Net::HTTPServerParams::Ptr params = new Poco::Net::HTTPServerParams;
+  params->setMaxKeepAliveRequests(2);
+  Loopback loopback(params);
+  const std::string request = "GET /a HTTP/1.1\r\nHost: t\r\n\r\n";
+  loopback.send(request + request + request);
+
+  ASSERT_TRUE(loopback.session->awaitRequest());
+  ASSERT_EQ(loopback.session->readHead().outcome, Outcome::kHead);
+  EXPECT_TRUE(loopback.session->mayKeepAlive());  // one more may follow
+  loopback.session->setKeepAlive(true);
+  ASSERT_TRUE(loopback.session->awaitRequest());
+  ASSERT_EQ(loopback.session->readHead().outcome, Outcome::kHead);
+  EXPECT_FALSE(loopback.session->mayKeepAlive());  // the second is the last
+  // The third, pipelined, is not served on this connection.
+  EXPECT_FALSE(loopback.session->awaitRequest());
+}
+
+TEST(BufferedSession, WithoutAMaximumEveryRequestMayKeepAlive) {
+  Loopback loopback;  // Poco's default maximum: 0, none
+  const std::string request = "GET /a HTTP/1.1\r\nHost: t\r\n\r\n";
+  for (int served = 0; served < 5; ++served) {
+    loopback.send(request);
+    ASSERT_TRUE(loopback.session->awaitRequest()) << served;
+    ASSERT_EQ(loopback.session->readHead().outcome, Outcome::kHead);
+    EXPECT_TRUE(loopback.session->mayKeepAlive()) << served;
+    loopback.session->setKeepAlive(true);
+  }
 }
 
 }  // namespace

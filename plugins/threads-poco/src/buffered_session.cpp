@@ -33,23 +33,31 @@ BufferedServerSession::BufferedServerSession(const Poco::Net::StreamSocket& sock
                                              const Poco::Net::HTTPServerParams::Ptr& params)
     : HTTPServerSession(socket, params),
       keep_alive_timeout_(params->getKeepAliveTimeout()),
+      requests_left_(params->getMaxKeepAliveRequests() > 0 ? params->getMaxKeepAliveRequests()
+                                                            : -1),
       buffer_(std::make_unique_for_overwrite<char[]>(kBufferBytes)) {}
 
 bool BufferedServerSession::awaitRequest() {
+  if (first_request_) {
+    first_request_ = false;
+    countRequest();
+    return awaitReadable(getTimeout());
+  }
+  if (!mayKeepAlive() || !getKeepAlive())
+    return false;
+  countRequest();
   // Poco's hasMoreRequests() looks at its own buffer, which stays empty here: it would wait
   // for the socket while a pipelined request sits in ours.
   if (unreadBytes() > 0)
-    return canKeepAlive() && getKeepAlive();
-  if (first_request_) {
-    // Poco's own wait, once per connection: it also counts the first request against the
-    // maximum of keep-alive requests, without which canKeepAlive() stays false (Poco's
-    // "unlimited" is the count below zero).
-    first_request_ = false;
-    return hasMoreRequests();
-  }
+    return true;
   if (!socket().impl()->initialized())
     return false;
-  return getKeepAlive() && awaitReadable(keep_alive_timeout_);
+  return awaitReadable(keep_alive_timeout_);
+}
+
+void BufferedServerSession::countRequest() noexcept {
+  if (requests_left_ > 0)
+    --requests_left_;
 }
 
 bool BufferedServerSession::awaitReadable(const Poco::Timespan& timeout) {

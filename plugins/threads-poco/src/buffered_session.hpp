@@ -47,11 +47,18 @@ class BufferedServerSession final : public Poco::Net::HTTPServerSession {
   /// Waits for the first byte of the next request: true when it is buffered already and the
   /// connection is kept alive, or when it arrives in time (as Poco's hasMoreRequests(): the
   /// first request within the session timeout, a later one within the keep-alive timeout,
-  /// and only while the session is kept alive). After the first request HTTPServerParams'
-  /// maximum of keep-alive requests is not applied (the plugin sets none), and the wait is
-  /// one poll(): Poco's Socket::poll, which hasMoreRequests() uses, creates, uses and closes
-  /// an epoll instance per call in Poco 1.12, four system calls per request.
+  /// and only while the session is kept alive and HTTPServerParams' maximum of keep-alive
+  /// requests is not reached). Each wait is one poll() on the socket, never Poco's
+  /// Socket::poll, which hasMoreRequests() uses: in Poco 1.12 that creates, uses and closes an
+  /// epoll instance per call, four system calls per request and a descriptor for as long as
+  /// it waits; a process at its open-file limit then fails the wait, and Poco closes the
+  /// connection it had just accepted without an answer.
   [[nodiscard]] bool awaitRequest();
+
+  /// Whether the reply to the current request may keep the connection open: false once
+  /// HTTPServerParams' maximum of keep-alive requests is reached (Poco's canKeepAlive(), whose
+  /// count only hasMoreRequests() keeps).
+  [[nodiscard]] bool mayKeepAlive() const noexcept { return requests_left_ != 0; }
 
   /// Reads the next request's head and checks its syntax; the bytes after the head stay in
   /// the buffer. Throws Poco::TimeoutException when a read times out (the header deadline) and
@@ -76,7 +83,13 @@ class BufferedServerSession final : public Poco::Net::HTTPServerSession {
   /// which the next read then meets). False on timeout or when poll() fails.
   [[nodiscard]] bool awaitReadable(const Poco::Timespan& timeout);
 
+  /// Counts a request against the maximum of keep-alive requests, as hasMoreRequests() does.
+  void countRequest() noexcept;
+
   Poco::Timespan keep_alive_timeout_;
+  /// Requests the connection may serve from the current one on, counting it (Poco's
+  /// maximum of keep-alive requests per connection); negative: no maximum.
+  int requests_left_;
   bool first_request_ = true;
   std::unique_ptr<char[]> buffer_;
   std::size_t begin_ = 0;  ///< first unread byte

@@ -116,13 +116,13 @@ void Connection::run() {
       deadlines->setDeadline(std::chrono::steady_clock::now() + body_time);
     response.setVersion(request->getVersion());
     response.setKeepAlive(params->getKeepAlive() && request->getKeepAlive() &&
-                          session.canKeepAlive());
+                          session.mayKeepAlive());
     RequestHandler handler(factory_.state_);
     handler.handleRequest(*request, response);
     if (deadlines != nullptr)
       deadlines->clearDeadline();
     session.setKeepAlive(params->getKeepAlive() && response.getKeepAlive() &&
-                         session.canKeepAlive());
+                         session.mayKeepAlive());
   }
 }
 
