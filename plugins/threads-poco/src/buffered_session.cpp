@@ -34,7 +34,7 @@ BufferedServerSession::BufferedServerSession(const Poco::Net::StreamSocket& sock
     : HTTPServerSession(socket, params),
       keep_alive_timeout_(params->getKeepAliveTimeout()),
       requests_left_(params->getMaxKeepAliveRequests() > 0 ? params->getMaxKeepAliveRequests()
-                                                            : -1),
+                                                           : -1),
       buffer_(std::make_unique_for_overwrite<char[]>(kBufferBytes)) {}
 
 bool BufferedServerSession::awaitRequest() {
