@@ -18,7 +18,9 @@
 # and says so. It also names the listen backlog and ephemeral port range it runs with.
 #
 # Each plugin first gets a warm-up run of --warmup seconds (a thread pool grows to its size,
-# caches fill), whose figures are discarded; the measured run follows on new connections.
+# caches fill), whose figures are discarded; the measured run follows on new connections once
+# the worker has let go of the warm-up's (none of them left waiting in its listen backlog or
+# open on its side after the client closed it), so it does not begin behind their backlog.
 #
 # Rounds: this machine's speed drifts by tens of percent over minutes (a shared VM), so one
 # run per plugin in sequence would compare plugins measured at different speeds. The script
@@ -137,6 +139,27 @@ sample() {
   done
 }
 
+# await_settled PLUGIN PORT: waits (up to 60 s) until the worker on PORT holds none of the
+# closed warm-up connections: none in its listen backlog and none open on its side only
+# (CLOSE-WAIT); says how long that took when it was not at once.
+await_settled() {
+  local plugin="$1" port="$2" started=$SECONDS queued left
+  while :; do
+    queued=$(ss -Hltn "sport = :$port" | awk '{sum += $2} END {print sum + 0}')
+    left=$(ss -Htn state close-wait "sport = :$port" | wc -l)
+    [ "$queued" -eq 0 ] && [ "$left" -eq 0 ] && break
+    if [ $((SECONDS - started)) -ge 60 ]; then
+      echo "  $plugin: $queued warm-up connections still in the backlog and $left open after" \
+        "60 s; measuring anyway" >&2
+      return 0
+    fi
+    sleep 0.2
+  done
+  if [ $((SECONDS - started)) -ge 1 ]; then
+    echo "  $plugin: waited $((SECONDS - started)) s for the warm-up's connections to close" >&2
+  fi
+}
+
 # start_worker PLUGIN_PATH PORT [ARGS...]: starts it on the server core, waits for "ready".
 start_worker() {
   local path="$1" port="$2"; shift 2
@@ -177,6 +200,7 @@ for round in $(seq "$rounds"); do
         taskset -c "$client_cpu" "$build/bin/benchd" load --url "http://127.0.0.1:$port" \
           --approach "$plugin" --workload get-time --connections "$conns" --depth "$depth" \
           --delay "$delay" --duration "$warmup" --threads 1 --quiet > /dev/null
+        await_settled "$plugin" "$port"
       fi
       sample "$worker_pid" "$work/peak" &
       sampler_pid=$!
