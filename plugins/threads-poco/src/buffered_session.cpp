@@ -1,15 +1,13 @@
 #include "buffered_session.hpp"
 
+#include "poll_until.hpp"
 #include "request_head_check.hpp"
 
 #include <benchd/sdk/limits.hpp>
 
 #include <Poco/Net/Socket.h>
 
-#include <poll.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <climits>
 #include <cstdint>
@@ -64,18 +62,7 @@ bool BufferedServerSession::awaitReadable(const Poco::Timespan& timeout) {
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::microseconds(timeout.totalMicroseconds());
   pollfd readable{socket().impl()->sockfd(), POLLIN, 0};
-  for (;;) {
-    const auto left =
-        std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0)
-      return false;
-    const int ready =
-        ::poll(&readable, 1, static_cast<int>(std::min<std::int64_t>(left.count(), INT_MAX)));
-    if (ready > 0)
-      return true;
-    if (ready < 0 && errno != EINTR)
-      return false;
-  }
+  return pollUntil(std::span(&readable, 1), deadline) == PollResult::kReady;
 }
 
 void BufferedServerSession::makeRoomForHead() {

@@ -1,12 +1,10 @@
 #include "client_watch.hpp"
 
+#include "poll_until.hpp"
+
 #include <Poco/Exception.h>
 
-#include <poll.h>
-
-#include <algorithm>
 #include <array>
-#include <cerrno>
 
 namespace benchd::threads_poco {
 
@@ -36,28 +34,21 @@ ClientWatch::Outcome ClientWatch::wait(int other_fd,
   // POLLRDHUP, not POLLIN, on the client: pipelined bytes must not wake the wait, only the end
   // of the client's sending side (or POLLHUP/POLLERR, which poll always reports).
   std::array<pollfd, 2> watched{pollfd{client_fd_, POLLRDHUP, 0}, pollfd{other_fd, POLLIN, 0}};
-  const nfds_t count = other_fd >= 0 ? 2 : 1;
-  for (;;) {
-    const auto left =
-        std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0)
+  const std::size_t count = other_fd >= 0 ? 2 : 1;
+  switch (pollUntil(std::span(watched.data(), count), deadline)) {
+    case PollResult::kTimedOut:
       return Outcome::kTimedOut;
-    // poll() takes an int of milliseconds: long waits go round in steps.
-    const int step = static_cast<int>(std::min<std::int64_t>(left.count(), 3'600'000));
-    const int ready = ::poll(watched.data(), count, step);
-    if (ready < 0 && errno != EINTR) {
+    case PollResult::kFailed:
       gone_ = true;  // the descriptor is unusable: nobody can be answered on it
       return Outcome::kClientGone;
-    }
-    if (ready <= 0)
-      continue;
-    if ((watched[0].revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)) != 0) {
-      gone_ = true;
-      return Outcome::kClientGone;
-    }
-    if (count == 2 && watched[1].revents != 0)
-      return Outcome::kReadable;
+    case PollResult::kReady:
+      break;
   }
+  if ((watched[0].revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)) != 0) {
+    gone_ = true;
+    return Outcome::kClientGone;
+  }
+  return Outcome::kReadable;  // only the other descriptor can be ready otherwise
 }
 
 }  // namespace benchd::threads_poco

@@ -1,13 +1,13 @@
 #include "deadline_socket.hpp"
 
+#include "poll_until.hpp"
+
 #include <Poco/Exception.h>
 
 #include <poll.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <climits>
-#include <cstdint>
 #include <sys/socket.h>
 
 namespace benchd::threads_poco {
@@ -64,21 +64,24 @@ int DeadlineSocketImpl::receiveBytes(void* buffer, int length, int flags) {
 }
 
 void DeadlineSocketImpl::awaitReadableWithinDeadline() {
-  const auto left =
-      std::chrono::ceil<std::chrono::milliseconds>(*deadline_ - std::chrono::steady_clock::now());
-  if (left.count() <= 0)
-    throw Poco::TimeoutException("request deadline passed");
   // The sooner of the deadline and the timeout per read (0 means none).
-  std::int64_t wait_ms = left.count();
-  if (read_timeout_.totalMicroseconds() > 0)
-    wait_ms = std::min(wait_ms, (read_timeout_.totalMicroseconds() + 999) / 1000);
+  auto until = *deadline_;
+  if (read_timeout_.totalMicroseconds() > 0) {
+    until = std::min(until, std::chrono::steady_clock::now() +
+                                std::chrono::microseconds(read_timeout_.totalMicroseconds()));
+  }
   pollfd readable{sockfd(), POLLIN, 0};
-  const int ready =
-      ::poll(&readable, 1, static_cast<int>(std::min<std::int64_t>(wait_ms, INT_MAX)));
-  if (ready < 0 && errno != EINTR)
-    error(errno);
-  if (ready == 0)
-    throw Poco::TimeoutException("no request bytes in time");
+  switch (pollUntil(std::span(&readable, 1), until)) {
+    case PollResult::kReady:
+      return;
+    case PollResult::kFailed:
+      error(errno);  // throws Poco's exception for it
+      return;
+    case PollResult::kTimedOut:
+      break;
+  }
+  throw Poco::TimeoutException(until == *deadline_ ? "request deadline passed"
+                                                   : "no request bytes in time");
 }
 
 DeadlineServerSocket::DeadlineServerSocket() : ServerSocket(new DeadlineServerSocketImpl, true) {}
