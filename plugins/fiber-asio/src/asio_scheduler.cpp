@@ -11,10 +11,8 @@ namespace {
 using boost::fibers::context;
 using boost::fibers::type;
 
-/// The scheduler installed on this thread, for handlers posted to an io_context: they may
-/// outlive it (an io_context run again after its fiber thread ended) or run on another thread.
+/// The scheduler installed on this thread (see AsioScheduler::installedFor).
 thread_local AsioScheduler* t_scheduler = nullptr;
-thread_local const boost::asio::io_context* t_scheduler_io = nullptr;
 
 /// The main fiber, inside io_context::run, lets every ready fiber run once before it goes on
 /// with the io_context's handlers. Run by the dispatcher (the main fiber waits for fibers and
@@ -25,20 +23,18 @@ void yieldToReadyFibers() {
     boost::this_fiber::yield();
 }
 
-bool installedFor(const boost::asio::io_context* io) {
-  return t_scheduler != nullptr && t_scheduler_io == io;
-}
-
 }  // namespace
+
+AsioScheduler* AsioScheduler::installedFor(const boost::asio::io_context* io) noexcept {
+  return t_scheduler != nullptr && &t_scheduler->io_ == io ? t_scheduler : nullptr;
+}
 
 AsioScheduler::AsioScheduler(boost::asio::io_context& io) : io_(io), sleep_timer_(io) {
   t_scheduler = this;
-  t_scheduler_io = &io;
 }
 
 AsioScheduler::~AsioScheduler() {
   t_scheduler = nullptr;
-  t_scheduler_io = nullptr;
 }
 
 void AsioScheduler::awakened(context* fiber) noexcept {
@@ -101,7 +97,7 @@ void AsioScheduler::notify() noexcept {
   // queue until the dispatcher runs, which a turn brings about (or run_one() returning, when
   // the dispatcher drives the io_context).
   boost::asio::post(io_, [io = &io_] {
-    if (installedFor(io))
+    if (installedFor(io) != nullptr)
       yieldToReadyFibers();
   });
 }
@@ -111,9 +107,10 @@ void AsioScheduler::postTurn() noexcept {
     return;
   turn_posted_ = true;
   boost::asio::post(io_, [io = &io_] {
-    if (!installedFor(io))
+    AsioScheduler* scheduler = installedFor(io);
+    if (scheduler == nullptr)
       return;
-    t_scheduler->turn_posted_ = false;
+    scheduler->turn_posted_ = false;
     yieldToReadyFibers();
   });
 }
@@ -124,9 +121,10 @@ void AsioScheduler::wakeMainFiberAt(std::chrono::steady_clock::time_point deadli
   sleep_timer_deadline_ = deadline;
   sleep_timer_.expires_at(deadline);  // cancels the later wake-up
   sleep_timer_.async_wait([io = &io_](boost::system::error_code error) {
-    if (error || !installedFor(io))
+    AsioScheduler* scheduler = error ? nullptr : installedFor(io);
+    if (scheduler == nullptr)
       return;  // replaced by an earlier deadline, or the scheduler is gone
-    t_scheduler->sleep_timer_deadline_ = std::chrono::steady_clock::time_point::max();
+    scheduler->sleep_timer_deadline_ = std::chrono::steady_clock::time_point::max();
     yieldToReadyFibers();  // the dispatcher runs in this turn and wakes the due fibers
   });
 }

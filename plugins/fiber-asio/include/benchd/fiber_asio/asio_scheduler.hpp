@@ -47,6 +47,10 @@ class AsioScheduler final : public boost::fibers::algo::algorithm {
   void notify() noexcept override;
 
  private:
+  /// The scheduler installed on the calling thread if it is `io`'s, else null. For the
+  /// handlers it posts to `io`: they may outlive it (an io_context run again after its fiber
+  /// thread ended) or run on another thread.
+  static AsioScheduler* installedFor(const boost::asio::io_context* io) noexcept;
   /// Posts a turn unless one is pending (loop thread).
   void postTurn() noexcept;
   /// Arms sleep_timer_ so that the main fiber, blocked in io_context::run, wakes for the fiber
