@@ -31,9 +31,13 @@ using Outcome = HeadRead::Outcome;
 /// A connected loopback pair: `client` writes what the server-side `session` reads.
 class Loopback {
  public:
-  explicit Loopback(Poco::Net::HTTPServerParams::Ptr params = new Poco::Net::HTTPServerParams)
+  /// `max_keep_alive_requests`: HTTPServerParams' maximum per connection (0: none, Poco's
+  /// default).
+  explicit Loopback(int max_keep_alive_requests = 0)
       : listener_(Poco::Net::SocketAddress("127.0.0.1", 0)) {
     client.connect(listener_.address());
+    Poco::Net::HTTPServerParams::Ptr params = new Poco::Net::HTTPServerParams;
+    params->setMaxKeepAliveRequests(max_keep_alive_requests);
     session = std::make_unique<BufferedServerSession>(listener_.acceptConnection(), params);
   }
 
@@ -192,9 +196,7 @@ TEST(BufferedSession, WaitsForRequestsWithoutADescriptorOfItsOwn) {
 }
 
 TEST(BufferedSession, KeepsAliveForTheMaximumOfRequestsPerConnection) {
-  Poco::Net::HTTPServerParams::Ptr params = new Poco::Net::HTTPServerParams;
-  params->setMaxKeepAliveRequests(2);
-  Loopback loopback(params);
+  Loopback loopback(2);
   const std::string request = "GET /a HTTP/1.1\r\nHost: t\r\n\r\n";
   loopback.send(request + request + request);
 
@@ -210,7 +212,7 @@ TEST(BufferedSession, KeepsAliveForTheMaximumOfRequestsPerConnection) {
 }
 
 TEST(BufferedSession, WithoutAMaximumEveryRequestMayKeepAlive) {
-  Loopback loopback;  // Poco's default maximum: 0, none
+  Loopback loopback;  // no maximum
   const std::string request = "GET /a HTTP/1.1\r\nHost: t\r\n\r\n";
   for (int served = 0; served < 5; ++served) {
     loopback.send(request);

@@ -15,7 +15,8 @@ bool ClientWatch::sleepFor(std::chrono::milliseconds delay) {
   return wait(-1, std::chrono::steady_clock::now() + delay) != Outcome::kClientGone;
 }
 
-bool ClientWatch::awaitReadable(const Poco::Net::StreamSocket& upstream, Poco::Timespan timeout) {
+bool ClientWatch::awaitReadable(const Poco::Net::StreamSocket& upstream,
+                                const Poco::Timespan& timeout) {
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::microseconds(timeout.totalMicroseconds());
   switch (wait(upstream.impl()->sockfd(), deadline)) {

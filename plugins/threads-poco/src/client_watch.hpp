@@ -25,7 +25,8 @@ class ClientWatch {
   [[nodiscard]] bool sleepFor(std::chrono::milliseconds delay);
   /// Waits until `upstream` has something to read (true) or the client left (false). Throws
   /// Poco::TimeoutException when neither happened within `timeout`.
-  [[nodiscard]] bool awaitReadable(const Poco::Net::StreamSocket& upstream, Poco::Timespan timeout);
+  [[nodiscard]] bool awaitReadable(const Poco::Net::StreamSocket& upstream,
+                                   const Poco::Timespan& timeout);
   [[nodiscard]] bool clientGone() const noexcept { return gone_; }
 
  private:
