@@ -87,8 +87,8 @@ class BufferedServerSession final : public Poco::Net::HTTPServerSession {
   void countRequest() noexcept;
 
   Poco::Timespan keep_alive_timeout_;
-  /// Requests the connection may serve from the current one on, counting it (Poco's
-  /// maximum of keep-alive requests per connection); negative: no maximum.
+  /// Requests the connection may still serve after those counted so far (Poco's maximum of
+  /// keep-alive requests per connection, counted down); negative: no maximum.
   int requests_left_;
   bool first_request_ = true;
   std::unique_ptr<char[]> buffer_;
