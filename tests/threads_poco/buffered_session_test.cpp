@@ -2,6 +2,7 @@
 // on its own, the body and the pipelined request behind it stay for the reads that follow,
 // and a malformed, oversized or cut-off head is reported as such.
 #include "buffered_session.hpp"
+
 #include "sanitizer.hpp"
 
 #include <benchd/sdk/limits.hpp>
