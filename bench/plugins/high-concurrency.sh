@@ -122,9 +122,7 @@ if [ "$somaxconn" -lt "$connections" ]; then
   fi
 fi
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-ticks_per_second=$(getconf CLK_TCK)
+source bench/plugins/common.sh  # free_port, cpu_ticks, ticks_per_second
 
 # sample PID FILE: every 0.2 s, the highest thread count and resident KiB so far, into FILE.
 sample() {

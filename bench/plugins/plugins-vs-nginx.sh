@@ -49,12 +49,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-
-# CPU ticks (utime+stime) of a process and all its threads; children for nginx are summed by
-# the caller.
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-ticks_per_second=$(getconf CLK_TCK)
+# free_port, cpu_ticks (nginx's worker processes are summed by the caller), ticks_per_second
+source bench/plugins/common.sh
 
 # run_wrk PORT PATH -> prints requests/s
 run_wrk() {

@@ -58,8 +58,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+source bench/plugins/common.sh  # free_port, cpu_ticks, ticks_per_second
 # The last requests_served the worker printed in FILE (its stats lines).
 served() {
   python3 - "$1" <<'PY'
@@ -75,7 +74,6 @@ for line in open(sys.argv[1]):
 print(last)
 PY
 }
-hz=$(getconf CLK_TCK)
 duration=14
 if [ "$syscalls" = 1 ]; then duration=24; fi
 
@@ -142,7 +140,7 @@ PY
   rps=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["requests_per_second"])' \
     "$work/load.json")
   # The worker's own count of answers (nested ones included) while perf recorded.
-  cpu_us=$(awk -v t=$((after - before)) -v hz="$hz" -v n=$((served_after - served_before)) \
+  cpu_us=$(awk -v t=$((after - before)) -v hz="$ticks_per_second" -v n=$((served_after - served_before)) \
     'BEGIN {printf "%.1f", (t / hz) * 1e6 / (n > 0 ? n : 1)}')
   printf '\n== %s: %.0f req/s, %s µs CPU per answered request (%d connections, %d ms delay)\n' \
     "$plugin" "$rps" "$cpu_us" "$connections" "$delay"
