@@ -140,7 +140,8 @@ PY
   rps=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["requests_per_second"])' \
     "$work/load.json")
   # The worker's own count of answers (nested ones included) while perf recorded.
-  cpu_us=$(awk -v t=$((after - before)) -v hz="$ticks_per_second" -v n=$((served_after - served_before)) \
+  cpu_us=$(awk -v t=$((after - before)) -v hz="$ticks_per_second" \
+    -v n=$((served_after - served_before)) \
     'BEGIN {printf "%.1f", (t / hz) * 1e6 / (n > 0 ? n : 1)}')
   printf '\n== %s: %.0f req/s, %s µs CPU per answered request (%d connections, %d ms delay)\n' \
     "$plugin" "$rps" "$cpu_us" "$connections" "$delay"
