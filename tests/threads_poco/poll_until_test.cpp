@@ -4,14 +4,13 @@
 
 #include <gtest/gtest.h>
 
-#include <pthread.h>
 #include <unistd.h>
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <csignal>
-#include <future>
-#include <thread>
+#include <ctime>
 
 namespace benchd::threads_poco {
 namespace {
@@ -60,30 +59,39 @@ TEST(PollUntil, APassedDeadlineReturnsAtOnce) {
             PollResult::kTimedOut);
 }
 
-void ignoreSignal(int /*signal*/) {}
+std::atomic<int> g_signals{0};
+
+void countSignal(int /*signal*/) {
+  g_signals.fetch_add(1);
+}
 
 TEST(PollUntil, ASignalDoesNotEndTheWait) {
   // A handler without SA_RESTART: poll() fails with EINTR when the signal arrives.
   struct sigaction action {};
-  action.sa_handler = ignoreSignal;
+  action.sa_handler = countSignal;
   struct sigaction previous {};
   ASSERT_EQ(::sigaction(SIGUSR1, &action, &previous), 0);
+  g_signals.store(0);
+  // A timer aimed at this thread delivers the signal 50 ms into the wait, while poll() blocks.
+  sigevent event{};
+  event.sigev_notify = SIGEV_THREAD_ID;
+  event.sigev_signo = SIGUSR1;
+  event._sigev_un._tid = static_cast<int>(::gettid());  // no sigev_notify_thread_id in glibc 2.36
+  timer_t timer{};
+  ASSERT_EQ(::timer_create(CLOCK_MONOTONIC, &event, &timer), 0);
+  itimerspec in_50_ms{};
+  in_50_ms.it_value.tv_nsec = 50'000'000;
   Pipe pipe;
-  std::promise<pthread_t> waiter_thread;
-  auto waited = std::async(std::launch::async, [&] {
-    waiter_thread.set_value(::pthread_self());
-    pollfd watched = pipe.readable();
-    const auto started = steady_clock::now();
-    const PollResult result = pollUntil(std::span(&watched, 1), started + milliseconds(300));
-    return std::make_pair(result, steady_clock::now() - started);
-  });
-  const pthread_t waiter = waiter_thread.get_future().get();
-  std::this_thread::sleep_for(milliseconds(50));
-  ASSERT_EQ(::pthread_kill(waiter, SIGUSR1), 0);
-  const auto [result, elapsed] = waited.get();
+  pollfd watched = pipe.readable();
+  const auto started = steady_clock::now();
+  ASSERT_EQ(::timer_settime(timer, 0, &in_50_ms, nullptr), 0);
+  const PollResult result = pollUntil(std::span(&watched, 1), started + milliseconds(300));
+  const auto elapsed = steady_clock::now() - started;
+  ::timer_delete(timer);
+  ::sigaction(SIGUSR1, &previous, nullptr);
+  EXPECT_EQ(g_signals.load(), 1);  // the wait was interrupted once
   EXPECT_EQ(result, PollResult::kTimedOut);
   EXPECT_GE(elapsed, milliseconds(300));
-  ::sigaction(SIGUSR1, &previous, nullptr);
 }
 
 }  // namespace
