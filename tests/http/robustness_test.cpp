@@ -1,4 +1,5 @@
 // What hostile or broken clients do: malformed requests, slow and idle connections, floods.
+#include "hostile_requests.hpp"
 #include "http_client.hpp"
 #include "http_test_support.hpp"
 
@@ -6,8 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <memory>
-#include <random>
+#include <vector>
 
 namespace benchd::http {
 namespace {
@@ -141,67 +143,41 @@ TEST(Robustness, ConnectionsBeyondTheLimitAreClosed) {
   EXPECT_EQ(statusOf(*response), 200U);
 }
 
-/// A valid request, then damaged: bytes flipped, inserted, deleted or the whole thing replaced.
-std::string randomRequest(std::mt19937& random) {
-  static const std::vector<std::string> bases = {
-      "GET /health HTTP/1.1\r\nHost: x\r\n\r\n",
-      "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello",
-      "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
-      "GET /a/%2e%2e/b?x=%zz HTTP/1.1\r\nHost: x\r\n\r\n",
-  };
-  std::uniform_int_distribution<int> kind(0, 9);
-  std::uniform_int_distribution<int> byte(0, 255);
-  std::string request = bases[static_cast<std::size_t>(random() % bases.size())];
-  const int what = kind(random);
-  if (what == 0) {  // pure garbage
-    request.assign(static_cast<std::size_t>(random() % 600), '\0');
-    for (auto& c : request)
-      c = static_cast<char>(byte(random));
-    return request;
-  }
-  if (what == 1) {  // a huge header value or body
-    request.insert(request.find("\r\n") + 2,
-                   "X-Pad: " + std::string(random() % 8192, 'p') + "\r\n");
-    return request;
-  }
-  const int edits = 1 + static_cast<int>(random() % 6);
-  for (int i = 0; i < edits && !request.empty(); ++i) {
-    const auto at = static_cast<std::size_t>(random() % request.size());
-    switch (random() % 3) {
-      case 0:
-        request[at] = static_cast<char>(byte(random));
-        break;
-      case 1:
-        request.insert(at, 1, "\r\n:% \x00/."[random() % 8]);
-        break;
-      default:
-        request.erase(at, 1 + random() % 4);
-        break;
-    }
-  }
-  return request;
+/// The server of these tests as the hostile corpus aims at it.
+benchd::testing::HostileTarget healthRouterTarget(const HttpServer& server,
+                                                  const ServerOptions& options) {
+  benchd::testing::HostileTarget target;
+  target.port = server.port();
+  target.host = "127.0.0.1:" + std::to_string(server.port());
+  target.max_head_bytes = options.max_header_bytes;
+  target.max_body_bytes = options.max_body_bytes;
+  target.public_path = "/health";
+  target.answering_paths = {"/health"};
+  target.other_paths = {"/echo", "/", "/a/b"};
+  target.body = benchd::testing::BodyResource{"POST", "/echo", "text/plain", false, {}, "hello"};
+  return target;
 }
 
-TEST(Robustness, ThousandsOfRandomMalformedRequestsLeaveTheServerServing) {
+TEST(Robustness, ThousandsOfHostileRequestsLeaveTheServerServing) {
   auto options = shortTimeouts();
   std::atomic<int> handler_errors{0};
   options.on_handler_error = [&](const Request&, const std::string&) { ++handler_errors; };
   HttpServer server(healthRouter(), options);
-  std::mt19937 random(20240531);
-  const auto deadline = std::chrono::steady_clock::now() + 30s;
-  int sent = 0;
-  int answered = 0;
-  for (; sent < 3000 && std::chrono::steady_clock::now() < deadline; ++sent) {
-    RawClient client(server.port());
-    client.send(randomRequest(random));
-    client.shutdownSend();  // EOF instead of waiting for the timeouts
-    if (client.waitClosed(5s))
-      answered += statusOf(client.received()) != 0 ? 1 : 0;
-    const unsigned status = statusOf(client.received());
-    ASSERT_LT(status, 500U) << "request " << sent;
+  const std::vector<benchd::testing::HostileRequest> corpus =
+      benchd::testing::hostileCorpus(healthRouterTarget(server, options), 20240531, 3000);
+  const std::vector<int> statuses = benchd::testing::firstStatuses(server.port(), corpus, 5s, 4);
+  std::size_t answered = 0;
+  for (std::size_t index = 0; index < corpus.size(); ++index) {
+    const int status = statuses[index];
+    answered += status > 0 ? 1 : 0;
+    EXPECT_NE(status, -1) << "request " << index << " neither answered nor closed within 5 s ("
+                          << benchd::testing::familyName(corpus[index].family)
+                          << "): " << benchd::testing::printable(corpus[index].bytes);
+    EXPECT_LT(status, 500) << "request " << index << " ("
+                           << benchd::testing::familyName(corpus[index].family)
+                           << "): " << benchd::testing::printable(corpus[index].bytes);
   }
-  EXPECT_GE(sent, 1000);
-  EXPECT_GT(answered, 0);
+  EXPECT_GT(answered, corpus.size() / 2);
   EXPECT_EQ(handler_errors.load(), 0);
   EXPECT_TRUE(answersHealth(server));
   EXPECT_TRUE(waitFor([&] { return server.stats().open_connections == 0; }));

@@ -4,16 +4,6 @@ namespace benchd::http {
 
 namespace {
 
-int hexValue(char c) noexcept {
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
-  return -1;
-}
-
 bool hasControlCharacter(std::string_view text) noexcept {
   for (const char c : text) {
     const auto byte = static_cast<unsigned char>(c);
@@ -32,48 +22,6 @@ ParsedTarget failure(std::string reason, std::string detail) {
 
 }  // namespace
 
-std::optional<std::string> percentDecode(std::string_view text, bool plus_as_space) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '%') {
-      if (i + 2 >= text.size())
-        return std::nullopt;
-      const int high = hexValue(text[i + 1]);
-      const int low = hexValue(text[i + 2]);
-      if (high < 0 || low < 0)
-        return std::nullopt;
-      out.push_back(static_cast<char>(high * 16 + low));
-      i += 2;
-    } else if (c == '+' && plus_as_space) {
-      out.push_back(' ');
-    } else {
-      out.push_back(c);
-    }
-  }
-  return out;
-}
-
-std::optional<std::vector<QueryParam>> parseQuery(std::string_view query) {
-  std::vector<QueryParam> params;
-  while (!query.empty()) {
-    const auto end = query.find('&');
-    const std::string_view pair = query.substr(0, end);
-    query = end == std::string_view::npos ? std::string_view() : query.substr(end + 1);
-    if (pair.empty())
-      continue;  // "a=1&&b=2": tolerated, as browsers produce it
-    const auto equals = pair.find('=');
-    auto name = percentDecode(pair.substr(0, equals), true);
-    auto value = percentDecode(
-        equals == std::string_view::npos ? std::string_view() : pair.substr(equals + 1), true);
-    if (!name || !value || hasControlCharacter(*name) || hasControlCharacter(*value))
-      return std::nullopt;
-    params.emplace_back(std::move(*name), std::move(*value));
-  }
-  return params;
-}
-
 ParsedTarget parseTarget(std::string_view target) {
   // Order matters: structure first (where do path and query start), then decoding, then the
   // checks on decoded segments, so that an encoded "%2e%2e" is caught exactly like "..".
@@ -88,10 +36,14 @@ ParsedTarget parseTarget(std::string_view target) {
   const std::string_view raw_path = target.substr(0, question);
   ParsedTarget result;
   if (question != std::string_view::npos) {
-    auto query = parseQuery(target.substr(question + 1));
-    if (!query) {
-      return failure("bad-encoding",
-                     "the query string has a malformed %-escape or a control character");
+    auto query = sdk::decodeQuery(target.substr(question + 1));
+    if (!query)
+      return failure("bad-encoding", "the query string has a malformed %-escape");
+    for (const auto& [name, value] : *query) {
+      if (hasControlCharacter(name) || hasControlCharacter(value)) {
+        return failure("control-character",
+                       "the query string must not contain NUL or other control characters");
+      }
     }
     result.query = std::move(*query);
   }
@@ -110,7 +62,7 @@ ParsedTarget parseTarget(std::string_view target) {
     const std::string_view raw = rest.substr(0, slash);
     if (raw.empty())
       return failure("empty-segment", "the path must not contain empty segments ('//')");
-    auto decoded = percentDecode(raw, false);
+    auto decoded = sdk::percentDecode(raw, sdk::PlusSign::kLiteral);
     if (!decoded)
       return failure("bad-encoding", "the path has a malformed %-escape");
     if (*decoded == "." || *decoded == "..") {

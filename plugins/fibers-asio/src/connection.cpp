@@ -8,7 +8,7 @@
 #include <benchd/asio_common/immediate_write.hpp>
 #include <benchd/asio_common/limits.hpp>
 #include <benchd/asio_common/response_bytes.hpp>
-#include <benchd/fiber_asio/use_fiber.hpp>
+#include <benchd/fiber_scheduler_asio/use_fiber.hpp>
 
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
@@ -26,7 +26,7 @@ namespace beast = boost::beast;
 namespace http = boost::beast::http;
 using asio_common::ConnectionRegistration;
 using asio_common::InFlightRequest;
-using fiber_asio::use_fiber;
+using fiber_scheduler_asio::use_fiber;
 
 namespace {
 

@@ -1,6 +1,6 @@
 #include "fiber_loop.hpp"
 
-#include <benchd/fiber_asio/asio_scheduler.hpp>
+#include <benchd/fiber_scheduler_asio/asio_scheduler.hpp>
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/post.hpp>
@@ -16,7 +16,7 @@ void FiberLoop::run() {
   // Our own work guard: the group drops its guard when stopping, but the io_context must keep
   // running (not return) until the last fiber is gone; stopIfFinished() ends it.
   auto work = boost::asio::make_work_guard(loop_.io);
-  fiber_asio::runFibers(loop_.io);
+  fiber_scheduler_asio::runFibers(loop_.io);
 }
 
 void FiberLoop::requestStop() {

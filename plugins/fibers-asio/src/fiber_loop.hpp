@@ -11,7 +11,7 @@ class FiberLoop {
   explicit FiberLoop(asio_common::EventLoop& loop) : loop_(loop) {}
 
   /// The body of the loop's OS thread: runs the io_context on the thread's main fiber under
-  /// AsioScheduler (fiber_asio::runFibers), so connection fibers run inside
+  /// AsioScheduler (fiber_scheduler_asio::runFibers), so connection fibers run inside
   /// io_context::run, until a stop was requested and every connection fiber has ended.
   void run();
   /// From the host thread, after every connection was told to close.

@@ -3,7 +3,7 @@
 #include "upstream_call.hpp"
 
 #include <benchd/asio_common/client_watch.hpp>
-#include <benchd/fiber_asio/use_fiber.hpp>
+#include <benchd/fiber_scheduler_asio/use_fiber.hpp>
 
 #include <boost/asio/steady_timer.hpp>
 
@@ -38,7 +38,7 @@ std::optional<sdk::Reply> handleRequest(
     boost::asio::steady_timer timer(loop.io, std::chrono::milliseconds(request.delay_millis));
     asio_common::ClientWatch watch(stream, buffer);
     const auto interruption = watch.interruptWith([&timer] { timer.cancel(); });
-    const boost::system::error_code error = timer.async_wait(fiber_asio::use_fiber);
+    const boost::system::error_code error = timer.async_wait(fiber_scheduler_asio::use_fiber);
     if (watch.clientGone())
       return std::nullopt;
     if (error)

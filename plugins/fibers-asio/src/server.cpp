@@ -2,7 +2,7 @@
 
 #include "connection.hpp"
 
-#include <benchd/fiber_asio/fiber_stack.hpp>
+#include <benchd/fiber_scheduler_asio/fiber_stack.hpp>
 
 #include <boost/fiber/fiber.hpp>
 
@@ -21,7 +21,7 @@ void Server::start() {
         // Runs on the loop's thread; launch::post only makes the fiber ready, so it starts
         // when the scheduler next picks, not inside this completion handler.
         boost::fibers::fiber(boost::fibers::launch::post, std::allocator_arg,
-                             fiber_asio::connectionFiberStack(), &serveConnection, &loop,
+                             fiber_scheduler_asio::connectionFiberStack(), &serveConnection, &loop,
                              fiber_loops_[loop.index].get(), &host_, std::move(socket))
             .detach();
       },

@@ -1,7 +1,7 @@
 #include "upstream_call.hpp"
 
 #include <benchd/asio_common/connection_tracking.hpp>
-#include <benchd/fiber_asio/use_fiber.hpp>
+#include <benchd/fiber_scheduler_asio/use_fiber.hpp>
 #include <benchd/sdk/limits.hpp>
 #include <benchd/sdk/service_request.hpp>
 
@@ -14,7 +14,7 @@ namespace benchd::fibers_asio {
 namespace asio = boost::asio;
 namespace http = boost::beast::http;
 using boost::system::error_code;
-using fiber_asio::use_fiber;
+using fiber_scheduler_asio::use_fiber;
 
 UpstreamResult callUpstream(asio_common::EventLoop& loop, const std::string& target,
                             asio_common::ClientWatch& watch) {

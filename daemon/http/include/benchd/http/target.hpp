@@ -1,5 +1,7 @@
 #pragma once
 
+#include <benchd/sdk/query_string.hpp>
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,11 +17,7 @@ namespace benchd::http {
 /// All functions are pure and thread-safe.
 
 /// One `name=value` pair of a query string, both percent-decoded.
-using QueryParam = std::pair<std::string, std::string>;
-
-/// Decodes `%XX` escapes. With `plus_as_space` (query strings, form encoding) '+' becomes ' '.
-/// Returns nothing for a malformed escape ('%' not followed by two hex digits).
-[[nodiscard]] std::optional<std::string> percentDecode(std::string_view text, bool plus_as_space);
+using QueryParam = sdk::QueryParam;
 
 /// The outcome of parseTarget(): either `ok` with the parts, or a client error (`reason`, a
 /// stable machine-readable code, and `detail`, one sentence for a human).
@@ -38,17 +36,14 @@ struct ParsedTarget {
 /// parameters, rejecting anything that could address a file outside a folder when a segment
 /// is used as a file or id name:
 ///  - targets not starting with '/' (absolute-form, authority-form, '*'): "bad-target";
-///  - malformed %-escapes: "bad-encoding";
+///  - malformed %-escapes, in the path or the query (see benchd/sdk/query_string.hpp for the
+///    decoding rules both share with the plugins): "bad-encoding";
 ///  - empty segments ("//"), which turn a relative name into an absolute one: "empty-segment";
 ///  - '.' or '..' segments, raw or encoded (%2e%2e): "path-traversal";
 ///  - a decoded '/' or '\' inside a segment (%2f, %5c): "encoded-separator";
-///  - NUL or another control character in a decoded segment or query part: "control-character".
+///  - NUL or another control character in a decoded segment or query name or value:
+///    "control-character".
 /// The fragment ('#...') must not be sent by clients and is rejected as "bad-target".
 [[nodiscard]] ParsedTarget parseTarget(std::string_view target);
-
-/// Parses a query string (without the '?'): '&'-separated `name=value` or bare `name` (value
-/// empty); '+' and %-escapes decoded. Returns nothing for a malformed escape or a decoded
-/// control character.
-[[nodiscard]] std::optional<std::vector<QueryParam>> parseQuery(std::string_view query);
 
 }  // namespace benchd::http

@@ -4,6 +4,7 @@
 // Plugins share this so that the benchmark compares transport and concurrency, not parsers.
 
 #include <benchd/sdk/limits.hpp>
+#include <benchd/sdk/query_string.hpp>
 
 #include <charconv>
 #include <chrono>
@@ -79,57 +80,6 @@ inline std::string jsonEscape(std::string_view text) {
     }
   }
   return out;
-}
-
-inline int hexValue(char c) {
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
-  return -1;
-}
-
-/// Decodes %XX escapes and '+' (form encoding). Returns nullopt for a broken escape.
-inline std::optional<std::string> percentDecode(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '+') {
-      out += ' ';
-    } else if (c == '%') {
-      if (i + 2 >= text.size())
-        return std::nullopt;
-      const int high = hexValue(text[i + 1]);
-      const int low = hexValue(text[i + 2]);
-      if (high < 0 || low < 0)
-        return std::nullopt;
-      out += static_cast<char>(high * 16 + low);
-      i += 2;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-/// Finds the raw value of `name` in a query string ("a=1&b=2"); nullopt when absent.
-inline std::optional<std::string_view> queryValue(std::string_view query, std::string_view name) {
-  while (!query.empty()) {
-    const std::size_t amp = query.find('&');
-    const std::string_view pair = query.substr(0, amp);
-    const std::size_t eq = pair.find('=');
-    const std::string_view key = pair.substr(0, eq);
-    if (key == name) {
-      return eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1);
-    }
-    if (amp == std::string_view::npos)
-      break;
-    query.remove_prefix(amp + 1);
-  }
-  return std::nullopt;
 }
 
 template <typename Int>
@@ -249,7 +199,7 @@ inline std::variant<ServiceRequest, Reply> classifyRequest(std::string_view meth
     return errorReply(404, "no such path: " + std::string(path));
   }
 
-  const auto depth_text = detail::queryValue(query, "delayCallDepth");
+  const auto depth_text = firstRawQueryValue(query, "delayCallDepth");
   if (!depth_text)
     return errorReply(400, "missing query parameter delayCallDepth");
   const auto depth = detail::parseInteger<int>(*depth_text, 0, kMaxDelayCallDepth);
@@ -258,7 +208,7 @@ inline std::variant<ServiceRequest, Reply> classifyRequest(std::string_view meth
                                std::to_string(kMaxDelayCallDepth) + ", got '" +
                                std::string(*depth_text) + "'");
   }
-  const auto delay_text = detail::queryValue(query, "delayInMillis");
+  const auto delay_text = firstRawQueryValue(query, "delayInMillis");
   if (!delay_text)
     return errorReply(400, "missing query parameter delayInMillis");
   const auto delay = detail::parseInteger<std::int64_t>(*delay_text, 0, kMaxDelayMillis);
@@ -271,10 +221,10 @@ inline std::variant<ServiceRequest, Reply> classifyRequest(std::string_view meth
   request.delay_millis = *delay;
 
   if (request.operation == Operation::kGetMovies) {
-    const auto director = detail::queryValue(query, "directorLastName");
+    const auto director = firstRawQueryValue(query, "directorLastName");
     if (!director)
       return errorReply(400, "missing query parameter directorLastName");
-    auto decoded = detail::percentDecode(*director);
+    auto decoded = percentDecode(*director, PlusSign::kSpace);
     if (!decoded || decoded->empty()) {
       return errorReply(400, "directorLastName must be a non-empty, correctly encoded string");
     }
@@ -300,7 +250,7 @@ inline std::chrono::milliseconds upstreamResponseTimeoutFor(
   const std::size_t question = target.find('?');
   const std::string_view query =
       question == std::string_view::npos ? std::string_view{} : target.substr(question + 1);
-  const auto delay_text = detail::queryValue(query, "delayInMillis");
+  const auto delay_text = firstRawQueryValue(query, "delayInMillis");
   const auto delay = delay_text
                          ? detail::parseInteger<std::int64_t>(*delay_text, 0, kMaxDelayMillis)
                          : std::nullopt;

@@ -4,7 +4,7 @@
 
 #include <cstddef>
 
-namespace benchd::fiber_asio {
+namespace benchd::fiber_scheduler_asio {
 
 /// The usable stack of a connection fiber: 128 KiB. Serving a request (Beast's parser, the
 /// host's JSON writer, the nested call) stays well within it, and pages are only committed
@@ -21,4 +21,4 @@ inline boost::fibers::protected_fixedsize_stack connectionFiberStack() {
   return boost::fibers::protected_fixedsize_stack(kFiberStackBytes);
 }
 
-}  // namespace benchd::fiber_asio
+}  // namespace benchd::fiber_scheduler_asio

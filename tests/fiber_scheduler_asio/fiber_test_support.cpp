@@ -1,6 +1,6 @@
 #include "fiber_test_support.hpp"
 
-#include <benchd/fiber_asio/asio_scheduler.hpp>
+#include <benchd/fiber_scheduler_asio/asio_scheduler.hpp>
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/post.hpp>
@@ -25,7 +25,7 @@ void runInFiberThread(boost::asio::io_context& io, FiberThreadMode mode,
   std::thread thread([&] {
     auto work = boost::asio::make_work_guard(io);
     if (mode == FiberThreadMode::kMainFiberWaits) {
-      boost::fibers::use_scheduling_algorithm<fiber_asio::AsioScheduler>(io);
+      boost::fibers::use_scheduling_algorithm<fiber_scheduler_asio::AsioScheduler>(io);
       boost::fibers::fiber worker(guarded_body);
       worker.join();
       return;
@@ -37,7 +37,7 @@ void runInFiberThread(boost::asio::io_context& io, FiberThreadMode mode,
         io.stop();
       }).detach();
     });
-    fiber_asio::runFibers(io);
+    fiber_scheduler_asio::runFibers(io);
   });
   thread.join();
   if (failure)

@@ -12,7 +12,7 @@ namespace benchd::testing {
 /// The two ways AsioScheduler lets a thread run (see asio_scheduler.hpp).
 enum class FiberThreadMode {
   kMainFiberWaits,   ///< the main fiber joins; the dispatcher drives the io_context
-  kMainFiberRunsIo,  ///< the main fiber runs the io_context (fiber_asio::runFibers)
+  kMainFiberRunsIo,  ///< the main fiber runs the io_context (fiber_scheduler_asio::runFibers)
 };
 
 /// Runs `body` as a fiber on a new OS thread whose fibers are scheduled by AsioScheduler over

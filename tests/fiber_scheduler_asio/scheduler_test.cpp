@@ -4,8 +4,8 @@
 // it; an operation that completes inside its initiation returns at once.
 #include "fiber_test_support.hpp"
 
-#include <benchd/fiber_asio/asio_scheduler.hpp>
-#include <benchd/fiber_asio/use_fiber.hpp>
+#include <benchd/fiber_scheduler_asio/asio_scheduler.hpp>
+#include <benchd/fiber_scheduler_asio/use_fiber.hpp>
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
@@ -92,7 +92,7 @@ TEST_P(AsioSchedulerTest, TimerThroughUseFiberFromThisTranslationUnit) {
   const auto started = steady_clock::now();
   runInFiberThread(io, GetParam(), [&] {
     boost::asio::steady_timer timer(io, milliseconds(20));
-    result = timer.async_wait(fiber_asio::use_fiber);
+    result = timer.async_wait(fiber_scheduler_asio::use_fiber);
   });
   EXPECT_FALSE(result) << result.message();
   EXPECT_GE(steady_clock::now() - started, milliseconds(20));
@@ -107,7 +107,7 @@ TEST_P(AsioSchedulerTest, FibersRunInsideIoContextRunOnlyWhenTheMainFiberRunsIt)
   runInFiberThread(io, GetParam(), [&] {
     inside_before = io.get_executor().running_in_this_thread();
     boost::asio::steady_timer timer(io, milliseconds(1));
-    timer.async_wait(fiber_asio::use_fiber);
+    timer.async_wait(fiber_scheduler_asio::use_fiber);
     inside_after = io.get_executor().running_in_this_thread();
   });
   const bool expected = GetParam() == FiberThreadMode::kMainFiberRunsIo;
@@ -123,14 +123,14 @@ TEST_P(AsioSchedulerTest, AnOperationCompletedInsideItsInitiationReturnsAtOnce) 
   boost::system::error_code later = boost::asio::error::fault;
   runInFiberThread(io, GetParam(), [&] {
     for (int i = 0; i < 3; ++i) {
-      boost::asio::dispatch(io.get_executor(), fiber_asio::use_fiber);
+      boost::asio::dispatch(io.get_executor(), fiber_scheduler_asio::use_fiber);
       // A running fiber in the ready queue would be resumed while it runs.
       EXPECT_FALSE(boost::fibers::context::active()->ready_is_linked());
       ++dispatched;
     }
     // The fiber still waits and resumes normally afterwards.
     boost::asio::steady_timer timer(io, milliseconds(5));
-    later = timer.async_wait(fiber_asio::use_fiber);
+    later = timer.async_wait(fiber_scheduler_asio::use_fiber);
   });
   EXPECT_EQ(dispatched, 3);
   EXPECT_FALSE(later) << later.message();

@@ -1,10 +1,10 @@
-#include <benchd/fiber_asio/asio_scheduler.hpp>
+#include <benchd/fiber_scheduler_asio/asio_scheduler.hpp>
 
 #include <boost/asio/post.hpp>
 #include <boost/fiber/operations.hpp>
 #include <boost/fiber/type.hpp>
 
-namespace benchd::fiber_asio {
+namespace benchd::fiber_scheduler_asio {
 
 namespace {
 
@@ -134,4 +134,4 @@ void runFibers(boost::asio::io_context& io) {
   io.run();
 }
 
-}  // namespace benchd::fiber_asio
+}  // namespace benchd::fiber_scheduler_asio

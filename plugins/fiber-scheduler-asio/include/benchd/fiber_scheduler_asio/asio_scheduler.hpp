@@ -8,7 +8,7 @@
 
 #include <chrono>
 
-namespace benchd::fiber_asio {
+namespace benchd::fiber_scheduler_asio {
 
 /// A Boost.Fiber scheduling algorithm that shares one OS thread between fibers and an Asio
 /// io_context. Fibers run round-robin (FIFO) and wait for Asio operations through use_fiber.
@@ -74,4 +74,4 @@ class AsioScheduler final : public boost::fibers::algo::algorithm {
 /// on a thread that has not installed another scheduler.
 void runFibers(boost::asio::io_context& io);
 
-}  // namespace benchd::fiber_asio
+}  // namespace benchd::fiber_scheduler_asio

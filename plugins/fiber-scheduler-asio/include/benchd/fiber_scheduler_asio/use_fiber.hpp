@@ -19,7 +19,7 @@
 #include <type_traits>
 #include <utility>
 
-namespace benchd::fiber_asio {
+namespace benchd::fiber_scheduler_asio {
 
 struct UseFiber {
   constexpr UseFiber() = default;
@@ -132,16 +132,16 @@ auto unwrapResults(std::tuple<Values...>&& values) {
 }
 
 }  // namespace detail
-}  // namespace benchd::fiber_asio
+}  // namespace benchd::fiber_scheduler_asio
 
 template <typename... Args>
-class boost::asio::async_result<benchd::fiber_asio::UseFiber, void(Args...)> {
+class boost::asio::async_result<benchd::fiber_scheduler_asio::UseFiber, void(Args...)> {
  public:
   template <typename Initiation, typename... InitArgs>
-  static auto initiate(Initiation&& initiation, benchd::fiber_asio::UseFiber /*token*/,
+  static auto initiate(Initiation&& initiation, benchd::fiber_scheduler_asio::UseFiber /*token*/,
                        InitArgs&&... args) {
-    using Completion = benchd::fiber_asio::detail::FiberCompletion<std::decay_t<Args>...>;
-    using Handler = benchd::fiber_asio::detail::ResumeFiber<std::decay_t<Args>...>;
+    using Completion = benchd::fiber_scheduler_asio::detail::FiberCompletion<std::decay_t<Args>...>;
+    using Handler = benchd::fiber_scheduler_asio::detail::ResumeFiber<std::decay_t<Args>...>;
     Completion completion;
     completion.fiber = boost::fibers::context::active();
     std::forward<Initiation>(initiation)(Handler{&completion}, std::forward<InitArgs>(args)...);
@@ -149,6 +149,6 @@ class boost::asio::async_result<benchd::fiber_asio::UseFiber, void(Args...)> {
     // not return early either.
     while (!completion.done)
       completion.fiber->suspend();
-    return benchd::fiber_asio::detail::unwrapResults(std::move(*completion.values));
+    return benchd::fiber_scheduler_asio::detail::unwrapResults(std::move(*completion.values));
   }
 };

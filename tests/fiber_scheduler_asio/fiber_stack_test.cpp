@@ -3,7 +3,7 @@
 // deep but bounded call chain.
 #include "sanitizer.hpp"
 
-#include <benchd/fiber_asio/fiber_stack.hpp>
+#include <benchd/fiber_scheduler_asio/fiber_stack.hpp>
 
 #include <boost/fiber/fiber.hpp>
 #include <gtest/gtest.h>
@@ -16,7 +16,7 @@
 #include <sstream>
 #include <string>
 
-namespace benchd::fiber_asio {
+namespace benchd::fiber_scheduler_asio {
 namespace {
 
 /// The permissions ("rw-p", "---p") of the mapping of this process that holds `address`, from
@@ -90,4 +90,4 @@ TEST(FiberStackDeathTest, AnOverflowFaultsInsteadOfOverwritingMemory) {
 }
 
 }  // namespace
-}  // namespace benchd::fiber_asio
+}  // namespace benchd::fiber_scheduler_asio

@@ -4,8 +4,8 @@
 // would not link if they defined non-inline objects.
 #include "fiber_test_support.hpp"
 
-#include <benchd/fiber_asio/asio_scheduler.hpp>
-#include <benchd/fiber_asio/use_fiber.hpp>
+#include <benchd/fiber_scheduler_asio/asio_scheduler.hpp>
+#include <benchd/fiber_scheduler_asio/use_fiber.hpp>
 
 #include <boost/asio/associated_allocator.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -30,7 +30,7 @@ class UseFiberTest : public FiberThreadTest {};
 
 namespace asio = boost::asio;
 using asio::ip::tcp;
-using fiber_asio::use_fiber;
+using fiber_scheduler_asio::use_fiber;
 
 TEST_P(UseFiberTest, EchoRoundTripBetweenTwoFibersOnOneThread) {
   asio::io_context io;
@@ -121,7 +121,8 @@ TEST_P(UseFiberTest, OperationStateLivesOnTheWaitingFibersStack) {
       Traits::deallocate(allocator, again, 200);
       asio::post(io, [handler = std::move(handler)]() mutable { handler(std::error_code{}); });
     };
-    asio::async_initiate<const fiber_asio::UseFiber&, void(std::error_code)>(initiation, use_fiber);
+    asio::async_initiate<const fiber_scheduler_asio::UseFiber&, void(std::error_code)>(initiation,
+                                                                                       use_fiber);
   });
   // Both addresses lie on the fiber's stack: Boost's default fiber stack, 128 KiB.
   EXPECT_GE(first_distance, 0);
