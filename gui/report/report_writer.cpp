@@ -52,7 +52,7 @@ ReportSummary writeReport(const store::ResultStore& store, store::RunId run,
     std::vector<charts::ChartSecond> seconds;
     if (result) {
       for (const results::SecondRecord& second :
-           store.seconds(*result, loadgen::PhaseKind::kTest)) {
+           store.seconds(*result, measurement::PhaseKind::kTest)) {
         seconds.push_back(charts::chartSecondOf(second));
       }
     }

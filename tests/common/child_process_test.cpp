@@ -1,7 +1,7 @@
 // ChildProcess and runToCompletion against /bin/sh: exit codes and signals described, output
 // captured and streamed line by line, timeouts that kill, and the child's clean start (signal
 // mask, inherited descriptors, affinity, environment, parent-death signal).
-#include <benchd/runner/child_process.hpp>
+#include <benchd/common/child_process.hpp>
 
 #include <gtest/gtest.h>
 
@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-namespace benchd::runner {
+namespace benchd::common {
 namespace {
 
 using namespace std::chrono_literals;
@@ -187,4 +187,4 @@ TEST(ChildProcessLifetime, MovesKeepTheChildAndTheDestructorReapsIt) {
 }
 
 }  // namespace
-}  // namespace benchd::runner
+}  // namespace benchd::common

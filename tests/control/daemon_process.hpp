@@ -1,23 +1,28 @@
-// `benchd serve` as a test sees it: a real daemon process on an ephemeral loopback port with its
-// state in a temporary folder, calls with or without the token, and an event-stream follower.
 #pragma once
+// `benchd serve` as its tests see it: a real daemon process on an ephemeral loopback port with
+// its state in a temporary folder, calls with or without the token, run states waited for,
+// event streams followed or held open and read back as events, and a clean stop. The one home
+// of what the serve suites share (serve_test, serve_results_test, serve_robustness_test).
 
-#include "build_paths.hpp"
 #include "http_client.hpp"
+#include "scenario_csv.hpp"
 
-#include <benchd/runner/child_process.hpp>
+#include <benchd/common/child_process.hpp>
 
-#include <unistd.h>
+#include <rapidjson/document.h>
 
-#include <arpa/inet.h>
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
-#include <fstream>
-#include <map>
-#include <netinet/in.h>
-#include <regex>
+#include <functional>
+#include <memory>
+#include <optional>
 #include <string>
-#include <sys/socket.h>
+#include <vector>
+
+namespace benchd::testing {
+class LoopbackSocket;
+}
 
 namespace benchd::control::testing {
 
@@ -26,101 +31,126 @@ using namespace std::chrono_literals;
 using benchd::testing::HttpConnection;
 using benchd::testing::HttpResponse;
 
-/// A daemon on an ephemeral loopback port with its state in a temporary folder.
+/// Calls `condition` every `interval` until it holds (true) or `timeout` passes (false): for
+/// waiting on a state nothing announces (a run's progress, a process gone), never as a timing
+/// assertion.
+bool pollUntil(const std::function<bool()>& condition, std::chrono::milliseconds timeout,
+               std::chrono::milliseconds interval = 50ms);
+
+/// A `benchd serve` process on an ephemeral loopback port with its state in `dir`/state. The
+/// destructor kills a daemon that is still running.
 class Daemon {
  public:
-  /// `extra_config`: more `key = value` lines for the config file (e.g. plugin_dirs).
-  explicit Daemon(const fs::path& dir, const std::string& extra_config = {})
-      : config_(dir / "benchd.conf"),
-        child_(makeConfig(dir, extra_config), {"serve", "--config", config_.string()}) {
-    const auto deadline = std::chrono::steady_clock::now() + 30s;
-    while (port_ == 0 && std::chrono::steady_clock::now() < deadline && !child_.stdoutClosed()) {
-      for (const std::string& line : child_.readStdoutLines(500ms)) {
-        std::smatch match;
-        if (std::regex_search(line, match,
-                              std::regex(R"(listening on http://127\.0\.0\.1:(\d+))"))) {
-          port_ = static_cast<std::uint16_t>(std::stoi(match[1]));
-        }
-      }
-    }
-    std::ifstream token_file(dir / "state" / "token");
-    std::getline(token_file, token_);
-  }
+  /// Starts it and waits (up to 30 s) for the line that names its port; port() is 0 when none
+  /// came. `extra_config`: more `key = value` lines for its config file (e.g. plugin_dirs).
+  explicit Daemon(const fs::path& dir, const std::string& extra_config = {});
 
   [[nodiscard]] std::uint16_t port() const { return port_; }
   [[nodiscard]] const std::string& token() const { return token_; }
-  runner::ChildProcess& process() { return child_; }
+  common::ChildProcess& process() { return child_; }
 
+  /// One request on a fresh connection, with the token unless `with_token` is false; a body is
+  /// sent as application/json. Throws std::runtime_error when there is no answer.
   [[nodiscard]] HttpResponse call(const std::string& method, const std::string& target,
-                                  const std::string& body = {}, bool with_token = true) const {
-    HttpConnection connection(port_);
-    std::map<std::string, std::string> headers;
-    if (with_token) {
-      headers["Authorization"] = "Bearer " + token_;
-    }
-    if (!body.empty()) {
-      headers["Content-Type"] = "application/json";
-    }
-    return connection.request(method, target, body, headers);
-  }
+                                  const std::string& body = {}, bool with_token = true) const;
+  /// PUT `body` as `content_type`, with the token.
+  [[nodiscard]] HttpResponse put(const std::string& target, const std::string& body,
+                                 const std::string& content_type) const;
+
+  /// Reads the daemon's stderr until it holds `text` (true) or `timeout` passes (false).
+  bool waitForLog(const std::string& text, std::chrono::milliseconds timeout = 10s);
+
+  /// SIGTERM, then a test failure unless it exits 0 within 30 s.
+  void stop();
 
  private:
-  fs::path makeConfig(const fs::path& dir, const std::string& extra_config) {
-    std::ofstream(config_) << "port = 0\nstate_dir = " << (dir / "state").string() << "\n"
-                           << extra_config;
-    return benchd::testing::cliPath();
-  }
-
   fs::path config_;
-  runner::ChildProcess child_;
+  common::ChildProcess child_;
   std::uint16_t port_ = 0;
   std::string token_;
 };
 
-/// Follows GET /api/v1/runs/{id}/events until the end event (or `timeout`); the raw stream.
-/// `last_event_id`, when given, is sent as the `Last-Event-ID` header (resume after that event).
-inline std::string followEvents(std::uint16_t port, const std::string& token, int run,
-                                std::chrono::seconds timeout,
-                                const std::string& last_event_id = {}) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_port = htons(port);
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0) {
-    ::close(fd);
-    return {};
-  }
-  const timeval receive_timeout{1, 0};
-  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &receive_timeout, sizeof(receive_timeout));
-  const std::string request =
-      "GET /api/v1/runs/" + std::to_string(run) +
-      "/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token + "\r\n" +
-      (last_event_id.empty() ? std::string() : "Last-Event-ID: " + last_event_id + "\r\n") + "\r\n";
-  ::send(fd, request.data(), request.size(), MSG_NOSIGNAL);
-  std::string stream;
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  char chunk[4096];
-  while (std::chrono::steady_clock::now() < deadline &&
-         stream.find("event: end") == std::string::npos) {
-    const ssize_t got = ::recv(fd, chunk, sizeof(chunk), 0);
-    if (got == 0) {
-      break;
-    }
-    if (got > 0) {
-      stream.append(chunk, static_cast<std::size_t>(got));
-    }
-  }
-  ::close(fd);
-  return stream;
-}
+// ---- JSON -------------------------------------------------------------------------------------
 
-inline std::size_t count(const std::string& text, const std::string& part) {
-  std::size_t found = 0;
-  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
-    ++found;
-  }
-  return found;
-}
+/// `text` parsed; HasParseError() tells whether it was JSON.
+[[nodiscard]] rapidjson::Document parseJson(const std::string& text);
+/// The response's body parsed; a test failure when it is not JSON.
+[[nodiscard]] rapidjson::Document jsonBody(const HttpResponse& response);
+/// The string member `name` of `object`; empty when it is missing or not a string.
+[[nodiscard]] std::string stringMember(const rapidjson::Value& object, const char* name);
+/// GET `target` as JSON; nothing when the call fails (e.g. the daemon is gone), the status is
+/// not 200 or the body is not a JSON object.
+[[nodiscard]] std::optional<rapidjson::Document> getJson(const Daemon& daemon,
+                                                         const std::string& target);
+
+// ---- runs -------------------------------------------------------------------------------------
+
+/// The "status" of GET /api/v1/runs/{run}; empty when the call fails.
+[[nodiscard]] std::string runStatus(const Daemon& daemon, int run);
+
+/// Polls GET /api/v1/runs/{run} until `done(run document)` holds (true), or the run has ended
+/// without it holding, or `timeout` passes (false).
+bool waitForRun(const Daemon& daemon, int run,
+                const std::function<bool(const rapidjson::Document&)>& done,
+                std::chrono::seconds timeout);
+/// waitForRun until the run's status is `status` (e.g. "stopped").
+bool waitForStatus(const Daemon& daemon, int run, const std::string& status,
+                   std::chrono::seconds timeout);
+/// waitForRun until the run's progress is in `step` ("warmup", "test") of scenario row
+/// `scenario`.
+bool waitForStep(const Daemon& daemon, int run, const std::string& scenario,
+                 const std::string& step, std::chrono::seconds timeout);
+
+// ---- event streams ----------------------------------------------------------------------------
+
+/// GET /api/v1/runs/{run}/events on a connection of its own, held open until destroyed. Reads
+/// only when asked, so a test can hold several, or stop the daemon and read what it sent after.
+class EventStream {
+ public:
+  /// Connects, asks for the stream (resuming after `last_event_id` when given, as the
+  /// Last-Event-ID header) and waits up to 5 s for the response head.
+  EventStream(std::uint16_t port, const std::string& token, int run,
+              const std::string& last_event_id = {});
+  ~EventStream();
+  EventStream(const EventStream&) = delete;
+  EventStream& operator=(const EventStream&) = delete;
+
+  /// True when the response head arrived.
+  [[nodiscard]] bool opened() const;
+  /// Everything received so far, response head included.
+  [[nodiscard]] const std::string& received() const { return received_; }
+  /// Reads until received() holds `marker`, the daemon closes, or `timeout` passes.
+  const std::string& readUntil(const std::string& marker, std::chrono::milliseconds timeout);
+  /// Reads until the end event has arrived whole, the daemon closes, or `timeout` passes.
+  const std::string& readUntilEnd(std::chrono::milliseconds timeout);
+
+ private:
+  std::unique_ptr<benchd::testing::LoopbackSocket> socket_;
+  std::string received_;
+};
+
+/// The raw stream (response head included) of GET /api/v1/runs/{run}/events until its end
+/// event has arrived, the daemon closed, or `timeout` passed. `last_event_id`, when given, is
+/// sent as the Last-Event-ID header (resume after that event).
+std::string followEvents(std::uint16_t port, const std::string& token, int run,
+                         std::chrono::milliseconds timeout, const std::string& last_event_id = {});
+
+/// One Server-Sent Event.
+struct StreamEvent {
+  std::string id;
+  std::string type;
+  std::string data;  ///< data lines joined with '\n'
+};
+
+/// The events of a raw stream (as followEvents() returns it): its chunked body decoded up to
+/// the last complete chunk, comments left out.
+[[nodiscard]] std::vector<StreamEvent> parseEvents(const std::string& raw);
+/// The `id:` values of a raw stream's events, in order.
+[[nodiscard]] std::vector<std::uint64_t> eventIds(const std::string& raw);
+/// The "status" of the stream's end event; empty without one.
+[[nodiscard]] std::string endStatus(const std::vector<StreamEvent>& events);
+
+/// How often `part` occurs in `text` (overlaps counted).
+[[nodiscard]] std::size_t occurrences(const std::string& text, const std::string& part);
 
 }  // namespace benchd::control::testing

@@ -43,7 +43,7 @@ TEST(PrometheusText, EveryLineIsACommentOrAWellFormedSample) {
   results::SecondRecord second;
   second.load.duration_micros = 500'000;
   second.load.counters.requests_ok = 1000;
-  second.load.counters.errors[loadgen::ErrorClass::kHttp5xx] = 5;
+  second.load.counters.errors[measurement::ErrorClass::kHttp5xx] = 5;
   second.load.latency.p99 = 12.5;
   live.latest_second = second;
   metrics.live = live;

@@ -1,5 +1,6 @@
 // The daemon's run queue on real workers and plugins: order, one at a time, events, stops.
 #include "build_paths.hpp"
+#include "scenario_csv.hpp"
 #include "temp_dir.hpp"
 
 #include <benchd/control/run_queue.hpp>
@@ -72,10 +73,9 @@ class RunQueueTest : public ::testing::Test {
 
   /// A one-row scenario file: get-time at 50 req/s for `test_seconds`.
   runner::RunRequest request(const std::string& name, unsigned test_seconds) const {
-    dir_.write(name + ".csv",
-               "scenario,k6Config,serverProfiles,delayCallDepth,delayInMillis,connections,"
-               "requestsPerSecond,warmupDurationInSeconds,testDurationInSeconds\n" +
-                   name + ",get-time.js,,0,0,10,50,0," + std::to_string(test_seconds) + "\n");
+    dir_.write(name + ".csv", std::string(testing::kScenarioCsvHeader) + name +
+                                  ",get-time.js,,0,0,10,50,0," + std::to_string(test_seconds) +
+                                  "\n");
     runner::RunRequest run_request;
     run_request.scenario_file = (dir_.path() / (name + ".csv")).string();
     run_request.approaches = {"callbacks-asio"};

@@ -1,6 +1,7 @@
 // The daemon's scenario-file library on real folders: names that cannot escape, validated
 // uploads written whole or not at all, built-in files protected.
 #include "build_paths.hpp"
+#include "scenario_csv.hpp"
 #include "temp_dir.hpp"
 
 #include <benchd/control/scenario_library.hpp>
@@ -18,12 +19,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kHeader =
-    "scenario,k6Config,serverProfiles,delayCallDepth,delayInMillis,connections,"
-    "requestsPerSecond,warmupDurationInSeconds,testDurationInSeconds\n";
+using testing::kScenarioCsvHeader;
 
 std::string validFile() {
-  return std::string(kHeader) + "mine,get-movies,,0,0,5,,0,2\n";
+  return std::string(kScenarioCsvHeader) + "mine,get-movies,,0,0,5,,0,2\n";
 }
 
 std::string contentOf(const fs::path& path) {
@@ -93,8 +92,8 @@ TEST_F(ScenarioLibraryTest, StoresAValidUploadPrivatelyAndReplacesIt) {
 
 TEST_F(ScenarioLibraryTest, ABadUploadNamesTheLineAndColumnAndChangesNothing) {
   ASSERT_FALSE(library_.upload("mine.csv", validFile()));
-  const std::string bad =
-      std::string(kHeader) + "fine,get-movies,,0,0,5,,0,2\n" + "broken,get-movies,,0,0,abc,,0,2\n";
+  const std::string bad = std::string(kScenarioCsvHeader) + "fine,get-movies,,0,0,5,,0,2\n" +
+                          "broken,get-movies,,0,0,abc,,0,2\n";
   try {
     (void)library_.upload("mine.csv", bad);
     FAIL() << "accepted a bad file";
@@ -103,9 +102,9 @@ TEST_F(ScenarioLibraryTest, ABadUploadNamesTheLineAndColumnAndChangesNothing) {
     EXPECT_EQ(error.column(), 6U);
     EXPECT_NE(std::string(error.what()).find("mine.csv:3"), std::string::npos) << error.what();
   }
-  EXPECT_THROW(
-      (void)library_.upload("mine.csv", std::string(kHeader) + "x,no-such-workload,,0,0,1,,0,1\n"),
-      scenario::ScenarioFileError);
+  EXPECT_THROW((void)library_.upload("mine.csv", std::string(kScenarioCsvHeader) +
+                                                     "x,no-such-workload,,0,0,1,,0,1\n"),
+               scenario::ScenarioFileError);
   EXPECT_THROW((void)library_.upload("mine.csv", ""), scenario::ScenarioFileError);
   EXPECT_EQ(contentOf(uploads() / "mine.csv"), validFile());
 }

@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include <csignal>
 #include <sys/stat.h>
 
 namespace benchd::control {
@@ -47,11 +46,7 @@ TEST(BenchdServe, MakesAPrivateTokenAndGuardsEveryEndpointButHealth) {
       "POST", "/api/v1/runs", R"({"scenarioFile":"scenarios-ci.csv","testSeconds":-1})");
   EXPECT_EQ(negative.status, 400U);
   EXPECT_EQ(daemon.call("GET", "/api/v1/runs/12345").status, 404U);
-
-  daemon.process().signal(SIGTERM);
-  const auto ended = daemon.process().waitExit(30s);
-  ASSERT_TRUE(ended);
-  EXPECT_TRUE(ended->succeeded()) << ended->describe();
+  daemon.stop();
 }
 
 TEST(BenchdServe, RunsAScenarioFileThroughTheApiWhileItsEventsStream) {
@@ -66,8 +61,9 @@ TEST(BenchdServe, RunsAScenarioFileThroughTheApiWhileItsEventsStream) {
 
   const std::string events = followEvents(daemon.port(), daemon.token(), 1, 120s);
   EXPECT_NE(events.find("text/event-stream"), std::string::npos) << events.substr(0, 500);
-  EXPECT_GE(count(events, "event: snapshot"), 4U) << "four 2 s test phases, a snapshot a second";
-  EXPECT_GE(count(events, "event: row"), 3U);
+  EXPECT_GE(occurrences(events, "event: snapshot"), 4U)
+      << "four 2 s test phases, a snapshot a second";
+  EXPECT_GE(occurrences(events, "event: row"), 3U);
   EXPECT_NE(events.find("\"status\":\"completed\""), std::string::npos) << events;
 
   const HttpResponse run = daemon.call("GET", "/api/v1/runs/1");
@@ -76,21 +72,16 @@ TEST(BenchdServe, RunsAScenarioFileThroughTheApiWhileItsEventsStream) {
   EXPECT_TRUE(fs::exists(dir.path() / "state" / "results" / "run-1" / "results.md"));
   EXPECT_EQ(daemon.call("POST", "/api/v1/runs/1/stop").status, 409U);
   // The log says what happened to the run, one line each.
-  daemon.process().drainOutput(500ms);
+  EXPECT_TRUE(daemon.waitForLog("benchd: run 1 completed after ")) << daemon.process().stderrText();
   const std::string log = daemon.process().stderrText();
   EXPECT_NE(log.find("benchd: run 1 queued: "), std::string::npos) << log;
   EXPECT_NE(log.find("benchd: run 1 started: scenarios-ci.csv, 4 row(s) x 1 approach(es)"),
             std::string::npos)
       << log;
-  EXPECT_NE(log.find("benchd: run 1 completed after "), std::string::npos) << log;
   // A finished run's stream ends at once with its status.
   EXPECT_NE(followEvents(daemon.port(), daemon.token(), 1, 10s).find("event: end"),
             std::string::npos);
-
-  daemon.process().signal(SIGTERM);
-  const auto ended = daemon.process().waitExit(30s);
-  ASSERT_TRUE(ended);
-  EXPECT_TRUE(ended->succeeded()) << ended->describe();
+  daemon.stop();
 }
 
 }  // namespace

@@ -204,7 +204,7 @@ class GuiAppTest : public QObject {
     const auto result = store.findResult(run, "ci-get-movies-call-depth-1", "coroutines-asio");
     QVERIFY(result.has_value());
     const std::vector<benchd::results::SecondRecord> stored =
-        store.seconds(*result, benchd::loadgen::PhaseKind::kTest);
+        store.seconds(*result, benchd::measurement::PhaseKind::kTest);
     QCOMPARE(static_cast<std::size_t>(from_api.size()), stored.size());
     QVERIFY(!stored.empty());
     for (std::size_t index = 0; index < stored.size(); ++index) {

@@ -14,9 +14,9 @@
 namespace benchd::loadgen {
 namespace {
 
-using testing::runCommand;
+using benchd::testing::runCommand;
 
-testing::CommandResult benchd(const std::vector<std::string>& arguments) {
+benchd::testing::CommandResult benchd(const std::vector<std::string>& arguments) {
   return runCommand(benchd::testing::cliPath(), arguments);
 }
 

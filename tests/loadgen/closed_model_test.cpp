@@ -25,7 +25,7 @@ TEST(ClosedModel, RateCapHoldsTheSharedRateRealTime) {
   const auto workload = workloadOf({subScenario(ExecutorKind::kConstantVus)},
                                    scenario::RateCapSource::kScenarioRequestsPerSecond);
   const auto phase = runWorkload(workload, 20, 200, 3, targetOf(20), testOptions());
-  const PhaseResult& result = phase.result;
+  const measurement::PhaseResult& result = phase.result;
   EXPECT_GE(result.totals.requests_ok, 300U);
   EXPECT_LE(result.totals.requests_ok, 700U);
   EXPECT_EQ(result.totals.errors.total(), 0U);
@@ -48,7 +48,7 @@ TEST(ClosedModel, TheRateCapHoldsForOpenModelSubScenariosToo) {
   const auto workload =
       workloadOf({closed, open}, scenario::RateCapSource::kScenarioRequestsPerSecond);
   const auto phase = runWorkload(workload, 10, 100, 3, targetOf(1), testOptions());
-  const PhaseResult& result = phase.result;
+  const measurement::PhaseResult& result = phase.result;
   // Generous bounds: 300 slots in 3 s; 450 requests when the open half ignores the cap.
   EXPECT_GE(result.totals.requests_sent, 240U);
   EXPECT_LE(result.totals.requests_sent, 350U);
@@ -59,7 +59,7 @@ TEST(ClosedModel, TheRateCapHoldsForOpenModelSubScenariosToo) {
 TEST(ClosedModel, WithoutCapEveryVuLoopsAndLatencyIncludesTheDelay) {
   const auto workload = workloadOf({subScenario(ExecutorKind::kConstantVus)});
   const auto phase = runWorkload(workload, 10, std::nullopt, 2, targetOf(50), testOptions());
-  const PhaseResult& result = phase.result;
+  const measurement::PhaseResult& result = phase.result;
   // 10 VUs looping on 50 ms requests: about 200 per second at most.
   EXPECT_GE(result.totals.requests_ok, 100U);
   EXPECT_LE(result.totals.requests_ok, 440U);
@@ -93,7 +93,7 @@ TEST(ClosedModel, RampingVusFollowTheStageTargets) {
   const scenario::StagePlan plan = scenario::planStages(workload, {20, std::nullopt, 6s});
   const auto phase = runWorkload(workload, 20, std::nullopt, 6, targetOf(5), testOptions(10s, 2));
   ASSERT_GE(phase.snapshots.size(), 6U);
-  for (const LoadSnapshot& snapshot : phase.snapshots) {
+  for (const measurement::LoadSnapshot& snapshot : phase.snapshots) {
     const auto end =
         std::chrono::duration_cast<std::chrono::milliseconds>(snapshot.start + snapshot.duration);
     const double target = std::floor(plan.sub_scenarios[0].targetAt(end));
@@ -177,8 +177,8 @@ TEST(ClosedModel, SubScenariosRunInParallelWithTheirOwnMix) {
   mixed.requests.push_back(missing);
   const auto phase =
       runWorkload(workloadOf({good, mixed}), 8, std::nullopt, 2, targetOf(0), testOptions(10s, 2));
-  const LoadCounters& totals = phase.result.totals;
-  const auto not_found = totals.errors[ErrorClass::kHttp4xx];
+  const measurement::LoadCounters& totals = phase.result.totals;
+  const auto not_found = totals.errors[measurement::ErrorClass::kHttp4xx];
   EXPECT_EQ(totals.errors.total(), not_found);
   // Half the VUs send a quarter of their requests to a missing path: about 1/8 of all.
   const double share =

@@ -4,10 +4,10 @@
 #include "prepared_request.hpp"
 #include "token_schedule.hpp"
 
-#include <benchd/loadgen/error_class.hpp>
 #include <benchd/loadgen/host_limits.hpp>
 #include <benchd/loadgen/request_target.hpp>
 #include <benchd/loadgen/saturation.hpp>
+#include <benchd/measurement/error_class.hpp>
 
 #include <gtest/gtest.h>
 
@@ -160,16 +160,18 @@ TEST(RequestMix, RendersEachTemplateOnceForTheTarget) {
 }
 
 TEST(ErrorClass, NamesRoundTripAndStatusesClassify) {
-  for (const ErrorClass error_class : kAllErrorClasses) {
-    EXPECT_EQ(errorClassFromName(errorClassName(error_class)), error_class);
+  for (const measurement::ErrorClass error_class : measurement::kAllErrorClasses) {
+    EXPECT_EQ(measurement::errorClassFromName(measurement::errorClassName(error_class)),
+              error_class);
   }
-  EXPECT_EQ(errorClassName(ErrorClass::kConnectionRefused), "connection_refused");
-  EXPECT_EQ(errorClassName(ErrorClass::kHttp5xx), "http_5xx");
-  EXPECT_EQ(errorClassOfStatus(200), std::nullopt);
-  EXPECT_EQ(errorClassOfStatus(204), std::nullopt);
-  EXPECT_EQ(errorClassOfStatus(404), ErrorClass::kHttp4xx);
-  EXPECT_EQ(errorClassOfStatus(503), ErrorClass::kHttp5xx);
-  EXPECT_EQ(errorClassOfStatus(302), ErrorClass::kOther);
+  EXPECT_EQ(measurement::errorClassName(measurement::ErrorClass::kConnectionRefused),
+            "connection_refused");
+  EXPECT_EQ(measurement::errorClassName(measurement::ErrorClass::kHttp5xx), "http_5xx");
+  EXPECT_EQ(measurement::errorClassOfStatus(200), std::nullopt);
+  EXPECT_EQ(measurement::errorClassOfStatus(204), std::nullopt);
+  EXPECT_EQ(measurement::errorClassOfStatus(404), measurement::ErrorClass::kHttp4xx);
+  EXPECT_EQ(measurement::errorClassOfStatus(503), measurement::ErrorClass::kHttp5xx);
+  EXPECT_EQ(measurement::errorClassOfStatus(302), measurement::ErrorClass::kOther);
 }
 
 TEST(HttpUrl, ParsesHostAndPort) {

@@ -78,15 +78,16 @@ CapturedPhase runWorkload(const scenario::Workload& workload, std::uint32_t conn
       scenario::planStages(workload, {connections, rate, std::chrono::seconds(seconds)});
   LoadEngine engine(options);
   CapturedPhase captured;
-  captured.result = engine.runPhase(
-      plan, target, PhaseKind::kTest,
-      [&captured](const LoadSnapshot& snapshot) { captured.snapshots.push_back(snapshot); });
+  captured.result = engine.runPhase(plan, target, measurement::PhaseKind::kTest,
+                                    [&captured](const measurement::LoadSnapshot& snapshot) {
+                                      captured.snapshots.push_back(snapshot);
+                                    });
   return captured;
 }
 
-LoadCounters sumOf(const std::vector<LoadSnapshot>& snapshots) {
-  LoadCounters sum;
-  for (const LoadSnapshot& snapshot : snapshots) {
+measurement::LoadCounters sumOf(const std::vector<measurement::LoadSnapshot>& snapshots) {
+  measurement::LoadCounters sum;
+  for (const measurement::LoadSnapshot& snapshot : snapshots) {
     sum += snapshot.counters;
   }
   return sum;

@@ -2,8 +2,8 @@
 
 #include <benchd/loadgen/engine_options.hpp>
 #include <benchd/loadgen/load_engine.hpp>
-#include <benchd/loadgen/load_snapshot.hpp>
-#include <benchd/loadgen/phase_result.hpp>
+#include <benchd/measurement/load_snapshot.hpp>
+#include <benchd/measurement/phase_result.hpp>
 #include <benchd/scenario/stage_plan.hpp>
 #include <benchd/scenario/workload.hpp>
 
@@ -44,8 +44,8 @@ EngineOptions testOptions(std::chrono::milliseconds request_timeout = std::chron
 
 /// A finished phase with every snapshot it delivered.
 struct CapturedPhase {
-  std::vector<LoadSnapshot> snapshots;
-  PhaseResult result;
+  std::vector<measurement::LoadSnapshot> snapshots;
+  measurement::PhaseResult result;
 };
 
 /// Plans `workload` for (connections, rate, seconds) and runs it as a test phase.
@@ -54,6 +54,6 @@ CapturedPhase runWorkload(const scenario::Workload& workload, std::uint32_t conn
                           const RequestTarget& target, const EngineOptions& options);
 
 /// Sum of the counters of `snapshots`.
-LoadCounters sumOf(const std::vector<LoadSnapshot>& snapshots);
+measurement::LoadCounters sumOf(const std::vector<measurement::LoadSnapshot>& snapshots);
 
 }  // namespace benchd::loadgen::testing

@@ -20,9 +20,9 @@ TEST(ErrorClasses, AClosedPortRefusesConnections) {
   sub.think_time = scenario::ThinkTime{5ms, 5ms};
   const auto phase = runWorkload(workloadOf({sub}), 2, std::nullopt, 1,
                                  targetOf(0, testing::closedPort()), testOptions());
-  const LoadCounters& totals = phase.result.totals;
-  EXPECT_GT(totals.errors[ErrorClass::kConnectionRefused], 10U);
-  EXPECT_EQ(totals.errors.total(), totals.errors[ErrorClass::kConnectionRefused]);
+  const measurement::LoadCounters& totals = phase.result.totals;
+  EXPECT_GT(totals.errors[measurement::ErrorClass::kConnectionRefused], 10U);
+  EXPECT_EQ(totals.errors.total(), totals.errors[measurement::ErrorClass::kConnectionRefused]);
   EXPECT_EQ(totals.requests_ok, 0U);
   EXPECT_EQ(totals.connects, 0U);
   // Failures faster than 10 ms never reached a server: errors, but not latency samples.
@@ -33,9 +33,9 @@ TEST(ErrorClasses, AClosedPortRefusesConnections) {
 TEST(ErrorClasses, ASlowResponseTimesOut) {
   const auto phase = runWorkload(workloadOf({subScenario(ExecutorKind::kConstantVus)}), 2,
                                  std::nullopt, 2, targetOf(2000), testOptions(300ms));
-  const LoadCounters& totals = phase.result.totals;
-  EXPECT_GE(totals.errors[ErrorClass::kRequestTimeout], 4U);
-  EXPECT_EQ(totals.errors.total(), totals.errors[ErrorClass::kRequestTimeout]);
+  const measurement::LoadCounters& totals = phase.result.totals;
+  EXPECT_GE(totals.errors[measurement::ErrorClass::kRequestTimeout], 4U);
+  EXPECT_EQ(totals.errors.total(), totals.errors[measurement::ErrorClass::kRequestTimeout]);
   EXPECT_EQ(totals.requests_ok, 0U);
   // Timeouts took >= 10 ms, so they count into the latency histogram, at about the timeout.
   EXPECT_EQ(phase.result.latency.count(), totals.errors.total());
@@ -49,9 +49,9 @@ TEST(ErrorClasses, AnUnknownPathIsAnHttp4xx) {
   auto sub = subScenario(ExecutorKind::kConstantVus, "/{approach}/no-such-endpoint");
   sub.think_time = scenario::ThinkTime{10ms, 10ms};
   const auto phase = runWorkload(workloadOf({sub}), 2, std::nullopt, 1, targetOf(0), testOptions());
-  const LoadCounters& totals = phase.result.totals;
-  EXPECT_GT(totals.errors[ErrorClass::kHttp4xx], 10U);
-  EXPECT_EQ(totals.errors.total(), totals.errors[ErrorClass::kHttp4xx]);
+  const measurement::LoadCounters& totals = phase.result.totals;
+  EXPECT_GT(totals.errors[measurement::ErrorClass::kHttp4xx], 10U);
+  EXPECT_EQ(totals.errors.total(), totals.errors[measurement::ErrorClass::kHttp4xx]);
   EXPECT_EQ(totals.requests_ok, 0U);
   EXPECT_EQ(totals.connects, 2U) << "a 404 keeps the connection";
 }
@@ -63,7 +63,7 @@ TEST(ErrorClasses, AServerClosingEveryConnectionCausesReconnectsNotErrors) {
   sub.think_time = scenario::ThinkTime{10ms, 10ms};
   const auto phase = runWorkload(workloadOf({sub}), 3, std::nullopt, 1, targetOf(0, worker->port()),
                                  testOptions());
-  const LoadCounters& totals = phase.result.totals;
+  const measurement::LoadCounters& totals = phase.result.totals;
   EXPECT_GT(totals.requests_ok, 30U);
   EXPECT_EQ(totals.errors.total(), 0U);
   EXPECT_GE(totals.connects + 3, totals.requests_ok);

@@ -23,7 +23,7 @@ using testing::workloadOf;
 TEST(OpenModel, ConstantArrivalRateSendsTheIntendedRate) {
   const auto workload = workloadOf({subScenario(ExecutorKind::kConstantArrivalRate)});
   const auto phase = runWorkload(workload, 20, 200, 3, targetOf(10), testOptions());
-  const PhaseResult& result = phase.result;
+  const measurement::PhaseResult& result = phase.result;
   EXPECT_GE(result.totals.requests_sent, 570U);
   EXPECT_LE(result.totals.requests_sent, 630U);
   EXPECT_EQ(result.totals.dropped_arrivals, 0U);
@@ -34,7 +34,7 @@ TEST(OpenModel, ConstantArrivalRateSendsTheIntendedRate) {
   EXPECT_GE(result.uncorrected_latency.min(), 10'000U);
   // Corrected latency runs from the intended time, never after the actual send.
   EXPECT_GE(result.latency.valueAtPercentile(50), result.uncorrected_latency.valueAtPercentile(50));
-  for (const LoadSnapshot& snapshot : phase.snapshots) {
+  for (const measurement::LoadSnapshot& snapshot : phase.snapshots) {
     if (snapshot.duration >= 900ms && snapshot.start + snapshot.duration <= 3s) {
       EXPECT_NEAR(snapshot.intended_requests_per_second, 200.0, 25.0) << snapshot.index;
     }
@@ -45,7 +45,7 @@ TEST(OpenModel, ArrivalsFindingNoFreeConnectionAreDropped) {
   // Two connections with 100 ms requests serve at most 20 of the 100 arrivals per second.
   const auto workload = workloadOf({subScenario(ExecutorKind::kConstantArrivalRate)});
   const auto phase = runWorkload(workload, 2, 100, 3, targetOf(100), testOptions());
-  const LoadCounters& totals = phase.result.totals;
+  const measurement::LoadCounters& totals = phase.result.totals;
   EXPECT_GE(totals.dropped_arrivals, 150U);
   EXPECT_LE(totals.requests_sent, 80U);
   EXPECT_NEAR(static_cast<double>(totals.requests_sent + totals.dropped_arrivals), 300.0, 15.0);
@@ -59,7 +59,7 @@ TEST(OpenModel, WaitingArrivalsAreTimedFromTheirIntendedSendTime) {
   auto options = testOptions();
   options.arrival_overflow = ArrivalOverflow::kWait;
   const auto phase = runWorkload(workload, 1, 40, 2, targetOf(50), options);
-  const PhaseResult& result = phase.result;
+  const measurement::PhaseResult& result = phase.result;
   EXPECT_GT(result.totals.late_arrivals, 10U);
   EXPECT_LT(result.uncorrected_latency.valueAtPercentile(50), 150'000U);
   EXPECT_GT(result.latency.valueAtPercentile(90), 500'000U)
@@ -85,14 +85,14 @@ TEST(OpenModel, RampingArrivalRateFollowsTheStages) {
     return std::floor(200.0 * seconds * seconds / 6.0 + 0.5);
   };
   const auto phase = runWorkload(workload, 20, 200, 3, targetOf(5), testOptions(10s, 2));
-  const LoadCounters& totals = phase.result.totals;
+  const measurement::LoadCounters& totals = phase.result.totals;
   EXPECT_EQ(totals.requests_sent + totals.dropped_arrivals, 300U);
   // 20 connections with 5 ms requests are free for every arrival unless the loop stalls for
   // about 100 ms; a generous bound for a loaded machine.
   EXPECT_GE(totals.requests_sent, 270U);
   ASSERT_GE(phase.snapshots.size(), 3U);
   std::uint64_t sent_so_far = 0;
-  for (const LoadSnapshot& snapshot : phase.snapshots) {
+  for (const measurement::LoadSnapshot& snapshot : phase.snapshots) {
     const auto end = snapshot.start + snapshot.duration;
     sent_so_far += snapshot.counters.requests_sent;
     EXPECT_LE(static_cast<double>(sent_so_far), due_before(end))

@@ -41,9 +41,9 @@ TEST(Snapshots, ArriveOncePerSecondAndCoverThePhaseRealTime) {
   ASSERT_EQ(phase.snapshots.size(), 3U);
   std::chrono::microseconds expected_start{0};
   for (std::uint32_t index = 0; index < phase.snapshots.size(); ++index) {
-    const LoadSnapshot& snapshot = phase.snapshots[index];
+    const measurement::LoadSnapshot& snapshot = phase.snapshots[index];
     EXPECT_EQ(snapshot.index, index);
-    EXPECT_EQ(snapshot.phase, PhaseKind::kTest);
+    EXPECT_EQ(snapshot.phase, measurement::PhaseKind::kTest);
     EXPECT_EQ(snapshot.start, expected_start) << "intervals are contiguous";
     EXPECT_GE(snapshot.duration, 500ms);
     EXPECT_LE(snapshot.duration, 3s);
@@ -65,7 +65,7 @@ TEST(Snapshots, ArriveOncePerSecondAndCoverThePhaseRealTime) {
 /// The snapshots a phase delivered so far, for a test thread waiting on them.
 class SnapshotLog {
  public:
-  void add(const LoadSnapshot& snapshot) {
+  void add(const measurement::LoadSnapshot& snapshot) {
     {
       const std::lock_guard lock(mutex_);
       snapshots_.push_back(snapshot);
@@ -79,7 +79,7 @@ class SnapshotLog {
     return changed_.wait_for(lock, 30s, [this, count] { return snapshots_.size() >= count; });
   }
 
-  [[nodiscard]] std::vector<LoadSnapshot> all() const {
+  [[nodiscard]] std::vector<measurement::LoadSnapshot> all() const {
     const std::lock_guard lock(mutex_);
     return snapshots_;
   }
@@ -87,7 +87,7 @@ class SnapshotLog {
  private:
   mutable std::mutex mutex_;
   std::condition_variable changed_;
-  std::vector<LoadSnapshot> snapshots_;
+  std::vector<measurement::LoadSnapshot> snapshots_;
 };
 
 /// Waits (generously) until `server` has read at least `count` requests.
@@ -144,8 +144,8 @@ testing::ScriptedServer answeringServer() {
 
 /// What a phase delivered: its result and every snapshot.
 struct PhaseRun {
-  PhaseResult result;
-  std::vector<LoadSnapshot> snapshots;
+  measurement::PhaseResult result;
+  std::vector<measurement::LoadSnapshot> snapshots;
 };
 
 /// Runs a three-second test phase of `plan` against `server` on its own thread while this one
@@ -156,8 +156,9 @@ PhaseRun runThreeSecondTestPhase(LoadEngine& engine, const scenario::StagePlan& 
   SnapshotLog log;
   PhaseRun run;
   std::jthread phase([&] {
-    run.result = engine.runPhase(plan, targetOf(0, server.port()), PhaseKind::kTest,
-                                 [&log](const LoadSnapshot& snapshot) { log.add(snapshot); });
+    run.result =
+        engine.runPhase(plan, targetOf(0, server.port()), measurement::PhaseKind::kTest,
+                        [&log](const measurement::LoadSnapshot& snapshot) { log.add(snapshot); });
   });
   driveBoundaries(clock, origin, {{1000ms}, {2000ms}, {3000ms, false}}, server, log);
   phase.join();
@@ -175,9 +176,9 @@ TEST(Snapshots, EndExactlyOnEachBoundaryOfAManualClock) {
   const auto [result, snapshots] = runThreeSecondTestPhase(engine, plan, server, clock, origin);
   ASSERT_EQ(snapshots.size(), 3U);
   for (std::uint32_t index = 0; index < snapshots.size(); ++index) {
-    const LoadSnapshot& snapshot = snapshots[index];
+    const measurement::LoadSnapshot& snapshot = snapshots[index];
     EXPECT_EQ(snapshot.index, index);
-    EXPECT_EQ(snapshot.phase, PhaseKind::kTest);
+    EXPECT_EQ(snapshot.phase, measurement::PhaseKind::kTest);
     EXPECT_EQ(snapshot.start, std::chrono::seconds(index));
     EXPECT_EQ(snapshot.duration, 1s) << index;
     EXPECT_DOUBLE_EQ(snapshot.intended_requests_per_second, 100.0) << index;
@@ -204,8 +205,8 @@ TEST(Snapshots, TotalsAreTheSumOfTheSnapshots) {
   LoadEngine engine(testOptions(10s, 2), clock);
   const auto [result, snapshots] = runThreeSecondTestPhase(engine, plan, server, clock, origin);
   ASSERT_EQ(snapshots.size(), 3U);
-  LatencyHistogram merged;
-  for (const LoadSnapshot& snapshot : snapshots) {
+  measurement::LatencyHistogram merged;
+  for (const measurement::LoadSnapshot& snapshot : snapshots) {
     EXPECT_GT(snapshot.counters.requestsCompleted(), 0U) << "every interval adds to the sum";
     merged.add(snapshot.latency);
   }
@@ -214,9 +215,9 @@ TEST(Snapshots, TotalsAreTheSumOfTheSnapshots) {
   EXPECT_EQ(result.latency.count(), result.totals.requests_requested);
   EXPECT_EQ(result.totals.requestsCompleted(), server.requestsReceived())
       << "every request the server read was answered and counted once";
-  EXPECT_GT(result.totals.errors[ErrorClass::kHttp4xx], 0U);
+  EXPECT_GT(result.totals.errors[measurement::ErrorClass::kHttp4xx], 0U);
   EXPECT_GT(result.totals.requests_ok, 0U);
-  EXPECT_EQ(result.totals.requests_ok + result.totals.errors[ErrorClass::kHttp4xx],
+  EXPECT_EQ(result.totals.requests_ok + result.totals.errors[measurement::ErrorClass::kHttp4xx],
             result.totals.requestsCompleted());
 }
 
@@ -235,39 +236,42 @@ TEST(Snapshots, WarmupIsRunFirstAndDiscarded) {
   SnapshotLog log;
   ScenarioResult result;
   std::jthread phases([&] {
-    result = engine.runScenario(row, cappedGetTime(), targetOf(0, server.port()),
-                                [&log](const LoadSnapshot& snapshot) { log.add(snapshot); });
+    result = engine.runScenario(
+        row, cappedGetTime(), targetOf(0, server.port()),
+        [&log](const measurement::LoadSnapshot& snapshot) { log.add(snapshot); });
   });
   // The warm-up ends at 1 s; the test phase starts there (the manual time stands still between
   // the phases) and ends at 3 s.
   driveBoundaries(clock, origin, {{1000ms, false}, {2000ms}, {3000ms, false}}, server, log);
   phases.join();
 
-  const std::vector<LoadSnapshot> snapshots = log.all();
+  const std::vector<measurement::LoadSnapshot> snapshots = log.all();
   ASSERT_EQ(snapshots.size(), 3U);
-  EXPECT_EQ(snapshots[0].phase, PhaseKind::kWarmup) << "the warm-up comes first";
+  EXPECT_EQ(snapshots[0].phase, measurement::PhaseKind::kWarmup) << "the warm-up comes first";
   EXPECT_EQ(snapshots[0].start, 0s);
   EXPECT_EQ(snapshots[0].duration, 1s);
   ASSERT_TRUE(result.warmup.has_value());
   EXPECT_EQ(result.warmup->duration, 1s);
   EXPECT_GT(result.warmup->totals.requests_ok, 0U);
   EXPECT_EQ(result.warmup->totals, snapshots[0].counters);
-  const std::vector<LoadSnapshot> test_snapshots(snapshots.begin() + 1, snapshots.end());
+  const std::vector<measurement::LoadSnapshot> test_snapshots(snapshots.begin() + 1,
+                                                              snapshots.end());
   for (std::uint32_t index = 0; index < test_snapshots.size(); ++index) {
-    EXPECT_EQ(test_snapshots[index].phase, PhaseKind::kTest);
+    EXPECT_EQ(test_snapshots[index].phase, measurement::PhaseKind::kTest);
     EXPECT_EQ(test_snapshots[index].index, index) << "the test phase counts from 0";
     EXPECT_EQ(test_snapshots[index].start, std::chrono::seconds(index))
         << "the test phase is timed from its own start";
     EXPECT_EQ(test_snapshots[index].duration, 1s);
   }
-  EXPECT_EQ(result.test.phase, PhaseKind::kTest);
-  EXPECT_EQ(result.test.duration, 2s);
-  EXPECT_EQ(result.test.snapshot_count, 2U);
-  EXPECT_EQ(result.test.totals, sumOf(test_snapshots)) << "the warm-up is in no test total";
-  EXPECT_GT(result.test.totals.requests_ok, 0U);
-  EXPECT_EQ(result.warmup->totals.requestsCompleted() + result.test.totals.requestsCompleted(),
+  ASSERT_TRUE(result.test.has_value());
+  EXPECT_EQ(result.test->phase, measurement::PhaseKind::kTest);
+  EXPECT_EQ(result.test->duration, 2s);
+  EXPECT_EQ(result.test->snapshot_count, 2U);
+  EXPECT_EQ(result.test->totals, sumOf(test_snapshots)) << "the warm-up is in no test total";
+  EXPECT_GT(result.test->totals.requests_ok, 0U);
+  EXPECT_EQ(result.warmup->totals.requestsCompleted() + result.test->totals.requestsCompleted(),
             server.requestsReceived());
-  EXPECT_EQ(result.test.totals.connects, 4U) << "the test phase starts on fresh connections";
+  EXPECT_EQ(result.test->totals.connects, 4U) << "the test phase starts on fresh connections";
 }
 
 TEST(Snapshots, RequestStopEndsThePhaseEarly) {
@@ -279,7 +283,8 @@ TEST(Snapshots, RequestStopEndsThePhaseEarly) {
     engine.requestStop();
   });
   const auto started = std::chrono::steady_clock::now();
-  const PhaseResult result = engine.runPhase(plan, targetOf(0), PhaseKind::kTest, {});
+  const measurement::PhaseResult result =
+      engine.runPhase(plan, targetOf(0), measurement::PhaseKind::kTest, {});
   EXPECT_LT(std::chrono::steady_clock::now() - started, 5s);
   EXPECT_GT(result.totals.requests_ok, 20U);
   EXPECT_LT(result.duration, 3s);
@@ -291,8 +296,10 @@ TEST(Snapshots, AThrowingCallbackStopsThePhaseAndPropagates) {
       scenario::planStages(cappedGetTime(), {2, 50, std::chrono::seconds(30)});
   LoadEngine engine(testOptions());
   const auto started = std::chrono::steady_clock::now();
-  EXPECT_THROW(engine.runPhase(plan, targetOf(0), PhaseKind::kTest,
-                               [](const LoadSnapshot&) { throw std::runtime_error("store full"); }),
+  EXPECT_THROW(engine.runPhase(plan, targetOf(0), measurement::PhaseKind::kTest,
+                               [](const measurement::LoadSnapshot&) {
+                                 throw std::runtime_error("store full");
+                               }),
                std::runtime_error);
   EXPECT_LT(std::chrono::steady_clock::now() - started, 5s);
 }
@@ -306,7 +313,7 @@ TEST(Snapshots, APlanBeyondTheHostsPortsFailsBeforeStarting) {
       workloadOf({subScenario(ExecutorKind::kConstantVus)}), {60'000, std::nullopt, 1s});
   LoadEngine engine(testOptions());
   try {
-    engine.runPhase(plan, targetOf(0), PhaseKind::kTest, {});
+    engine.runPhase(plan, targetOf(0), measurement::PhaseKind::kTest, {});
     FAIL() << "expected a HostLimitError";
   } catch (const HostLimitError& error) {
     EXPECT_NE(std::string(error.what()).find("net.ipv4.ip_local_port_range"), std::string::npos)

@@ -58,7 +58,7 @@ TEST(Wire, InterimResponsesAreSkippedAndTheFinalOneCounts) {
   });
   const auto phase = runWorkload(oneRequestWorkload("GET", 5ms), 2, std::nullopt, 1,
                                  targetOf(0, server.port()), testOptions());
-  const LoadCounters& totals = phase.result.totals;
+  const measurement::LoadCounters& totals = phase.result.totals;
   EXPECT_EQ(totals.errors.total(), 0U);
   EXPECT_GT(totals.requests_ok, 10U);
   // Every request the server read got exactly one final answer, on the same two connections.
@@ -70,7 +70,7 @@ TEST(Wire, AStaleConnectionIsRetriedOnceOnTheFirstAttemptsClock) {
   ScriptedServer server(closeOnSecondRequest(150ms));
   const auto phase = runWorkload(oneRequestWorkload("GET", 0ms), 1, std::nullopt, 1,
                                  targetOf(0, server.port()), testOptions());
-  const PhaseResult& result = phase.result;
+  const measurement::PhaseResult& result = phase.result;
   // Requests alternate: a fresh connection answers; its reuse is dropped after 150 ms and the
   // GET is sent again on a new connection.
   EXPECT_EQ(result.totals.errors.total(), 0U);
@@ -85,11 +85,11 @@ TEST(Wire, APostIsNeverSentTwice) {
   ScriptedServer server(closeOnSecondRequest(20ms));
   const auto phase = runWorkload(oneRequestWorkload("POST", 0ms), 1, std::nullopt, 1,
                                  targetOf(0, server.port()), testOptions());
-  const LoadCounters& totals = phase.result.totals;
+  const measurement::LoadCounters& totals = phase.result.totals;
   EXPECT_EQ(server.requestsReceived(), totals.requests_sent) << "no POST went out twice";
   // Every other POST was dropped by the server: a failure, counted.
-  EXPECT_GE(totals.errors[ErrorClass::kConnectionReset], 2U);
-  EXPECT_EQ(totals.errors.total(), totals.errors[ErrorClass::kConnectionReset]);
+  EXPECT_GE(totals.errors[measurement::ErrorClass::kConnectionReset], 2U);
+  EXPECT_EQ(totals.errors.total(), totals.errors[measurement::ErrorClass::kConnectionReset]);
   EXPECT_GE(totals.requests_ok, 2U);
   EXPECT_EQ(totals.requests_ok + totals.errors.total(), totals.requests_sent);
 }
@@ -100,11 +100,11 @@ TEST(Wire, AConnectThatNeverCompletesTimesOut) {
   options.connect_timeout = 200ms;
   const auto phase = runWorkload(oneRequestWorkload("GET", 0ms), 1, std::nullopt, 1,
                                  targetOf(0, listener.port()), options);
-  const LoadCounters& totals = phase.result.totals;
+  const measurement::LoadCounters& totals = phase.result.totals;
   // One VU, 200 ms per attempt (cut off by the sweep within 25 ms): 3 to 5 attempts in 1 s.
-  EXPECT_GE(totals.errors[ErrorClass::kConnectTimeout], 2U);
-  EXPECT_LE(totals.errors[ErrorClass::kConnectTimeout], 6U);
-  EXPECT_EQ(totals.errors.total(), totals.errors[ErrorClass::kConnectTimeout]);
+  EXPECT_GE(totals.errors[measurement::ErrorClass::kConnectTimeout], 2U);
+  EXPECT_LE(totals.errors[measurement::ErrorClass::kConnectTimeout], 6U);
+  EXPECT_EQ(totals.errors.total(), totals.errors[measurement::ErrorClass::kConnectTimeout]);
   EXPECT_EQ(totals.connects, 0U);
   EXPECT_EQ(totals.requests_ok, 0U);
   // A connect that failed sent nothing: no latency sample.

@@ -27,10 +27,10 @@ void operator delete(void* memory, std::size_t /*size*/) noexcept {
   std::free(memory);
 }
 
-namespace benchd::loadgen::testing {
+namespace benchd::measurement::testing {
 
 std::uint64_t allocationsOnThisThread() noexcept {
   return allocation_count;
 }
 
-}  // namespace benchd::loadgen::testing
+}  // namespace benchd::measurement::testing

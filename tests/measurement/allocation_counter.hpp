@@ -2,10 +2,10 @@
 
 #include <cstdint>
 
-namespace benchd::loadgen::testing {
+namespace benchd::measurement::testing {
 
 /// How many times the global operator new ran on the calling thread so far. The test executable
 /// replaces the global allocation functions (allocation_counter.cpp) to count them.
 std::uint64_t allocationsOnThisThread() noexcept;
 
-}  // namespace benchd::loadgen::testing
+}  // namespace benchd::measurement::testing

@@ -1,6 +1,6 @@
 #include "allocation_counter.hpp"
 
-#include <benchd/loadgen/latency_histogram.hpp>
+#include <benchd/measurement/latency_histogram.hpp>
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include <random>
 #include <vector>
 
-namespace benchd::loadgen {
+namespace benchd::measurement {
 namespace {
 
 constexpr double kRelativeError = 0.001;  // three significant digits
@@ -320,4 +320,4 @@ TEST(LatencyHistogram, CopiesAreIndependent) {
 }
 
 }  // namespace
-}  // namespace benchd::loadgen
+}  // namespace benchd::measurement

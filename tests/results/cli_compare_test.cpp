@@ -16,8 +16,8 @@ namespace benchd::results {
 namespace {
 
 namespace fs = std::filesystem;
-using loadgen::testing::CommandResult;
-using loadgen::testing::runCommand;
+using benchd::testing::CommandResult;
+using benchd::testing::runCommand;
 
 const std::string kFixture =
     benchd::testing::sourceDir() + "/tests/results/fixtures/loom-default-results.csv";

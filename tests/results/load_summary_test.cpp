@@ -47,8 +47,8 @@ LoadRunDescription description() {
 
 /// A 2-second test phase: 10 latencies of 100, 200, ..., 1000 us (below 2,048 us each has its
 /// own counter, so the percentiles are exact), 8 ok and 2 errors.
-loadgen::PhaseResult phase() {
-  loadgen::PhaseResult test;
+measurement::PhaseResult phase() {
+  measurement::PhaseResult test;
   test.duration = microseconds(2'000'000);
   for (std::uint64_t micros = 100; micros <= 1000; micros += 100) {
     test.latency.record(micros);
@@ -57,7 +57,7 @@ loadgen::PhaseResult phase() {
   test.uncorrected_latency.record(150);
   test.totals.requests_sent = 11;
   test.totals.requests_ok = 8;
-  test.totals.errors[loadgen::ErrorClass::kHttp5xx] = 2;
+  test.totals.errors[measurement::ErrorClass::kHttp5xx] = 2;
   test.totals.requests_requested = 10;
   test.totals.interrupted_requests = 1;
   test.totals.dropped_arrivals = 3;
@@ -124,12 +124,12 @@ TEST(LoadSummary, CopiesTheDescriptionAndTheCounts) {
 TEST(LoadSummary, ListsEveryErrorClassInOrder) {
   const LoadSummary summary = makeLoadSummary(
       description(), workloadOf({scenario::ExecutorKind::kConstantVus}), phase(), {});
-  ASSERT_EQ(summary.errors_by_class.size(), loadgen::kAllErrorClasses.size());
-  for (std::size_t index = 0; index < loadgen::kAllErrorClasses.size(); ++index) {
-    const loadgen::ErrorClass error_class = loadgen::kAllErrorClasses[index];
-    EXPECT_EQ(summary.errors_by_class[index].name, loadgen::errorClassName(error_class));
+  ASSERT_EQ(summary.errors_by_class.size(), measurement::kAllErrorClasses.size());
+  for (std::size_t index = 0; index < measurement::kAllErrorClasses.size(); ++index) {
+    const measurement::ErrorClass error_class = measurement::kAllErrorClasses[index];
+    EXPECT_EQ(summary.errors_by_class[index].name, measurement::errorClassName(error_class));
     EXPECT_EQ(summary.errors_by_class[index].count,
-              error_class == loadgen::ErrorClass::kHttp5xx ? 2U : 0U);
+              error_class == measurement::ErrorClass::kHttp5xx ? 2U : 0U);
   }
 }
 
@@ -144,7 +144,7 @@ TEST(LoadSummary, ComputesRatesAndPerRequestCpu) {
 }
 
 TEST(LoadSummary, NothingCompletedMeansNoCpuPerRequestAndAnEmptyPhaseNoDivisionByZero) {
-  loadgen::PhaseResult test;
+  measurement::PhaseResult test;
   test.generator_cpu_time = microseconds(1000);
   test.totals.bytes_received = 1;
   const LoadSummary summary =
@@ -208,13 +208,13 @@ TEST(LoadSummary, KeepsTheSecondsInOrder) {
 }
 
 TEST(LoadSecondDigest, TakesTheSnapshotsNumbersInSecondsAndMilliseconds) {
-  loadgen::LoadSnapshot snapshot;
+  measurement::LoadSnapshot snapshot;
   snapshot.index = 3;
   snapshot.start = microseconds(3'000'000);
   snapshot.duration = microseconds(1'250'000);
   snapshot.counters.requests_ok = 40;
-  snapshot.counters.errors[loadgen::ErrorClass::kConnectionReset] = 1;
-  snapshot.counters.errors[loadgen::ErrorClass::kOther] = 2;
+  snapshot.counters.errors[measurement::ErrorClass::kConnectionReset] = 1;
+  snapshot.counters.errors[measurement::ErrorClass::kOther] = 2;
   snapshot.counters.requests_requested = 42;
   snapshot.counters.dropped_arrivals = 5;
   snapshot.achieved_requests_per_second = 34.4;
@@ -242,10 +242,10 @@ TEST(LoadSecondDigest, TakesTheSnapshotsNumbersInSecondsAndMilliseconds) {
 }
 
 TEST(LoadSummary, RefusedConnectsAreFailuresNotThroughput) {
-  loadgen::PhaseResult test = phase();
+  measurement::PhaseResult test = phase();
   test.totals.requests_ok = 0;
   test.totals.errors = {};
-  test.totals.errors[loadgen::ErrorClass::kConnectionRefused] = 10;
+  test.totals.errors[measurement::ErrorClass::kConnectionRefused] = 10;
   const LoadSummary summary =
       makeLoadSummary(description(), workloadOf({scenario::ExecutorKind::kConstantVus}), test, {});
   EXPECT_EQ(summary.responses, 0U);
@@ -255,9 +255,9 @@ TEST(LoadSummary, RefusedConnectsAreFailuresNotThroughput) {
 }
 
 TEST(LoadSummary, LatenciesBeyondTheHistogramAreCountedAndWarnedAbout) {
-  loadgen::PhaseResult test = phase();
-  test.latency.record(loadgen::LatencyHistogram::kHighestTrackableMicros + 5'000'000);
-  test.latency.record(loadgen::LatencyHistogram::kHighestTrackableMicros * 2);
+  measurement::PhaseResult test = phase();
+  test.latency.record(measurement::LatencyHistogram::kHighestTrackableMicros + 5'000'000);
+  test.latency.record(measurement::LatencyHistogram::kHighestTrackableMicros * 2);
   const LoadSummary summary =
       makeLoadSummary(description(), workloadOf({scenario::ExecutorKind::kConstantVus}), test, {});
   EXPECT_EQ(summary.latencies_clamped, 2U);

@@ -54,7 +54,7 @@ TEST(InterpolatedPercentile, MatchesNumpyLinearOnPlainValues) {
 TEST(InterpolatedPercentile, IsExactOnAHistogramOfSmallValues) {
   // Below 2,048 us every value has its own counter, so the histogram gives numpy's answer for
   // 1..100 exactly: p50 = 50.5, p90 = 90.1, p99 = 99.01.
-  loadgen::LatencyHistogram histogram;
+  measurement::LatencyHistogram histogram;
   for (std::uint64_t value = 1; value <= 100; ++value) {
     histogram.record(value);
   }
@@ -66,7 +66,7 @@ TEST(InterpolatedPercentile, IsExactOnAHistogramOfSmallValues) {
 }
 
 TEST(InterpolatedPercentile, StaysWithinACounterOfTheTruthForLargeValues) {
-  loadgen::LatencyHistogram histogram;
+  measurement::LatencyHistogram histogram;
   for (std::uint64_t value = 100'000; value < 101'000; ++value) {
     histogram.record(value);
   }
@@ -74,7 +74,7 @@ TEST(InterpolatedPercentile, StaysWithinACounterOfTheTruthForLargeValues) {
   EXPECT_NEAR(p50, 100'499.5, 100'499.5 * 0.001);
   EXPECT_DOUBLE_EQ(interpolatedPercentile(histogram, 0), 100'000.0);
   EXPECT_DOUBLE_EQ(interpolatedPercentile(histogram, 100), 100'999.0);
-  EXPECT_DOUBLE_EQ(interpolatedPercentile(loadgen::LatencyHistogram{}, 50), 0.0);
+  EXPECT_DOUBLE_EQ(interpolatedPercentile(measurement::LatencyHistogram{}, 50), 0.0);
 }
 
 TEST(ComputeSummary, FollowsTheOriginalsDefinitions) {
@@ -89,12 +89,12 @@ TEST(ComputeSummary, FollowsTheOriginalsDefinitions) {
   };
   seconds[2].load.counters.requests_requested = 190;  // ten fast failures: not requested
   seconds[2].load.counters.requests_ok = 190;
-  seconds[2].load.counters.errors[loadgen::ErrorClass::kConnectionRefused] = 10;
+  seconds[2].load.counters.errors[measurement::ErrorClass::kConnectionRefused] = 10;
   seconds[4].system.worker.threads = 14;
 
-  loadgen::PhaseResult test;
+  measurement::PhaseResult test;
   test.totals.requests_ok = 390;
-  test.totals.errors[loadgen::ErrorClass::kConnectionRefused] = 10;
+  test.totals.errors[measurement::ErrorClass::kConnectionRefused] = 10;
   for (std::uint64_t value = 1; value <= 100; ++value) {
     test.latency.record(value * 1000);  // 1 .. 100 ms
   }
@@ -143,7 +143,7 @@ TEST(ComputeSummary, FollowsTheOriginalsDefinitions) {
 }
 
 TEST(ComputeSummary, GivesZerosWithoutRequests) {
-  loadgen::PhaseResult test;
+  measurement::PhaseResult test;
   const std::vector<SecondRecord> seconds = {second(0, 50.0, 10, 0, 0)};
   const SummaryRow row = computeSummary("s", "a", TestPhaseData{test, seconds, false});
   EXPECT_DOUBLE_EQ(row.metric("cpu_use_percent_avg"), 0.0);  // no load window at all
@@ -153,7 +153,7 @@ TEST(ComputeSummary, GivesZerosWithoutRequests) {
 }
 
 TEST(ComputeSummary, ReportsUncorrectedLatencyForOpenModels) {
-  loadgen::PhaseResult test;
+  measurement::PhaseResult test;
   test.latency.record(200'000);
   test.uncorrected_latency.record(5'000);
   test.totals.requests_ok = 1;
@@ -177,7 +177,7 @@ TEST(FailedRow, IsZeroButForItsErrors) {
 }
 
 TEST(LoadSecond, DigestsASnapshotAndKeepsItsBuckets) {
-  loadgen::LoadSnapshot snapshot;
+  measurement::LoadSnapshot snapshot;
   snapshot.index = 3;
   snapshot.start = std::chrono::seconds(3);
   snapshot.duration = std::chrono::seconds(1);

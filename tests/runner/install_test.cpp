@@ -9,8 +9,8 @@
 namespace benchd::runner::testing {
 namespace {
 
-using loadgen::testing::CommandResult;
-using loadgen::testing::runCommand;
+using benchd::testing::CommandResult;
+using benchd::testing::runCommand;
 
 TEST(Install, AnInstalledBenchdFindsItsPluginsAndScenarios) {
   const TempDir dir;

@@ -2,7 +2,7 @@
 // the exit codes (0 even with rejections, 1 when it cannot search, 2 for bad arguments).
 #include "runner_test_support.hpp"
 
-#include <benchd/runner/child_process.hpp>
+#include <benchd/common/child_process.hpp>
 
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
@@ -16,11 +16,11 @@ using namespace std::chrono_literals;
 
 /// Runs benchd with a controlled environment: no $BENCHD_PLUGIN_PATH unless given, and the
 /// build tree's benchd-worker (empty $BENCHD_WORKER counts as unset).
-CompletedProcess benchd(const std::vector<std::string>& arguments,
-                        const std::string& plugin_path = {}) {
-  SpawnOptions options;
+common::CompletedProcess benchd(const std::vector<std::string>& arguments,
+                                const std::string& plugin_path = {}) {
+  common::SpawnOptions options;
   options.environment = {{"BENCHD_PLUGIN_PATH", plugin_path}, {"BENCHD_WORKER", ""}};
-  return runToCompletion(testing::benchdExecutable(), arguments, 60s, options);
+  return common::runToCompletion(testing::benchdExecutable(), arguments, 60s, options);
 }
 
 std::vector<std::string> fixtureFolders() {
@@ -43,7 +43,7 @@ std::string lineWith(const std::string& text, const std::string& fragment) {
 }
 
 TEST(PluginsCommand, ListsFoldersAcceptedAndRejectedPlugins) {
-  const CompletedProcess result = benchd([] {
+  const common::CompletedProcess result = benchd([] {
     auto arguments = fixtureFolders();
     arguments.insert(arguments.begin(), "plugins");
     return arguments;
@@ -74,7 +74,7 @@ TEST(PluginsCommand, JsonHasTheSameCatalog) {
   std::vector<std::string> arguments = {"plugins", "--json"};
   for (std::string& folder : fixtureFolders())
     arguments.push_back(std::move(folder));
-  const CompletedProcess result = benchd(arguments, "/nonexistent/from-env");
+  const common::CompletedProcess result = benchd(arguments, "/nonexistent/from-env");
   ASSERT_EQ(result.status.describe(), "exit code 0") << result.stderr_text;
   rapidjson::Document document;
   document.Parse(result.stdout_text.c_str());
@@ -94,7 +94,7 @@ TEST(PluginsCommand, JsonHasTheSameCatalog) {
   ASSERT_TRUE(accepted.IsArray());
   ASSERT_GE(accepted.Size(), 2U);
   EXPECT_STREQ(accepted[0]["name"].GetString(), "crash-on-request");
-  EXPECT_STREQ(accepted[0]["concurrency_model"].GetString(), "os-threads");
+  EXPECT_STREQ(accepted[0]["concurrencyModel"].GetString(), "os-threads");
   EXPECT_EQ(accepted[0]["path"].GetString(), testing::testPluginFile("crash-on-request").string());
   const auto& rejected = document["rejected"];
   ASSERT_EQ(rejected.Size(), 1U);
@@ -103,7 +103,8 @@ TEST(PluginsCommand, JsonHasTheSameCatalog) {
 }
 
 TEST(PluginsCommand, AMissingPluginDirCannotBeSearched) {
-  const CompletedProcess result = benchd({"plugins", "--plugin-dir", "/nonexistent/plugins"});
+  const common::CompletedProcess result =
+      benchd({"plugins", "--plugin-dir", "/nonexistent/plugins"});
   EXPECT_EQ(result.status.describe(), "exit code 1");
   EXPECT_EQ(result.stderr_text,
             "benchd plugins: error: --plugin-dir /nonexistent/plugins: no such folder (expected a "
@@ -112,19 +113,19 @@ TEST(PluginsCommand, AMissingPluginDirCannotBeSearched) {
 }
 
 TEST(PluginsCommand, BadArgumentsAreUsageErrors) {
-  const CompletedProcess unknown = benchd({"plugins", "--frobnicate"});
+  const common::CompletedProcess unknown = benchd({"plugins", "--frobnicate"});
   EXPECT_EQ(unknown.status.describe(), "exit code 2");
   EXPECT_TRUE(unknown.stderr_text.starts_with("benchd plugins: unknown option '--frobnicate'\n"))
       << unknown.stderr_text;
-  const CompletedProcess missing = benchd({"plugins", "--plugin-dir"});
+  const common::CompletedProcess missing = benchd({"plugins", "--plugin-dir"});
   EXPECT_EQ(missing.status.describe(), "exit code 2");
   EXPECT_TRUE(missing.stderr_text.starts_with("benchd plugins: --plugin-dir: missing value\n"));
 }
 
 TEST(PluginsCommand, IsListedAndHasHelp) {
-  const CompletedProcess overview = benchd({"--help"});
+  const common::CompletedProcess overview = benchd({"--help"});
   EXPECT_TRUE(contains(overview.stdout_text, "  plugins ")) << overview.stdout_text;
-  const CompletedProcess help = benchd({"plugins", "--help"});
+  const common::CompletedProcess help = benchd({"plugins", "--help"});
   EXPECT_EQ(help.status.describe(), "exit code 0");
   EXPECT_TRUE(help.stdout_text.starts_with("usage: benchd plugins [--plugin-dir DIR]... [--json]"));
 }

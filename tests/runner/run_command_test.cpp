@@ -20,8 +20,8 @@
 namespace benchd::runner::testing {
 namespace {
 
-using loadgen::testing::CommandResult;
-using loadgen::testing::runCommand;
+using benchd::testing::CommandResult;
+using benchd::testing::runCommand;
 
 std::string readFile(const fs::path& path) {
   std::ifstream in(path);
@@ -119,11 +119,11 @@ TEST(BenchdRun, RunsTheCiScenariosOverEveryPluginToCompletion) {
   const auto result_id =
       store.findResult(runs[0].id, "ci-get-movies-call-depth-1", "callbacks-asio");
   ASSERT_TRUE(result_id);
-  const auto seconds = store.seconds(*result_id, loadgen::PhaseKind::kTest);
+  const auto seconds = store.seconds(*result_id, measurement::PhaseKind::kTest);
   ASSERT_GE(seconds.size(), 5U);
   EXPECT_TRUE(seconds[1].system.worker.present);
   EXPECT_TRUE(seconds[1].system.worker_stats.has_value());
-  EXPECT_EQ(store.seconds(*result_id, loadgen::PhaseKind::kWarmup).size(), 1U);
+  EXPECT_EQ(store.seconds(*result_id, measurement::PhaseKind::kWarmup).size(), 1U);
 }
 
 /// A plugin whose worker dies gets a failed row with the cause, a profile nothing implements
@@ -342,6 +342,40 @@ TEST(BenchdRun, NamesTheLineOfABadScenarioFile) {
                  {"run", "--plan", "--server-cpus", "0", "--generator-cpus", "0"});
   EXPECT_EQ(overlap.exit_code, 2);
   EXPECT_NE(overlap.err.find("share CPU 0"), std::string::npos) << describe(overlap);
+}
+
+/// The runner's refusals in `benchd run`'s words: a bad option value is a usage error that
+/// names the option, a scenario file that is not there an error with the command line's remedy.
+TEST(BenchdRun, NamesTheOptionARefusalIsAbout) {
+  const auto benchd = [](const std::vector<std::string>& arguments) {
+    return runCommand(benchdExecutable().string(), arguments);
+  };
+  const CommandResult missing = benchd({"run", "no-such-file", "--plan"});
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_TRUE(missing.err.starts_with("benchd run: error: no scenario file 'no-such-file' in "))
+      << describe(missing);
+  EXPECT_NE(missing.err.find(" (there: "), std::string::npos) << describe(missing);
+  EXPECT_TRUE(missing.err.ends_with("); give a path to use a file elsewhere\n"))
+      << describe(missing);
+
+  const CommandResult no_test = benchd({"run", "--plan", "-t", "0"});
+  EXPECT_EQ(no_test.exit_code, 2);
+  EXPECT_TRUE(no_test.err.starts_with("benchd run: -t: the test phase needs at least 1 second\n"))
+      << describe(no_test);
+
+  const CommandResult unreachable = benchd({"run", "--plan", "--server-cpus", "1023"});
+  EXPECT_EQ(unreachable.exit_code, 2);
+  EXPECT_TRUE(unreachable.err.starts_with(
+      "benchd run: --server-cpus: CPU 1023 is not available to this process (available: "))
+      << describe(unreachable);
+
+  const CommandResult overlap =
+      benchd({"run", "--plan", "--server-cpus", "0", "--generator-cpus", "0"});
+  EXPECT_EQ(overlap.exit_code, 2);
+  EXPECT_TRUE(overlap.err.starts_with(
+      "benchd run: --generator-cpus: the server and the load generator share CPU 0; pinning is "
+      "for keeping the two apart, give them disjoint sets\n"))
+      << describe(overlap);
 }
 
 /// Counts the stored seconds of the run in `file` (0 before the store exists).

@@ -4,8 +4,8 @@
 #include "http_client.hpp"
 #include "runner_test_support.hpp"
 
+#include <benchd/common/child_process.hpp>
 #include <benchd/plugin.h>
-#include <benchd/runner/child_process.hpp>
 
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
@@ -19,8 +19,8 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-CompletedProcess worker(const std::vector<std::string>& arguments) {
-  return runToCompletion(testing::workerExecutable(), arguments, 30s);
+common::CompletedProcess worker(const std::vector<std::string>& arguments) {
+  return common::runToCompletion(testing::workerExecutable(), arguments, 30s);
 }
 
 std::string firstLine(const std::string& text) {
@@ -29,7 +29,7 @@ std::string firstLine(const std::string& text) {
 
 TEST(WorkerInspect, PrintsOnePluginLineAndExitsZero) {
   const fs::path plugin = testing::approachPluginFile("callbacks-asio");
-  const CompletedProcess result = worker({"--inspect", plugin.string()});
+  const common::CompletedProcess result = worker({"--inspect", plugin.string()});
   ASSERT_TRUE(result.status.succeeded()) << result.status.describe() << "\n" << result.stderr_text;
   EXPECT_EQ(result.stderr_text, "");
   ASSERT_EQ(result.stdout_text.find('\n'), result.stdout_text.size() - 1) << "one line";
@@ -50,7 +50,7 @@ TEST(WorkerInspect, PrintsOnePluginLineAndExitsZero) {
 
 TEST(WorkerInspect, ARefusedPluginExitsThreeWithOneLine) {
   const fs::path plugin = testing::brokenPluginFolder() / "wrong_abi_major.so";
-  const CompletedProcess result = worker({"--inspect", plugin.string()});
+  const common::CompletedProcess result = worker({"--inspect", plugin.string()});
   EXPECT_EQ(result.status.describe(), "exit code 3");
   EXPECT_EQ(result.stdout_text, "");
   EXPECT_TRUE(result.stderr_text.starts_with("benchd-worker: error: plugin " + plugin.string() +
@@ -60,21 +60,21 @@ TEST(WorkerInspect, ARefusedPluginExitsThreeWithOneLine) {
 }
 
 TEST(WorkerInspect, AMissingFileIsRefused) {
-  const CompletedProcess result = worker({"--inspect", "/nonexistent/plugin.so"});
+  const common::CompletedProcess result = worker({"--inspect", "/nonexistent/plugin.so"});
   EXPECT_EQ(result.status.describe(), "exit code 3");
   EXPECT_EQ(result.stderr_text,
             "benchd-worker: error: plugin /nonexistent/plugin.so: No such file or directory\n");
 }
 
 TEST(WorkerInspect, ACrashWhileLoadingKillsOnlyTheWorker) {
-  const CompletedProcess result =
+  const common::CompletedProcess result =
       worker({"--inspect", testing::testPluginFile("crash-on-load").string()});
   EXPECT_TRUE(result.status.signalled());
   EXPECT_EQ(result.status.signal_number, SIGSEGV);
 }
 
 TEST(WorkerInspect, TakesNoOtherOption) {
-  const CompletedProcess result =
+  const common::CompletedProcess result =
       worker({"--inspect", testing::approachPluginFile("callbacks-asio").string(), "--port", "0"});
   EXPECT_EQ(result.status.describe(), "exit code 2");
   EXPECT_EQ(firstLine(result.stderr_text),
@@ -83,7 +83,7 @@ TEST(WorkerInspect, TakesNoOtherOption) {
 }
 
 TEST(WorkerInspect, IsInTheHelp) {
-  const CompletedProcess result = worker({"--help"});
+  const common::CompletedProcess result = worker({"--help"});
   EXPECT_TRUE(result.status.succeeded());
   EXPECT_NE(result.stdout_text.find("benchd-worker --inspect PATH"), std::string::npos);
 }
@@ -112,10 +112,10 @@ class CrashOnRequestWorker {
     return std::nullopt;
   }
 
-  ChildProcess& child() { return child_; }
+  common::ChildProcess& child() { return child_; }
 
  private:
-  ChildProcess child_;
+  common::ChildProcess child_;
 };
 
 TEST(CrashOnRequestPlugin, AnswersHealthReportsStatsAndStopsCleanly) {
@@ -138,7 +138,7 @@ TEST(CrashOnRequestPlugin, AnswersHealthReportsStatsAndStopsCleanly) {
   ASSERT_TRUE(stats);
   EXPECT_EQ((*stats)["counters"]["requests_in_flight"].GetInt64(), 0);
 
-  const ExitStatus status = worker.child().stop(20s);
+  const common::ExitStatus status = worker.child().stop(20s);
   EXPECT_EQ(status.describe(), "exit code 0") << worker.child().stderrText();
   const auto stopped = worker.waitEvent("stopped");
   ASSERT_TRUE(stopped);

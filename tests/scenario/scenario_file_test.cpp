@@ -116,8 +116,19 @@ TEST(ScenarioFile, AcceptsAFileWithoutFinalNewline) {
 TEST(ScenarioFile, WarmupMayBeZeroButTestDurationMayNot) {
   EXPECT_EQ(rowError("a,get-time.js,,0,0,1,1,0,1\n"), "");
   EXPECT_EQ(rowError("a,get-time.js,,0,0,1,1,0,0\n"),
-            "scenarios/x.csv:2: column 9 (testDurationInSeconds): expected a positive integer, "
-            "got '0'");
+            "scenarios/x.csv:2: column 9 (testDurationInSeconds): expected whole seconds from 1 "
+            "to 86400, got '0'");
+}
+
+// The phase limit every other way of naming a phase has too (scenario/phase_limits.hpp).
+TEST(ScenarioFile, PhasesLastAtMostADay) {
+  EXPECT_EQ(rowError("a,get-time.js,,0,0,1,1,86400,86400\n"), "");
+  EXPECT_EQ(rowError("a,get-time.js,,0,0,1,1,86401,1\n"),
+            "scenarios/x.csv:2: column 8 (warmupDurationInSeconds): expected whole seconds "
+            "from 0 to 86400, got '86401'");
+  EXPECT_EQ(rowError("a,get-time.js,,0,0,1,1,0,90000\n"),
+            "scenarios/x.csv:2: column 9 (testDurationInSeconds): expected whole seconds from 1 "
+            "to 86400, got '90000'");
 }
 
 TEST(ScenarioFileErrors, WrongColumnCount) {
@@ -143,28 +154,28 @@ TEST(ScenarioFileErrors, NotANumber) {
             "scenarios/x.csv:2: column 7 (requestsPerSecond): expected a positive integer, or "
             "nothing for no rate, got 'fast'");
   EXPECT_EQ(rowError("a,get-time.js,,0,0,1,1,ten,1\n"),
-            "scenarios/x.csv:2: column 8 (warmupDurationInSeconds): expected a non-negative "
-            "integer, got 'ten'");
+            "scenarios/x.csv:2: column 8 (warmupDurationInSeconds): expected whole seconds "
+            "from 0 to 86400, got 'ten'");
   EXPECT_EQ(rowError("a,get-time.js,,0,0,1,1,0,+5\n"),
-            "scenarios/x.csv:2: column 9 (testDurationInSeconds): expected a positive integer, "
-            "got '+5'");
+            "scenarios/x.csv:2: column 9 (testDurationInSeconds): expected whole seconds from 1 "
+            "to 86400, got '+5'");
 }
 
 TEST(ScenarioFileErrors, MissingNumber) {
   EXPECT_EQ(rowError("a,get-time.js,,0,0,,1,0,1\n"),
             "scenarios/x.csv:2: column 6 (connections): expected a positive integer, got nothing");
   EXPECT_EQ(rowError("a,get-time.js,,0,0,1,1,,1\n"),
-            "scenarios/x.csv:2: column 8 (warmupDurationInSeconds): expected a non-negative "
-            "integer, got nothing");
+            "scenarios/x.csv:2: column 8 (warmupDurationInSeconds): expected whole seconds "
+            "from 0 to 86400, got nothing");
 }
 
 TEST(ScenarioFileErrors, NegativeOrZeroValues) {
   EXPECT_EQ(rowError("a,get-time.js,,0,0,1,1,0,-5\n"),
-            "scenarios/x.csv:2: column 9 (testDurationInSeconds): expected a positive integer, "
-            "got '-5'");
+            "scenarios/x.csv:2: column 9 (testDurationInSeconds): expected whole seconds from 1 "
+            "to 86400, got '-5'");
   EXPECT_EQ(rowError("a,get-time.js,,0,0,1,1,-1,1\n"),
-            "scenarios/x.csv:2: column 8 (warmupDurationInSeconds): expected a non-negative "
-            "integer, got '-1'");
+            "scenarios/x.csv:2: column 8 (warmupDurationInSeconds): expected whole seconds "
+            "from 0 to 86400, got '-1'");
   EXPECT_EQ(rowError("a,get-time.js,,0,0,0,1,0,1\n"),
             "scenarios/x.csv:2: column 6 (connections): expected a positive integer, got '0'");
   EXPECT_EQ(rowError("a,get-time.js,,-1,0,1,1,0,1\n"),
@@ -260,8 +271,8 @@ TEST(ScenarioFileErrors, ReportsTheFirstProblemAndReturnsNothing) {
                            "worse,get-time.js,,0,0,abc,1,0,0\n";
   EXPECT_THROW(parse(text), ScenarioFileError);
   EXPECT_EQ(errorOf(text),
-            "scenarios/x.csv:3: column 9 (testDurationInSeconds): expected a positive integer, "
-            "got '0'");
+            "scenarios/x.csv:3: column 9 (testDurationInSeconds): expected whole seconds from 1 "
+            "to 86400, got '0'");
 }
 
 TEST(ScenarioFileErrors, ExposesTheParts) {

@@ -53,14 +53,14 @@ scenario::ScenarioRow sampleRow() {
 
 results::SecondRecord sampleSecond(std::uint32_t index) {
   results::SecondRecord second;
-  second.load.phase = loadgen::PhaseKind::kTest;
+  second.load.phase = measurement::PhaseKind::kTest;
   second.load.index = index;
   second.load.start_micros = index * 1'000'000LL;
   second.load.duration_micros = 1'000'000;
   second.load.end_epoch_millis = 1'764'450'001'000 + index * 1000LL;
   second.load.counters.requests_ok = 200 + index;
   second.load.counters.requests_requested = 201 + index;
-  second.load.counters.errors[loadgen::ErrorClass::kHttp5xx] = 1;
+  second.load.counters.errors[measurement::ErrorClass::kHttp5xx] = 1;
   second.load.counters.bytes_received = 123'456;
   second.load.achieved_requests_per_second = 201.5;
   second.load.latency.count = 201;
@@ -150,7 +150,7 @@ TEST_F(StoreTest, KeepsARunItsRowsResultsAndSeconds) {
 
   ASSERT_EQ(store.findResult(run, "ci-get-movies", "callbacks-asio"), result);
   const std::vector<results::SecondRecord> seconds =
-      store.seconds(result, loadgen::PhaseKind::kTest);
+      store.seconds(result, measurement::PhaseKind::kTest);
   ASSERT_EQ(seconds.size(), 2U);
   const results::SecondRecord expected = sampleSecond(1);
   const results::SecondRecord& actual = seconds[1];
@@ -166,7 +166,7 @@ TEST_F(StoreTest, KeepsARunItsRowsResultsAndSeconds) {
   ASSERT_TRUE(actual.system.worker_stats);
   EXPECT_EQ(actual.system.worker_stats->heap_bytes, 2'000'000);
   EXPECT_EQ(actual.system.worker_stats->counters, expected.system.worker_stats->counters);
-  EXPECT_TRUE(store.seconds(result, loadgen::PhaseKind::kWarmup).empty());
+  EXPECT_TRUE(store.seconds(result, measurement::PhaseKind::kWarmup).empty());
 }
 
 TEST_F(StoreTest, MigratesAVersionOneFileAndKeepsItsRuns) {
@@ -191,7 +191,7 @@ TEST_F(StoreTest, MigratesAVersionOneFileAndKeepsItsRuns) {
   // The new tables work on the migrated file.
   const ResultId result = store.beginResult(runs[0].id, 0, "s", "a");
   store.addSecond(result, sampleSecond(0));
-  EXPECT_EQ(store.seconds(result, loadgen::PhaseKind::kTest).size(), 1U);
+  EXPECT_EQ(store.seconds(result, measurement::PhaseKind::kTest).size(), 1U);
   store.addEvent(runs[0].id, {1, "end", "{}"});
   EXPECT_EQ(store.events(runs[0].id, 0).size(), 1U);
 }

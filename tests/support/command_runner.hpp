@@ -6,7 +6,7 @@
 #include <sys/types.h>
 #include <vector>
 
-namespace benchd::loadgen::testing {
+namespace benchd::testing {
 
 /// What a finished child process printed and how it ended.
 struct CommandResult {
@@ -23,4 +23,4 @@ CommandResult runCommand(const std::string& program, const std::vector<std::stri
                          std::chrono::milliseconds timeout = std::chrono::seconds(60),
                          const std::function<void(pid_t)>& on_started = {});
 
-}  // namespace benchd::loadgen::testing
+}  // namespace benchd::testing

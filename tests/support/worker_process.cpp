@@ -1,16 +1,8 @@
 #include "worker_process.hpp"
 
 #include "build_paths.hpp"
-#include "child_process.hpp"
 
-#include <signal.h>
-#include <unistd.h>
-
-#include <array>
-#include <cerrno>
-#include <cstring>
 #include <stdexcept>
-#include <sys/wait.h>
 
 namespace benchd::testing {
 
@@ -29,22 +21,15 @@ std::string pluginPath(const std::string& name) {
   return path;
 }
 
-WorkerProcess::WorkerProcess(const std::vector<std::string>& args) {
-  const SpawnedChild child = spawnWithPipes(workerPath(), args);
-  pid_ = child.pid;
-  stdout_reader_ = std::thread([this, fd = child.stdout_fd] { readStdout(fd); });
-  stderr_reader_ = std::thread([this, fd = child.stderr_fd] { readStderr(fd); });
-}
+WorkerProcess::WorkerProcess(const std::vector<std::string>& args)
+    : child_(workerPath(), args), reader_([this] { readOutput(); }) {}
 
 WorkerProcess::~WorkerProcess() {
   if (!exit_code_) {
-    ::kill(pid_, SIGKILL);
-    waitExit(std::chrono::seconds(10));
+    child_.kill();
   }
-  if (stdout_reader_.joinable())
-    stdout_reader_.join();
-  if (stderr_reader_.joinable())
-    stderr_reader_.join();
+  if (reader_.joinable())
+    reader_.join();
 }
 
 std::unique_ptr<WorkerProcess> WorkerProcess::serve(const std::string& plugin,
@@ -65,46 +50,29 @@ std::unique_ptr<WorkerProcess> WorkerProcess::serve(const std::string& plugin,
   return worker;
 }
 
-void WorkerProcess::readStdout(int fd) {
-  std::string pending;
-  std::array<char, 4096> chunk{};
-  for (;;) {
-    const ssize_t n = ::read(fd, chunk.data(), chunk.size());
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      break;
-    pending.append(chunk.data(), static_cast<std::size_t>(n));
-    std::size_t newline = 0;
-    while ((newline = pending.find('\n')) != std::string::npos) {
-      {
-        const std::lock_guard lock(mutex_);
-        stdout_lines_.push_back(pending.substr(0, newline));
-      }
-      changed_.notify_all();
-      pending.erase(0, newline + 1);
+void WorkerProcess::readOutput() {
+  constexpr std::chrono::milliseconds kPollInterval{100};
+  while (!child_.outputClosed()) {
+    // Once stdout has closed, readStdoutLines returns at once without reading stderr.
+    std::vector<std::string> lines;
+    if (child_.stdoutClosed()) {
+      child_.drainOutput(kPollInterval);
+    } else {
+      lines = child_.readStdoutLines(kPollInterval);
     }
+    {
+      const std::lock_guard lock(mutex_);
+      for (std::string& line : lines)
+        stdout_lines_.push_back(std::move(line));
+      stderr_text_ = child_.stderrText();
+    }
+    changed_.notify_all();
   }
-  ::close(fd);
   {
     const std::lock_guard lock(mutex_);
     stdout_closed_ = true;
   }
   changed_.notify_all();
-}
-
-void WorkerProcess::readStderr(int fd) {
-  std::array<char, 4096> chunk{};
-  for (;;) {
-    const ssize_t n = ::read(fd, chunk.data(), chunk.size());
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      break;
-    const std::lock_guard lock(mutex_);
-    stderr_text_.append(chunk.data(), static_cast<std::size_t>(n));
-  }
-  ::close(fd);
 }
 
 std::optional<std::uint16_t> WorkerProcess::waitReady(std::chrono::milliseconds timeout) {
@@ -162,28 +130,19 @@ std::optional<WorkerStats> WorkerProcess::waitQuiet(std::chrono::milliseconds ti
 }
 
 void WorkerProcess::signal(int signal_number) const {
-  ::kill(pid_, signal_number);
+  child_.signal(signal_number);
 }
 
 std::optional<int> WorkerProcess::waitExit(std::chrono::milliseconds timeout) {
   if (exit_code_)
     return exit_code_;
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  for (;;) {
-    int status = 0;
-    const pid_t done = ::waitpid(pid_, &status, WNOHANG);
-    if (done == pid_) {
-      exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-      if (stdout_reader_.joinable())
-        stdout_reader_.join();
-      if (stderr_reader_.joinable())
-        stderr_reader_.join();
-      return exit_code_;
-    }
-    if (std::chrono::steady_clock::now() >= deadline)
-      return std::nullopt;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  const std::optional<common::ExitStatus> status = child_.waitExit(timeout);
+  if (!status)
+    return std::nullopt;
+  exit_code_ = status->exited() ? status->exit_code : 128 + status->signal_number;
+  if (reader_.joinable())
+    reader_.join();
+  return exit_code_;
 }
 
 std::string WorkerProcess::stderrText() const {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <benchd/common/child_process.hpp>
+
 #include <rapidjson/document.h>
 
 #include <chrono>
@@ -25,9 +27,10 @@ struct WorkerStats {
   [[nodiscard]] std::int64_t counter(const std::string& name) const;
 };
 
-/// A real benchd-worker child process with its stdout and stderr captured. Reader threads
-/// collect stdout lines (JSON events) and stderr text; the accessors are thread-safe.
-/// The destructor kills a still-running worker.
+/// A real benchd-worker child process with its stdout and stderr captured. A reader thread
+/// collects stdout lines (JSON events) and stderr text; the accessors are thread-safe. The
+/// process side (signal, waitExit) is the test thread's. The destructor kills a still-running
+/// worker.
 class WorkerProcess {
  public:
   /// Spawns `benchd-worker` (workerPath(), build_paths.hpp) with `args`.
@@ -57,16 +60,16 @@ class WorkerProcess {
   /// nullopt on timeout.
   std::optional<int> waitExit(std::chrono::milliseconds timeout = std::chrono::seconds(30));
 
-  [[nodiscard]] pid_t pid() const noexcept { return pid_; }
+  [[nodiscard]] pid_t pid() const noexcept { return child_.pid(); }
   [[nodiscard]] std::uint16_t port() const noexcept { return port_; }
   [[nodiscard]] std::string stderrText() const;
   [[nodiscard]] std::vector<std::string> stdoutLines() const;
 
  private:
-  void readStdout(int fd);
-  void readStderr(int fd);
+  /// The reader thread: the child's output side, until both pipes close.
+  void readOutput();
 
-  pid_t pid_ = -1;
+  common::ChildProcess child_;
   std::uint16_t port_ = 0;
   std::optional<int> exit_code_;
   mutable std::mutex mutex_;
@@ -74,8 +77,7 @@ class WorkerProcess {
   std::vector<std::string> stdout_lines_;
   std::string stderr_text_;
   bool stdout_closed_ = false;
-  std::thread stdout_reader_;
-  std::thread stderr_reader_;
+  std::thread reader_;  ///< last: starts reading once everything it uses exists
 };
 
 /// Absolute path of a built plugin, by file name stem (e.g. "callbacks-asio").

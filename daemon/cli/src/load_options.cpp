@@ -83,13 +83,14 @@ LoadOptions parseLoadOptions(std::span<const std::string_view> arguments) {
       options.connections = parseIntegerOption<std::uint32_t>(option, value, 1, 1'000'000);
     } else if (option == "--duration") {
       options.duration_seconds =
-          parseIntegerOption<std::uint32_t>(option, value, 1, kMaxDurationSeconds);
+          parseIntegerOption<std::uint32_t>(option, value, 1, scenario::kMaxPhaseSeconds);
       duration_given = true;
     } else if (option == "--requests") {
       options.requests =
           parseIntegerOption<std::uint64_t>(option, value, 1, std::uint64_t{1'000'000'000'000});
     } else if (option == "--warmup") {
-      options.warmup_seconds = parseIntegerOption<std::uint32_t>(option, value, 0, 86'400);
+      options.warmup_seconds =
+          parseIntegerOption<std::uint32_t>(option, value, 0, scenario::kMaxPhaseSeconds);
     } else if (option == "--rate") {
       options.rate = parseIntegerOption<std::uint32_t>(option, value, 1, 100'000'000);
     } else if (option == "--depth") {
@@ -125,7 +126,7 @@ LoadOptions parseLoadOptions(std::span<const std::string_view> arguments) {
     throw UsageError("--approach is required");
   }
   if (options.requests && !duration_given) {
-    options.duration_seconds = kMaxDurationSeconds;
+    options.duration_seconds = scenario::kMaxPhaseSeconds;
   }
   return options;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <benchd/loadgen/engine_options.hpp>
+#include <benchd/scenario/phase_limits.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -17,7 +18,8 @@ struct LoadOptions {
   std::string approach;               ///< --approach (required): {approach} in paths
   std::string workload = "get-time";  ///< --workload NAME | FILE.json
   std::uint32_t connections = 64;     ///< --connections
-  /// --duration; with --requests and no --duration, kMaxDurationSeconds (the count ends it).
+  /// --duration; with --requests and no --duration, scenario::kMaxPhaseSeconds (the count ends
+  /// it).
   std::uint32_t duration_seconds = 10;
   std::optional<std::uint64_t> requests;              ///< --requests: request-count mode
   std::uint32_t warmup_seconds = 0;                   ///< --warmup
@@ -32,9 +34,6 @@ struct LoadOptions {
   bool json = false;                                                            ///< --json
   bool quiet = false;                                                           ///< --quiet
 };
-
-/// The longest --duration, and the time limit of a request-count run that gives none.
-inline constexpr std::uint32_t kMaxDurationSeconds = 86'400;
 
 /// Parses the arguments after `load`. Throws UsageError with one line naming the option.
 LoadOptions parseLoadOptions(std::span<const std::string_view> arguments);

@@ -3,10 +3,8 @@
 #include "usage_error.hpp"
 
 #include <benchd/runner/plugin_catalog.hpp>
+#include <benchd/runner/plugin_catalog_json.hpp>
 #include <benchd/runner/plugin_folders.hpp>
-
-#include <rapidjson/prettywriter.h>
-#include <rapidjson/stringbuffer.h>
 
 #include <algorithm>
 #include <iostream>
@@ -118,67 +116,12 @@ void writeText(std::ostream& out, const runner::PluginCatalog& catalog) {
     out << "  " << plugin.path.string() << "\n    " << plugin.reason << "\n";
 }
 
-// --- JSON -----------------------------------------------------------------------------------
-
-using JsonWriter = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
-
-void field(JsonWriter& writer, const char* name, const std::string& value) {
-  writer.Key(name);
-  writer.String(value);
-}
-
-void writeJson(std::ostream& out, const runner::PluginCatalog& catalog) {
-  rapidjson::StringBuffer buffer;
-  JsonWriter writer(buffer);
-  writer.StartObject();
-  writer.Key("folders");
-  writer.StartArray();
-  for (const runner::SearchedFolder& folder : catalog.folders) {
-    writer.StartObject();
-    field(writer, "path", folder.folder.path.string());
-    field(writer, "origin", std::string(runner::originName(folder.folder.origin)));
-    writer.Key("searched");
-    writer.Bool(folder.searched);
-    if (!folder.searched)
-      field(writer, "note", folder.note);
-    writer.EndObject();
-  }
-  writer.EndArray();
-  field(writer, "worker", catalog.worker_path.string());
-  writer.Key("accepted");
-  writer.StartArray();
-  for (const runner::PluginDescription& plugin : catalog.accepted) {
-    writer.StartObject();
-    field(writer, "name", plugin.name);
-    field(writer, "version", plugin.version);
-    field(writer, "description", plugin.description);
-    field(writer, "concurrency_model", plugin.concurrency_model);
-    field(writer, "io_stack", plugin.io_stack);
-    field(writer, "abi", plugin.abi);
-    field(writer, "path", plugin.path.string());
-    writer.EndObject();
-  }
-  writer.EndArray();
-  writer.Key("rejected");
-  writer.StartArray();
-  for (const runner::RejectedPlugin& plugin : catalog.rejected) {
-    writer.StartObject();
-    field(writer, "name", plugin.name);
-    field(writer, "path", plugin.path.string());
-    field(writer, "reason", plugin.reason);
-    writer.EndObject();
-  }
-  writer.EndArray();
-  writer.EndObject();
-  out << buffer.GetString() << "\n";
-}
-
 int runPlugins(std::span<const std::string_view> arguments) {
   const PluginsOptions options = parsePluginsOptions(arguments);
   const runner::PluginCatalog catalog =
       runner::inspectPlugins(runner::pluginFolders(options.plugin_dirs), runner::workerPath());
   if (options.json)
-    writeJson(std::cout, catalog);
+    std::cout << runner::pluginCatalogJson(catalog, runner::JsonLayout::kPretty) << "\n";
   else
     writeText(std::cout, catalog);
   return 0;

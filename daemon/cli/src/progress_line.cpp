@@ -16,8 +16,8 @@ ProgressLine::ProgressLine(std::ostream& out, bool terminal, std::uint32_t warmu
       test_seconds_(test_seconds),
       request_limit_(request_limit) {}
 
-void ProgressLine::show(const loadgen::LoadSnapshot& snapshot) {
-  const bool warmup = snapshot.phase == loadgen::PhaseKind::kWarmup;
+void ProgressLine::show(const measurement::LoadSnapshot& snapshot) {
+  const bool warmup = snapshot.phase == measurement::PhaseKind::kWarmup;
   const auto elapsed = static_cast<double>((snapshot.start + snapshot.duration).count()) / 1e6;
   std::ostringstream line;
   line << std::fixed << std::setprecision(0);

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <benchd/loadgen/load_snapshot.hpp>
+#include <benchd/measurement/load_snapshot.hpp>
 
 #include <cstdint>
 #include <iosfwd>
@@ -18,7 +18,7 @@ class ProgressLine {
   ProgressLine(std::ostream& out, bool terminal, std::uint32_t warmup_seconds,
                std::uint32_t test_seconds, std::optional<std::uint64_t> request_limit);
 
-  void show(const loadgen::LoadSnapshot& snapshot);
+  void show(const measurement::LoadSnapshot& snapshot);
   /// Ends an in-place line so that later output starts on a fresh line.
   void finish();
 

@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include <iostream>
+#include <stdexcept>
+#include <string>
 
 namespace benchd::cli {
 namespace {
@@ -35,6 +37,26 @@ void printStandings(std::ostream& out, const std::vector<results::SummaryRow>& r
         << standing.percent << " %\n";
   }
   out << "  no winner: " << grid.draws << ", " << grid.draw_percent << " %\n";
+}
+
+/// A request the runner refused, in `benchd run`'s words: a bad option value is a usage error
+/// named by its option; a scenario file that is not there is an error (exit 1) with the
+/// command line's remedy.
+[[noreturn]] void rethrowInCommandLineTerms(const runner::RunRequestError& error) {
+  const std::string reason = error.what();
+  switch (error.field()) {
+    case runner::RunRequestField::kScenarioFile:
+      throw std::runtime_error(reason + "; give a path to use a file elsewhere");
+    case runner::RunRequestField::kWarmup:
+      throw UsageError("-w: " + reason);
+    case runner::RunRequestField::kTest:
+      throw UsageError("-t: " + reason);
+    case runner::RunRequestField::kServerCpus:
+      throw UsageError("--server-cpus: " + reason);
+    case runner::RunRequestField::kGeneratorCpus:
+      throw UsageError("--generator-cpus: " + reason);
+  }
+  throw std::runtime_error(reason);  // only for a value outside the enumeration
 }
 
 int runBenchmarks(std::span<const std::string_view> arguments) {
@@ -60,10 +82,7 @@ int runBenchmarks(std::span<const std::string_view> arguments) {
   try {
     prepared = runner::prepareRun(request, environment);
   } catch (const runner::RunRequestError& error) {
-    if (error.field() == "cpus") {
-      throw UsageError(error.what());  // --server-cpus / --generator-cpus
-    }
-    throw;
+    rethrowInCommandLineTerms(error);
   }
   const runner::RunSettings& settings = prepared.settings;
   if (options.plan_only) {

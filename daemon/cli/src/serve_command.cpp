@@ -3,6 +3,7 @@
 #include "usage_error.hpp"
 #include "workload_source.hpp"
 
+#include <benchd/common/epoch_time.hpp>
 #include <benchd/control/control_api.hpp>
 #include <benchd/control/daemon_config.hpp>
 #include <benchd/control/daemon_log.hpp>
@@ -10,7 +11,6 @@
 #include <benchd/http/policies.hpp>
 #include <benchd/http/server.hpp>
 #include <benchd/runner/plugin_folders.hpp>
-#include <benchd/sampling/clock.hpp>
 #include <benchd/store/result_store.hpp>
 
 #include <csignal>
@@ -56,8 +56,7 @@ int serve(std::span<const std::string_view> arguments) {
   ::pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
   store::ResultStore store(config.state_dir / "benchd.sqlite");
-  if (const std::size_t interrupted =
-          store.markInterruptedRuns(sampling::systemClock()->epochMillis());
+  if (const std::size_t interrupted = store.markInterruptedRuns(common::epochMillisNow());
       interrupted > 0) {
     control::logLine(control::LogLevel::kWarning,
                      std::to_string(interrupted) +

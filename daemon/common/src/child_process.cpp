@@ -1,4 +1,4 @@
-#include <benchd/runner/child_process.hpp>
+#include <benchd/common/child_process.hpp>
 
 #include <fcntl.h>
 #include <poll.h>
@@ -23,7 +23,7 @@ extern "C" {
 
 extern char** environ;
 
-namespace benchd::runner {
+namespace benchd::common {
 
 namespace {
 
@@ -515,8 +515,12 @@ bool ChildProcess::signal(int signal_number) const noexcept {
 CompletedProcess runToCompletion(const std::filesystem::path& program,
                                  const std::vector<std::string>& arguments,
                                  std::chrono::milliseconds timeout, const SpawnOptions& options) {
-  const auto deadline = deadlineAfter(timeout);
   ChildProcess child(program, arguments, options);
+  return waitForCompletion(child, timeout);
+}
+
+CompletedProcess waitForCompletion(ChildProcess& child, std::chrono::milliseconds timeout) {
+  const auto deadline = deadlineAfter(timeout);
   CompletedProcess result;
   std::optional<ExitStatus> status;
   if (child.drainOutput(timeout)) {
@@ -535,4 +539,4 @@ CompletedProcess runToCompletion(const std::filesystem::path& program,
   return result;
 }
 
-}  // namespace benchd::runner
+}  // namespace benchd::common

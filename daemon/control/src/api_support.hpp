@@ -1,7 +1,6 @@
 #pragma once
 
-#include "json_fields.hpp"
-
+#include <benchd/common/json_writing.hpp>
 #include <benchd/control/run_queue.hpp>
 #include <benchd/http/request.hpp>
 #include <benchd/http/response.hpp>
@@ -11,6 +10,13 @@
 #include <string>
 
 namespace benchd::control {
+
+// The JSON helpers every route file uses.
+using common::field;
+using common::JsonWriter;
+using common::key;
+using common::numberOrNull;
+using common::value;
 
 // What the route files of ControlApi share. Pure functions.
 

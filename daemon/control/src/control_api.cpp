@@ -5,6 +5,7 @@
 #include <benchd/control/daemon_log.hpp>
 #include <benchd/http/problem.hpp>
 #include <benchd/plugin.h>
+#include <benchd/runner/plugin_catalog_json.hpp>
 #include <benchd/sampling/system_specs.hpp>
 
 #include <rapidjson/rapidjson.h>
@@ -87,36 +88,8 @@ void ControlApi::addSystemRoutes(http::Router& router) {
   });
 
   const auto approaches = [this](const http::Request&) {
-    const runner::PluginCatalog current = catalog();
-    rapidjson::StringBuffer buffer;
-    JsonWriter json(buffer);
-    json.StartObject();
-    key(json, "accepted");
-    json.StartArray();
-    for (const runner::PluginDescription& plugin : current.accepted) {
-      json.StartObject();
-      field(json, "name", plugin.name);
-      field(json, "version", plugin.version);
-      field(json, "description", plugin.description);
-      field(json, "concurrencyModel", plugin.concurrency_model);
-      field(json, "ioStack", plugin.io_stack);
-      field(json, "abi", plugin.abi);
-      field(json, "path", plugin.path.string());
-      json.EndObject();
-    }
-    json.EndArray();
-    key(json, "rejected");
-    json.StartArray();
-    for (const runner::RejectedPlugin& plugin : current.rejected) {
-      json.StartObject();
-      field(json, "name", plugin.name);
-      field(json, "path", plugin.path.string());
-      field(json, "reason", plugin.reason);
-      json.EndObject();
-    }
-    json.EndArray();
-    json.EndObject();
-    return jsonResponse(200, buffer);
+    return http::Response::json(200,
+                                runner::pluginCatalogJson(catalog(), runner::JsonLayout::kCompact));
   };
   router.add("GET", "/api/v1/approaches", approaches);
   router.add("POST", "/api/v1/approaches/rescan", [this, approaches](const http::Request& r) {

@@ -1,6 +1,6 @@
 #include "prometheus_text.hpp"
 
-#include <benchd/loadgen/error_class.hpp>
+#include <benchd/measurement/error_class.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -95,9 +95,9 @@ void liveSecond(Exposition& out, const results::SecondRecord& second) {
   out.sample("benchd_live_latency_milliseconds", load.latency.max, {{"quantile", "1"}});
   out.family("benchd_live_errors", "gauge",
              "Failed requests in the running run's latest second, by error class.");
-  for (const loadgen::ErrorClass error_class : loadgen::kAllErrorClasses) {
+  for (const measurement::ErrorClass error_class : measurement::kAllErrorClasses) {
     out.sample("benchd_live_errors", static_cast<double>(load.counters.errors[error_class]),
-               {{"class", loadgen::errorClassName(error_class)}});
+               {{"class", measurement::errorClassName(error_class)}});
   }
   out.gauge("benchd_live_worker_cpu_percent",
             "CPU of the worker under test in the latest second, percent of one core.",

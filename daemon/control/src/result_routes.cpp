@@ -108,10 +108,10 @@ void ControlApi::addResultRoutes(http::Router& router) {
       withRun([this](const http::Request& request, const store::RunRecord& record) {
         const std::string scenario(request.param("scenario").value_or(""));
         const std::string approach(request.param("approach").value_or(""));
-        loadgen::PhaseKind phase = loadgen::PhaseKind::kTest;
+        measurement::PhaseKind phase = measurement::PhaseKind::kTest;
         if (const auto name = request.queryParam("phase")) {
           if (*name == "warmup" || *name == "warm-up") {
-            phase = loadgen::PhaseKind::kWarmup;
+            phase = measurement::PhaseKind::kWarmup;
           } else if (*name != "test") {
             return fieldProblem(
                 400, "phase",
@@ -131,7 +131,7 @@ void ControlApi::addResultRoutes(http::Router& router) {
         field(json, "runId", std::int64_t{record.id});
         field(json, "scenario", scenario);
         field(json, "approach", approach);
-        field(json, "phase", loadgen::phaseKindName(phase));
+        field(json, "phase", measurement::phaseKindName(phase));
         key(json, "seconds");
         json.StartArray();
         for (const results::SecondRecord& second : store_.seconds(*result, phase)) {

@@ -1,6 +1,6 @@
 #include "results_json.hpp"
 
-#include <benchd/loadgen/error_class.hpp>
+#include <benchd/measurement/error_class.hpp>
 
 namespace benchd::control {
 namespace {
@@ -79,8 +79,8 @@ void writeSecondMembers(JsonWriter& json, const results::SecondRecord& second) {
   json.EndObject();
   key(json, "errors");
   json.StartObject();
-  for (const loadgen::ErrorClass error_class : loadgen::kAllErrorClasses) {
-    field(json, loadgen::errorClassName(error_class),
+  for (const measurement::ErrorClass error_class : measurement::kAllErrorClasses) {
+    field(json, measurement::errorClassName(error_class),
           std::uint64_t{load.counters.errors[error_class]});
   }
   json.EndObject();

@@ -1,7 +1,6 @@
 #pragma once
 
-#include "json_fields.hpp"
-
+#include <benchd/common/json_writing.hpp>
 #include <benchd/results/comparison.hpp>
 #include <benchd/results/series.hpp>
 #include <benchd/results/summary_row.hpp>
@@ -11,6 +10,13 @@
 #include <string>
 
 namespace benchd::control {
+
+// The JSON helpers every route file uses.
+using common::field;
+using common::JsonWriter;
+using common::key;
+using common::numberOrNull;
+using common::value;
 
 // The JSON renderings of the engine's result model, shared by the run events and the result
 // documents of the API (api/openapi.yaml names each shape). Renderings only: every number comes

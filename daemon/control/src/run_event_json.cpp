@@ -1,10 +1,10 @@
 #include "run_event_json.hpp"
 
 #include "api_support.hpp"
-#include "json_fields.hpp"
 #include "results_json.hpp"
 
 namespace benchd::control {
+
 std::string phaseEventJson(const runner::Progress& progress) {
   rapidjson::StringBuffer buffer;
   JsonWriter json(buffer);

@@ -1,8 +1,8 @@
 #include "run_event_json.hpp"
 
+#include <benchd/common/epoch_time.hpp>
 #include <benchd/control/daemon_log.hpp>
 #include <benchd/control/run_queue.hpp>
-#include <benchd/sampling/clock.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -14,10 +14,6 @@
 
 namespace benchd::control {
 namespace {
-
-std::int64_t epochMillisNow() {
-  return sampling::systemClock()->epochMillis();
-}
 
 struct Waiting {
   store::RunId id = 0;
@@ -93,7 +89,7 @@ struct RunQueue::Impl final : runner::RunObserver {
   /// Marks a run that never started stopped (under `mutex`); the caller then delivers the
   /// returned end event, outside the lock.
   RunEvent stopWaiting(store::RunId run, const std::string& reason) {
-    store.finishRun(run, store::RunStatus::kStopped, reason, epochMillisNow());
+    store.finishRun(run, store::RunStatus::kStopped, reason, common::epochMillisNow());
     return {run, 1, "end", endEventJson("stopped", reason)};
   }
 
@@ -150,7 +146,7 @@ struct RunQueue::Impl final : runner::RunObserver {
         // The store says running from the moment the queue does (run lists filter by the
         // store's status); BenchmarkRun records the start time and specs again when it starts.
         try {
-          store.startRun(next.id, epochMillisNow(), {});
+          store.startRun(next.id, common::epochMillisNow(), {});
         } catch (const std::exception& failure) {
           logLine(LogLevel::kWarning,
                   "could not mark run " + std::to_string(next.id) + " running: " + failure.what());
@@ -179,7 +175,7 @@ struct RunQueue::Impl final : runner::RunObserver {
         try {
           const std::optional<store::RunRecord> record = store.findRun(next.id);
           if (record && record->status != store::RunStatus::kFailed) {
-            store.finishRun(next.id, store::RunStatus::kFailed, error, epochMillisNow());
+            store.finishRun(next.id, store::RunStatus::kFailed, error, common::epochMillisNow());
           }
         } catch (const std::exception& store_failure) {
           logLine(LogLevel::kWarning, "could not mark run " + std::to_string(next.id) +
@@ -238,7 +234,7 @@ store::RunId RunQueue::submit(const runner::RunRequest& request,
   record.approaches = settings.plan.approaches;
   record.options_text = settings.options_text;
   record.results_dir = settings.results_dir.string();
-  record.started_epoch_millis = epochMillisNow();
+  record.started_epoch_millis = common::epochMillisNow();
   std::vector<scenario::ScenarioRow> rows;
   for (const runner::RowPlan& row_plan : settings.plan.rows) {
     rows.push_back(row_plan.row);

@@ -1,9 +1,11 @@
 #include "api_support.hpp"
+#include "run_request_problem.hpp"
 
 #include <benchd/control/control_api.hpp>
 #include <benchd/control/daemon_log.hpp>
 #include <benchd/http/policies.hpp>
 #include <benchd/http/problem.hpp>
+#include <benchd/scenario/phase_limits.hpp>
 #include <benchd/scenario/scenario_file_error.hpp>
 
 #include <rapidjson/document.h>
@@ -17,7 +19,9 @@ namespace benchd::control {
 namespace {
 
 /// The body of POST /api/v1/runs: {"scenarioFile": "...", "approaches": [...],
-/// "warmupSeconds": n, "testSeconds": n, "keepCsv": bool}. Unknown members are errors.
+/// "warmupSeconds": n, "testSeconds": n, "keepCsv": bool}. Unknown members are errors. Checks
+/// the body's shape only; runner::prepareRun checks what the request asks for (e.g. a test
+/// phase of at least 1 s), and runRequestProblem names its refusals in the API's words.
 std::variant<runner::RunRequest, http::Response> runRequestOf(const http::Request& request) {
   rapidjson::Document body;
   if (body.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag>(
@@ -33,8 +37,8 @@ std::variant<runner::RunRequest, http::Response> runRequestOf(const http::Reques
     const rapidjson::Value& value = member.value;
     const auto seconds =
         [&](std::optional<std::uint32_t>& target) -> std::optional<http::Response> {
-      if (!value.IsUint() || value.GetUint() > 86'400) {
-        return fieldProblem(400, std::string(name), "expected whole seconds from 0 to 86400");
+      if (!value.IsUint() || value.GetUint() > scenario::kMaxPhaseSeconds) {
+        return fieldProblem(400, std::string(name), "expected " + scenario::phaseSecondsExpectation());
       }
       target = value.GetUint();
       return std::nullopt;
@@ -69,9 +73,6 @@ std::variant<runner::RunRequest, http::Response> runRequestOf(const http::Reques
     } else if (name == "testSeconds") {
       if (auto problem = seconds(run.overrides.test_seconds)) {
         return std::move(*problem);
-      }
-      if (*run.overrides.test_seconds == 0) {
-        return fieldProblem(400, "testSeconds", "the test phase needs at least 1 second");
       }
     } else if (name == "keepCsv") {
       if (!value.IsBool()) {
@@ -128,12 +129,21 @@ void ControlApi::addRunRoutes(http::Router& router) {
     if (auto* problem = std::get_if<http::Response>(&parsed)) {
       return std::move(*problem);
     }
+    // Not the request's fault (e.g. the scenarios folder lacks a workload's file): say what.
+    const auto cannot_prepare = [](const std::exception& error) {
+      logLine(LogLevel::kError, std::string("cannot prepare a run: ") + error.what());
+      return http::Problem(500, std::string("the run cannot be prepared: ") + error.what())
+          .toResponse();
+    };
     store::RunId id = 0;
     try {
       const runner::PluginCatalog approaches = catalog();
       id = queue_.submit(std::get<runner::RunRequest>(parsed), &approaches);
     } catch (const runner::RunRequestError& error) {
-      return fieldProblem(400, error.field(), error.what());
+      if (std::optional<http::Response> problem = runRequestProblem(error)) {
+        return std::move(*problem);
+      }
+      return cannot_prepare(error);
     } catch (const runner::UnknownApproachError& error) {
       return fieldProblem(400, "approaches", error.what());
     } catch (const scenario::ScenarioFileError& error) {
@@ -143,10 +153,7 @@ void ControlApi::addRunRoutes(http::Router& router) {
     } catch (const RunQueueClosedError& error) {
       return http::Problem(503, error.what()).toResponse();
     } catch (const std::exception& error) {
-      // Not the request's fault (e.g. the scenarios folder lacks a workload's file): say what.
-      logLine(LogLevel::kError, std::string("cannot prepare a run: ") + error.what());
-      return http::Problem(500, std::string("the run cannot be prepared: ") + error.what())
-          .toResponse();
+      return cannot_prepare(error);
     }
     const std::string location = "/api/v1/runs/" + std::to_string(id);
     const std::optional<store::RunRecord> record = store_.findRun(id);

@@ -1,15 +1,15 @@
 #include "interval_stats.hpp"
 
-#include <benchd/loadgen/load_snapshot.hpp>
+#include <benchd/measurement/load_snapshot.hpp>
 
 namespace benchd::loadgen {
 
 void IntervalStats::recordRequest(
-    std::optional<ErrorClass> error, std::chrono::nanoseconds request_latency,
+    std::optional<measurement::ErrorClass> error, std::chrono::nanoseconds request_latency,
     std::optional<std::chrono::nanoseconds> corrected_latency) noexcept {
   if (error) {
     ++counters.errors[*error];
-    if (request_latency < kRequestedFailureThreshold) {
+    if (request_latency < measurement::kRequestedFailureThreshold) {
       return;
     }
   } else {

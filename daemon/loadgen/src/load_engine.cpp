@@ -45,14 +45,18 @@ LoadEngine::LoadEngine(EngineOptions options, PhaseClock& clock)
   options_.threads = std::max(1U, options_.threads);
 }
 
-PhaseResult LoadEngine::runPhase(const scenario::StagePlan& plan, const RequestTarget& target,
-                                 PhaseKind kind, const SnapshotCallback& on_snapshot) {
+measurement::PhaseResult LoadEngine::runPhase(const scenario::StagePlan& plan,
+                                              const RequestTarget& target,
+                                              measurement::PhaseKind kind,
+                                              const SnapshotCallback& on_snapshot) {
   stop_requested_.store(false);
   return runOnePhase(plan, target, kind, on_snapshot);
 }
 
-PhaseResult LoadEngine::runOnePhase(const scenario::StagePlan& plan, const RequestTarget& target,
-                                    PhaseKind kind, const SnapshotCallback& on_snapshot) {
+measurement::PhaseResult LoadEngine::runOnePhase(const scenario::StagePlan& plan,
+                                                 const RequestTarget& target,
+                                                 measurement::PhaseKind kind,
+                                                 const SnapshotCallback& on_snapshot) {
   raiseOpenFileLimit();
   const HostLimitCheck limits =
       checkHostLimits(plan.peak_connections, target.delay_call_depth, readHostLimits());
@@ -60,30 +64,40 @@ PhaseResult LoadEngine::runOnePhase(const scenario::StagePlan& plan, const Reque
     throw HostLimitError(limits.problems);
   }
   const asio::ip::tcp::endpoint endpoint = resolveTarget(target);
-  PhaseResult result = runPhaseOnLoops(plan, options_, endpoint, target, kind, *clock_,
-                                       stop_requested_, on_snapshot);
+  measurement::PhaseResult result = runPhaseOnLoops(plan, options_, endpoint, target, kind, *clock_,
+                                                    stop_requested_, on_snapshot);
   result.warnings = limits.warnings;
   return result;
 }
 
 ScenarioResult LoadEngine::runScenario(const scenario::ScenarioRow& row,
                                        const scenario::Workload& workload, RequestTarget target,
-                                       const SnapshotCallback& on_snapshot) {
+                                       const SnapshotCallback& on_snapshot,
+                                       const PhaseHooks& hooks) {
   stop_requested_.store(false);
   target.delay_call_depth = row.delay_call_depth;
   target.delay_millis = row.delay_millis;
   ScenarioResult result;
-  const scenario::PhaseLoad warmup = scenario::warmupPhaseOf(row);
-  if (warmup.duration.count() > 0) {
-    result.warmup = runOnePhase(scenario::planStages(workload, warmup), target, PhaseKind::kWarmup,
-                                on_snapshot);
+  for (const measurement::PhaseKind kind :
+       {measurement::PhaseKind::kWarmup, measurement::PhaseKind::kTest}) {
+    const bool warmup = kind == measurement::PhaseKind::kWarmup;
+    const scenario::PhaseLoad load =
+        warmup ? scenario::warmupPhaseOf(row) : scenario::testPhaseOf(row);
+    if (load.duration.count() == 0) {
+      continue;  // a row without a warm-up; a loaded row always has a test phase
+    }
+    if (stop_requested_.load()) {
+      break;
+    }
+    if (hooks.before_phase) {
+      hooks.before_phase(kind, load.duration);
+    }
+    std::optional<measurement::PhaseResult>& phase = warmup ? result.warmup : result.test;
+    phase = runOnePhase(scenario::planStages(workload, load), target, kind, on_snapshot);
+    if (hooks.after_phase && !hooks.after_phase(*phase)) {
+      break;
+    }
   }
-  if (stop_requested_.load()) {
-    result.test.phase = PhaseKind::kTest;
-    return result;
-  }
-  result.test = runOnePhase(scenario::planStages(workload, scenario::testPhaseOf(row)), target,
-                            PhaseKind::kTest, on_snapshot);
   return result;
 }
 

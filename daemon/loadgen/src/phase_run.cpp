@@ -5,6 +5,7 @@
 #include "phase_sync.hpp"
 #include "thread_cpu_clock.hpp"
 
+#include <benchd/common/epoch_time.hpp>
 #include <benchd/loadgen/saturation.hpp>
 
 #include <pthread.h>
@@ -90,24 +91,24 @@ class LoopThreads {
 
 }  // namespace
 
-PhaseResult runPhaseOnLoops(const scenario::StagePlan& plan, const EngineOptions& options,
-                            const boost::asio::ip::tcp::endpoint& endpoint,
-                            const RequestTarget& target, PhaseKind kind, PhaseClock& clock,
-                            const std::atomic<bool>& stop_requested,
-                            const std::function<void(const LoadSnapshot&)>& on_snapshot) {
+measurement::PhaseResult runPhaseOnLoops(
+    const scenario::StagePlan& plan, const EngineOptions& options,
+    const boost::asio::ip::tcp::endpoint& endpoint, const RequestTarget& target,
+    measurement::PhaseKind kind, PhaseClock& clock, const std::atomic<bool>& stop_requested,
+    const std::function<void(const measurement::LoadSnapshot&)>& on_snapshot) {
   PhaseSetup setup(plan, options, endpoint, target, kind);
   PhaseSync sync(setup.loop_count, clock);
   const auto cores = std::min<std::uint32_t>(setup.loop_count, cpusAvailable());
   const nanoseconds interval =
       std::max<nanoseconds>(options.snapshot_interval, std::chrono::milliseconds(10));
 
-  PhaseResult result;
+  measurement::PhaseResult result;
   result.phase = kind;
   result.generator_threads = setup.loop_count;
   result.generator_cores = cores;
   SaturationJudge saturation;
   // One snapshot reused for every interval: its histograms keep their memory.
-  LoadSnapshot current;
+  measurement::LoadSnapshot current;
   current.phase = kind;
   current.generator_cores = cores;
 
@@ -156,9 +157,7 @@ PhaseResult runPhaseOnLoops(const scenario::StagePlan& plan, const EngineOptions
     // Both ends rounded on the phase's time line, so the durations add up to the phase exactly.
     current.start = duration_cast<microseconds>(interval_start - start);
     current.duration = duration_cast<microseconds>(interval_end - start) - current.start;
-    current.end_epoch_millis = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                   std::chrono::system_clock::now().time_since_epoch())
-                                   .count();
+    current.end_epoch_millis = common::epochMillisNow();
     current.latency = sync.merged().latency;
     current.uncorrected_latency = sync.merged().uncorrected_latency;
     current.counters = sync.merged().counters;

@@ -1,10 +1,10 @@
 #pragma once
 
 #include <benchd/loadgen/engine_options.hpp>
-#include <benchd/loadgen/load_snapshot.hpp>
 #include <benchd/loadgen/phase_clock.hpp>
-#include <benchd/loadgen/phase_result.hpp>
 #include <benchd/loadgen/request_target.hpp>
+#include <benchd/measurement/load_snapshot.hpp>
+#include <benchd/measurement/phase_result.hpp>
 #include <benchd/scenario/stage_plan.hpp>
 
 #include <boost/asio/ip/tcp.hpp>
@@ -20,10 +20,10 @@ namespace benchd::loadgen {
 /// If `on_snapshot` throws, the phase is stopped, later snapshots are not delivered, and the
 /// exception is rethrown once the threads are joined. Interval boundaries, snapshot instants and
 /// the phase duration are read from `clock` (see PhaseClock for what the loops use).
-PhaseResult runPhaseOnLoops(const scenario::StagePlan& plan, const EngineOptions& options,
-                            const boost::asio::ip::tcp::endpoint& endpoint,
-                            const RequestTarget& target, PhaseKind kind, PhaseClock& clock,
-                            const std::atomic<bool>& stop_requested,
-                            const std::function<void(const LoadSnapshot&)>& on_snapshot);
+measurement::PhaseResult runPhaseOnLoops(
+    const scenario::StagePlan& plan, const EngineOptions& options,
+    const boost::asio::ip::tcp::endpoint& endpoint, const RequestTarget& target,
+    measurement::PhaseKind kind, PhaseClock& clock, const std::atomic<bool>& stop_requested,
+    const std::function<void(const measurement::LoadSnapshot&)>& on_snapshot);
 
 }  // namespace benchd::loadgen

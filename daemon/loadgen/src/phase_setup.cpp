@@ -6,7 +6,7 @@ namespace benchd::loadgen {
 
 PhaseSetup::PhaseSetup(const scenario::StagePlan& stage_plan, const EngineOptions& engine_options,
                        boost::asio::ip::tcp::endpoint target_endpoint, const RequestTarget& target,
-                       PhaseKind kind)
+                       measurement::PhaseKind kind)
     : plan(stage_plan),
       options(engine_options),
       endpoint(std::move(target_endpoint)),
@@ -25,7 +25,7 @@ PhaseSetup::PhaseSetup(const scenario::StagePlan& stage_plan, const EngineOption
   if (plan.global_rate_cap && *plan.global_rate_cap > 0.0) {
     tokens = std::make_unique<TokenSchedule>(*plan.global_rate_cap);
   }
-  if (kind == PhaseKind::kTest && options.request_limit) {
+  if (kind == measurement::PhaseKind::kTest && options.request_limit) {
     budget = std::make_unique<RequestBudget>(*options.request_limit);
   }
 }

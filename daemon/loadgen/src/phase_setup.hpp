@@ -6,8 +6,8 @@
 #include "token_schedule.hpp"
 
 #include <benchd/loadgen/engine_options.hpp>
-#include <benchd/loadgen/load_snapshot.hpp>
 #include <benchd/loadgen/request_target.hpp>
+#include <benchd/measurement/load_snapshot.hpp>
 #include <benchd/scenario/stage_plan.hpp>
 
 #include <boost/asio/ip/tcp.hpp>
@@ -26,7 +26,8 @@ struct PhaseSetup {
   /// Builds the request mixes, the arrival time lines, the rate-cap schedule and (for a test
   /// phase in request-count mode) the request budget for `plan`.
   PhaseSetup(const scenario::StagePlan& plan, const EngineOptions& options,
-             boost::asio::ip::tcp::endpoint endpoint, const RequestTarget& target, PhaseKind kind);
+             boost::asio::ip::tcp::endpoint endpoint, const RequestTarget& target,
+             measurement::PhaseKind kind);
 
   const scenario::StagePlan& plan;
   const EngineOptions& options;

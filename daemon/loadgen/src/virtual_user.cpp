@@ -18,14 +18,14 @@ using boost::system::error_code;
 constexpr std::size_t kInitialBufferBytes = 4096;
 constexpr std::size_t kMaxBufferBytes = std::size_t{64} * 1024;
 
-ErrorClass classifyConnectError(const error_code& error) {
+measurement::ErrorClass classifyConnectError(const error_code& error) {
   if (error == asio::error::connection_refused) {
-    return ErrorClass::kConnectionRefused;
+    return measurement::ErrorClass::kConnectionRefused;
   }
   if (error == asio::error::timed_out) {
-    return ErrorClass::kConnectTimeout;
+    return measurement::ErrorClass::kConnectTimeout;
   }
-  return ErrorClass::kOther;
+  return measurement::ErrorClass::kOther;
 }
 
 bool isConnectionLoss(const error_code& error) {
@@ -40,14 +40,14 @@ bool isInterim(unsigned status) {
   return status >= 100 && status < 200 && status != 101;
 }
 
-ErrorClass classifyIoError(const error_code& error) {
+measurement::ErrorClass classifyIoError(const error_code& error) {
   if (isConnectionLoss(error)) {
-    return ErrorClass::kConnectionReset;
+    return measurement::ErrorClass::kConnectionReset;
   }
   if (error == asio::error::timed_out) {
-    return ErrorClass::kRequestTimeout;
+    return measurement::ErrorClass::kRequestTimeout;
   }
-  return ErrorClass::kOther;
+  return measurement::ErrorClass::kOther;
 }
 
 }  // namespace
@@ -147,7 +147,7 @@ void VirtualUser::onReceived(const error_code& error, std::size_t bytes) {
       completeResponse();
     } else {
       closeSocket();
-      finish(ErrorClass::kConnectionReset, true, false);
+      finish(measurement::ErrorClass::kConnectionReset, true, false);
     }
     return;
   }
@@ -175,7 +175,7 @@ void VirtualUser::onReceived(const error_code& error, std::size_t bytes) {
   if (buffered_ == buffer_size_) {
     if (buffer_size_ >= kMaxBufferBytes) {
       closeSocket();
-      finish(ErrorClass::kOther, true, false);
+      finish(measurement::ErrorClass::kOther, true, false);
       return;
     }
     auto larger = std::make_unique_for_overwrite<char[]>(buffer_size_ * 2);
@@ -205,7 +205,7 @@ bool VirtualUser::parseBuffered() {
     }
     if (parse_error) {
       closeSocket();
-      finish(ErrorClass::kOther, true, false);
+      finish(measurement::ErrorClass::kOther, true, false);
       return false;
     }
     if (consumed == 0) {
@@ -226,7 +226,7 @@ void VirtualUser::completeResponse() {
   if (!keep_alive) {
     closeSocket();
   }
-  finish(errorClassOfStatus(status), true, keep_alive);
+  finish(measurement::errorClassOfStatus(status), true, keep_alive);
 }
 
 void VirtualUser::failIo(const error_code& error) {
@@ -258,13 +258,14 @@ void VirtualUser::endAborted() {
     return;
   }
   if (was_connecting) {
-    finish(ErrorClass::kConnectTimeout, sent_once_, false);
+    finish(measurement::ErrorClass::kConnectTimeout, sent_once_, false);
   } else {
-    finish(ErrorClass::kRequestTimeout, true, false);
+    finish(measurement::ErrorClass::kRequestTimeout, true, false);
   }
 }
 
-void VirtualUser::finish(std::optional<ErrorClass> error, bool sent, bool keep_connection) {
+void VirtualUser::finish(std::optional<measurement::ErrorClass> error, bool sent,
+                         bool keep_connection) {
   const TimePoint end = Clock::now();
   // A failed connect sent nothing: latency 0, like k6's http_req_duration of a dial error.
   const std::chrono::nanoseconds latency = sent ? end - sent_at_ : std::chrono::nanoseconds(0);

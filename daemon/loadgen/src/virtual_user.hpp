@@ -4,7 +4,7 @@
 #include "prepared_request.hpp"
 #include "response_parser.hpp"
 
-#include <benchd/loadgen/error_class.hpp>
+#include <benchd/measurement/error_class.hpp>
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -110,7 +110,7 @@ class VirtualUser {
   void endAborted();
   /// Records the request (`sent`: whether its bytes went out, so it has a latency) and hands
   /// the idle VU back to the owner.
-  void finish(std::optional<ErrorClass> error, bool sent, bool keep_connection);
+  void finish(std::optional<measurement::ErrorClass> error, bool sent, bool keep_connection);
   void closeSocket() noexcept;
 
   LoopContext& loop_;

@@ -1,6 +1,6 @@
-#include <benchd/loadgen/error_class.hpp>
+#include <benchd/measurement/error_class.hpp>
 
-namespace benchd::loadgen {
+namespace benchd::measurement {
 
 std::string_view errorClassName(ErrorClass error_class) {
   switch (error_class) {
@@ -59,4 +59,4 @@ ErrorCounts& ErrorCounts::operator+=(const ErrorCounts& other) noexcept {
   return *this;
 }
 
-}  // namespace benchd::loadgen
+}  // namespace benchd::measurement

@@ -1,10 +1,10 @@
-#include <benchd/loadgen/latency_histogram.hpp>
+#include <benchd/measurement/latency_histogram.hpp>
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
 
-namespace benchd::loadgen {
+namespace benchd::measurement {
 namespace {
 
 // Counter layout. Counter index i stands for the values v with
@@ -152,4 +152,4 @@ LatencyHistogram::RecordedBuckets::Iterator LatencyHistogram::RecordedBuckets::I
   return before;
 }
 
-}  // namespace benchd::loadgen
+}  // namespace benchd::measurement

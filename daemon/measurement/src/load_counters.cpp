@@ -1,7 +1,7 @@
-#include <benchd/loadgen/load_counters.hpp>
-#include <benchd/loadgen/load_snapshot.hpp>
+#include <benchd/measurement/load_counters.hpp>
+#include <benchd/measurement/load_snapshot.hpp>
 
-namespace benchd::loadgen {
+namespace benchd::measurement {
 
 LoadCounters& LoadCounters::operator+=(const LoadCounters& other) noexcept {
   requests_sent += other.requests_sent;
@@ -21,4 +21,4 @@ std::string_view phaseKindName(PhaseKind kind) {
   return kind == PhaseKind::kWarmup ? "warmup" : "test";
 }
 
-}  // namespace benchd::loadgen
+}  // namespace benchd::measurement

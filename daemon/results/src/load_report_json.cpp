@@ -1,3 +1,4 @@
+#include <benchd/common/json_writing.hpp>
 #include <benchd/results/load_report_json.hpp>
 
 #include <rapidjson/ostreamwrapper.h>
@@ -11,152 +12,100 @@ namespace benchd::results {
 namespace {
 
 using JsonWriter = rapidjson::Writer<rapidjson::OStreamWrapper>;
-
-void writeString(JsonWriter& json, std::string_view text) {
-  json.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
-}
-
-void writeKey(JsonWriter& json, std::string_view key) {
-  json.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
-}
+using common::field;
+using common::key;
+using common::value;
 
 void writeLatency(JsonWriter& json, const LoadLatency& latency) {
   json.StartObject();
-  json.Key("count");
-  json.Uint64(latency.count);
-  json.Key("min");
-  json.Double(latency.min);
-  json.Key("p50");
-  json.Double(latency.p50);
-  json.Key("p75");
-  json.Double(latency.p75);
-  json.Key("p90");
-  json.Double(latency.p90);
-  json.Key("p99");
-  json.Double(latency.p99);
-  json.Key("p999");
-  json.Double(latency.p999);
-  json.Key("max");
-  json.Double(latency.max);
-  json.Key("mean");
-  json.Double(latency.mean);
+  field(json, "count", latency.count);
+  field(json, "min", latency.min);
+  field(json, "p50", latency.p50);
+  field(json, "p75", latency.p75);
+  field(json, "p90", latency.p90);
+  field(json, "p99", latency.p99);
+  field(json, "p999", latency.p999);
+  field(json, "max", latency.max);
+  field(json, "mean", latency.mean);
   json.EndObject();
 }
 
 void writeRun(JsonWriter& json, const LoadSummary& summary) {
   const LoadRunDescription& run = summary.run;
-  json.Key("workload");
-  writeString(json, run.workload);
-  json.Key("url");
-  writeString(json, run.target);
-  json.Key("approach");
-  writeString(json, run.approach);
-  json.Key("open_model");
-  json.Bool(summary.open_model);
-  json.Key("connections");
-  json.Uint(run.connections);
-  json.Key("duration_seconds");
-  json.Uint(run.test_seconds);
-  json.Key("warmup_seconds");
-  json.Uint(run.warmup_seconds);
-  json.Key("rate");
+  field(json, "workload", run.workload);
+  field(json, "url", run.target);
+  field(json, "approach", run.approach);
+  field(json, "open_model", summary.open_model);
+  field(json, "connections", std::uint64_t{run.connections});
+  field(json, "duration_seconds", std::uint64_t{run.test_seconds});
+  field(json, "warmup_seconds", std::uint64_t{run.warmup_seconds});
+  key(json, "rate");
   if (run.requests_per_second) {
     json.Uint(*run.requests_per_second);
   } else {
     json.Null();
   }
-  json.Key("request_limit");
+  key(json, "request_limit");
   if (run.request_limit) {
     json.Uint64(*run.request_limit);
   } else {
     json.Null();
   }
-  json.Key("stopped_early");
-  json.Bool(run.stopped_early);
-  json.Key("elapsed_seconds");
-  json.Double(summary.elapsed_seconds);
+  field(json, "stopped_early", run.stopped_early);
+  field(json, "elapsed_seconds", summary.elapsed_seconds);
 }
 
 void writeRequests(JsonWriter& json, const LoadSummary& summary) {
-  json.Key("requests");
+  key(json, "requests");
   json.StartObject();
-  json.Key("sent");
-  json.Uint64(summary.requests_sent);
-  json.Key("completed");
-  json.Uint64(summary.requests_completed);
-  json.Key("ok");
-  json.Uint64(summary.requests_ok);
-  json.Key("errors");
-  json.Uint64(summary.requests_errors);
-  json.Key("requested");
-  json.Uint64(summary.requests_requested);
-  json.Key("interrupted");
-  json.Uint64(summary.requests_interrupted);
-  json.Key("dropped_arrivals");
-  json.Uint64(summary.dropped_arrivals);
-  json.Key("late_arrivals");
-  json.Uint64(summary.late_arrivals);
+  field(json, "sent", summary.requests_sent);
+  field(json, "completed", summary.requests_completed);
+  field(json, "ok", summary.requests_ok);
+  field(json, "errors", summary.requests_errors);
+  field(json, "requested", summary.requests_requested);
+  field(json, "interrupted", summary.requests_interrupted);
+  field(json, "dropped_arrivals", summary.dropped_arrivals);
+  field(json, "late_arrivals", summary.late_arrivals);
   json.EndObject();
 
-  json.Key("errors");
+  key(json, "errors");
   json.StartObject();
   for (const ErrorClassCount& error_class : summary.errors_by_class) {
-    writeKey(json, error_class.name);
+    key(json, error_class.name);
     json.Uint64(error_class.count);
   }
   json.EndObject();
 }
 
 void writeGenerator(JsonWriter& json, const LoadSummary& summary) {
-  json.Key("generator");
+  key(json, "generator");
   json.StartObject();
-  json.Key("threads");
-  json.Uint(summary.generator_threads);
-  json.Key("cores");
-  json.Uint(summary.generator_cores);
-  json.Key("cpu_percent_avg");
-  json.Double(summary.generator_cpu_percent_avg);
-  json.Key("cpu_percent_max");
-  json.Double(summary.generator_cpu_percent_max);
-  json.Key("cpu_seconds");
-  json.Double(summary.generator_cpu_seconds);
-  json.Key("cpu_micros_per_request");
-  json.Double(summary.generator_cpu_micros_per_request);
-  json.Key("saturated");
-  json.Bool(summary.generator_saturated);
-  json.Key("saturation_reason");
-  writeString(json, summary.saturation_reason);
+  field(json, "threads", std::uint64_t{summary.generator_threads});
+  field(json, "cores", std::uint64_t{summary.generator_cores});
+  field(json, "cpu_percent_avg", summary.generator_cpu_percent_avg);
+  field(json, "cpu_percent_max", summary.generator_cpu_percent_max);
+  field(json, "cpu_seconds", summary.generator_cpu_seconds);
+  field(json, "cpu_micros_per_request", summary.generator_cpu_micros_per_request);
+  field(json, "saturated", summary.generator_saturated);
+  field(json, "saturation_reason", summary.saturation_reason);
   json.EndObject();
 }
 
 void writeSecond(JsonWriter& json, const LoadSecondDigest& second) {
   json.StartObject();
-  json.Key("index");
-  json.Uint(second.index);
-  json.Key("start_seconds");
-  json.Double(second.start_seconds);
-  json.Key("duration_seconds");
-  json.Double(second.duration_seconds);
-  json.Key("ok");
-  json.Uint64(second.ok);
-  json.Key("errors");
-  json.Uint64(second.errors);
-  json.Key("requested");
-  json.Uint64(second.requested);
-  json.Key("dropped_arrivals");
-  json.Uint64(second.dropped_arrivals);
-  json.Key("requests_per_second");
-  json.Double(second.requests_per_second);
-  json.Key("intended_requests_per_second");
-  json.Double(second.intended_requests_per_second);
-  json.Key("p50_ms");
-  json.Double(second.p50_millis);
-  json.Key("p99_ms");
-  json.Double(second.p99_millis);
-  json.Key("active_vus");
-  json.Uint(second.active_vus);
-  json.Key("generator_cpu_percent");
-  json.Double(second.generator_cpu_percent);
+  field(json, "index", std::uint64_t{second.index});
+  field(json, "start_seconds", second.start_seconds);
+  field(json, "duration_seconds", second.duration_seconds);
+  field(json, "ok", second.ok);
+  field(json, "errors", second.errors);
+  field(json, "requested", second.requested);
+  field(json, "dropped_arrivals", second.dropped_arrivals);
+  field(json, "requests_per_second", second.requests_per_second);
+  field(json, "intended_requests_per_second", second.intended_requests_per_second);
+  field(json, "p50_ms", second.p50_millis);
+  field(json, "p99_ms", second.p99_millis);
+  field(json, "active_vus", std::uint64_t{second.active_vus});
+  field(json, "generator_cpu_percent", second.generator_cpu_percent);
   json.EndObject();
 }
 
@@ -169,47 +118,36 @@ void writeLoadReportJson(std::ostream& out, const LoadSummary& summary) {
   writeRun(json, summary);
   writeRequests(json, summary);
 
-  json.Key("requests_per_second");
-  json.Double(summary.requests_per_second);
-  json.Key("responses");
-  json.Uint64(summary.responses);
-  json.Key("responses_per_second");
-  json.Double(summary.responses_per_second);
-  json.Key("failures_per_second");
-  json.Double(summary.failures_per_second);
-  json.Key("nothing_answered");
-  json.Bool(summary.nothing_answered);
-  json.Key("intended_requests_per_second");
-  json.Double(summary.intended_requests_per_second);
-  json.Key("latency_ms");
+  field(json, "requests_per_second", summary.requests_per_second);
+  field(json, "responses", summary.responses);
+  field(json, "responses_per_second", summary.responses_per_second);
+  field(json, "failures_per_second", summary.failures_per_second);
+  field(json, "nothing_answered", summary.nothing_answered);
+  field(json, "intended_requests_per_second", summary.intended_requests_per_second);
+  key(json, "latency_ms");
   writeLatency(json, summary.latency);
-  json.Key("uncorrected_latency_ms");
+  key(json, "uncorrected_latency_ms");
   writeLatency(json, summary.uncorrected_latency);
-  json.Key("latencies_clamped");
-  json.Uint64(summary.latencies_clamped);
+  field(json, "latencies_clamped", summary.latencies_clamped);
 
-  json.Key("transfer");
+  key(json, "transfer");
   json.StartObject();
-  json.Key("bytes_sent");
-  json.Uint64(summary.bytes_sent);
-  json.Key("bytes_received");
-  json.Uint64(summary.bytes_received);
+  field(json, "bytes_sent", summary.bytes_sent);
+  field(json, "bytes_received", summary.bytes_received);
   json.EndObject();
-  json.Key("connects");
-  json.Uint64(summary.connects);
-  json.Key("peak_active_vus");
-  json.Uint(summary.peak_active_vus);
+  field(json, "connects", summary.connects);
+  field(json, "peak_active_vus", std::uint64_t{summary.peak_active_vus});
 
   writeGenerator(json, summary);
 
-  json.Key("warnings");
+  key(json, "warnings");
   json.StartArray();
   for (const std::string& warning : summary.warnings) {
-    writeString(json, warning);
+    value(json, warning);
   }
   json.EndArray();
 
-  json.Key("snapshots");
+  key(json, "snapshots");
   json.StartArray();
   for (const LoadSecondDigest& second : summary.seconds) {
     writeSecond(json, second);

@@ -1,5 +1,5 @@
-#include <benchd/loadgen/error_class.hpp>
-#include <benchd/loadgen/latency_histogram.hpp>
+#include <benchd/measurement/error_class.hpp>
+#include <benchd/measurement/latency_histogram.hpp>
 #include <benchd/results/load_summary.hpp>
 #include <benchd/results/series.hpp>
 
@@ -19,7 +19,7 @@ double secondsOf(std::chrono::microseconds duration) {
 
 }  // namespace
 
-LoadLatency LoadLatency::of(const loadgen::LatencyHistogram& histogram) {
+LoadLatency LoadLatency::of(const measurement::LatencyHistogram& histogram) {
   const LatencyDigest digest = LatencyDigest::of(histogram);
   LoadLatency latency;
   latency.count = digest.count;
@@ -34,7 +34,7 @@ LoadLatency LoadLatency::of(const loadgen::LatencyHistogram& histogram) {
   return latency;
 }
 
-LoadSecondDigest LoadSecondDigest::of(const loadgen::LoadSnapshot& snapshot) {
+LoadSecondDigest LoadSecondDigest::of(const measurement::LoadSnapshot& snapshot) {
   LoadSecondDigest digest;
   digest.index = snapshot.index;
   digest.start_seconds = secondsOf(snapshot.start);
@@ -53,9 +53,9 @@ LoadSecondDigest LoadSecondDigest::of(const loadgen::LoadSnapshot& snapshot) {
 }
 
 LoadSummary makeLoadSummary(LoadRunDescription run, const scenario::Workload& workload,
-                            const loadgen::PhaseResult& test,
+                            const measurement::PhaseResult& test,
                             std::vector<LoadSecondDigest> seconds) {
-  const loadgen::LoadCounters& totals = test.totals;
+  const measurement::LoadCounters& totals = test.totals;
   LoadSummary summary;
   summary.run = std::move(run);
   summary.open_model = workload.isOpenModel();
@@ -70,15 +70,15 @@ LoadSummary makeLoadSummary(LoadRunDescription run, const scenario::Workload& wo
   summary.requests_interrupted = totals.interrupted_requests;
   summary.dropped_arrivals = totals.dropped_arrivals;
   summary.late_arrivals = totals.late_arrivals;
-  summary.errors_by_class.reserve(loadgen::kAllErrorClasses.size());
-  for (const loadgen::ErrorClass error_class : loadgen::kAllErrorClasses) {
+  summary.errors_by_class.reserve(measurement::kAllErrorClasses.size());
+  for (const measurement::ErrorClass error_class : measurement::kAllErrorClasses) {
     summary.errors_by_class.push_back(
-        {loadgen::errorClassName(error_class), totals.errors[error_class]});
+        {measurement::errorClassName(error_class), totals.errors[error_class]});
   }
 
   summary.requests_per_second = test.achieved_requests_per_second;
-  summary.responses = totals.requests_ok + totals.errors[loadgen::ErrorClass::kHttp4xx] +
-                      totals.errors[loadgen::ErrorClass::kHttp5xx];
+  summary.responses = totals.requests_ok + totals.errors[measurement::ErrorClass::kHttp4xx] +
+                      totals.errors[measurement::ErrorClass::kHttp5xx];
   summary.responses_per_second = static_cast<double>(summary.responses) / summary.elapsed_seconds;
   summary.failures_per_second =
       static_cast<double>(summary.requests_completed -
@@ -113,9 +113,9 @@ LoadSummary makeLoadSummary(LoadRunDescription run, const scenario::Workload& wo
     // Said where people look: the percentiles above these latencies are understated.
     summary.warnings.push_back(
         std::to_string(summary.latencies_clamped) + " latencies above " +
-        std::to_string(loadgen::LatencyHistogram::kHighestTrackableMicros / 1'000'000) +
+        std::to_string(measurement::LatencyHistogram::kHighestTrackableMicros / 1'000'000) +
         " s (the histogram's range) were counted as " +
-        std::to_string(loadgen::LatencyHistogram::kHighestTrackableMicros / 1'000'000) +
+        std::to_string(measurement::LatencyHistogram::kHighestTrackableMicros / 1'000'000) +
         " s; the highest percentiles are too low");
   }
 

@@ -8,7 +8,8 @@ namespace {
 
 /// The value standing for every sample of a counter: its midpoint, kept inside what was
 /// recorded so the extreme ranks are exact.
-double representative(const loadgen::HistogramBucket& bucket, const loadgen::LatencyHistogram& h) {
+double representative(const measurement::HistogramBucket& bucket,
+                      const measurement::LatencyHistogram& h) {
   const double middle =
       (static_cast<double>(bucket.lowest_micros) + static_cast<double>(bucket.highest_micros)) /
       2.0;
@@ -17,7 +18,7 @@ double representative(const loadgen::HistogramBucket& bucket, const loadgen::Lat
 
 }  // namespace
 
-double interpolatedPercentile(const loadgen::LatencyHistogram& histogram, double percentile) {
+double interpolatedPercentile(const measurement::LatencyHistogram& histogram, double percentile) {
   const std::uint64_t count = histogram.count();
   if (count == 0) {
     return 0.0;
@@ -36,7 +37,7 @@ double interpolatedPercentile(const loadgen::LatencyHistogram& histogram, double
   double upper_value = 0.0;
   std::uint64_t seen = 0;
   bool lower_found = false;
-  for (const loadgen::HistogramBucket bucket : histogram.recordedBuckets()) {
+  for (const measurement::HistogramBucket bucket : histogram.recordedBuckets()) {
     seen += bucket.count;
     if (!lower_found && lower_rank < seen) {
       lower_value = representative(bucket, histogram);
@@ -70,7 +71,7 @@ double interpolatedPercentile(std::vector<double> values, double percentile) {
   return values[lower] + fraction * (values[upper] - values[lower]);
 }
 
-LatencyDigest LatencyDigest::of(const loadgen::LatencyHistogram& histogram) {
+LatencyDigest LatencyDigest::of(const measurement::LatencyHistogram& histogram) {
   LatencyDigest digest;
   digest.count = histogram.count();
   const auto millis = [&histogram](double percentile) {
@@ -101,7 +102,7 @@ double LoadSecond::failedPerSecond() const {
   return static_cast<double>(counters.errors.total()) / intervalSeconds(*this);
 }
 
-LoadSecond LoadSecond::of(const loadgen::LoadSnapshot& snapshot) {
+LoadSecond LoadSecond::of(const measurement::LoadSnapshot& snapshot) {
   LoadSecond second;
   second.phase = snapshot.phase;
   second.index = snapshot.index;
@@ -115,7 +116,7 @@ LoadSecond LoadSecond::of(const loadgen::LoadSnapshot& snapshot) {
   second.generator_cpu_percent = snapshot.generator_cpu_percent;
   second.latency = LatencyDigest::of(snapshot.latency);
   second.uncorrected_latency = LatencyDigest::of(snapshot.uncorrected_latency);
-  for (const loadgen::HistogramBucket bucket : snapshot.latency.recordedBuckets()) {
+  for (const measurement::HistogramBucket bucket : snapshot.latency.recordedBuckets()) {
     second.latency_buckets.push_back(bucket);
   }
   return second;

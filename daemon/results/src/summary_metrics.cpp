@@ -1,4 +1,4 @@
-#include <benchd/loadgen/error_class.hpp>
+#include <benchd/measurement/error_class.hpp>
 #include <benchd/results/summary_metrics.hpp>
 
 #include <algorithm>
@@ -89,16 +89,16 @@ double heapMebibytes(const SecondRecord& second) {
   return static_cast<double>(second.system.worker_stats->heap_bytes) / kMebibyte;
 }
 
-std::string errorsByClass(const loadgen::ErrorCounts& errors) {
+std::string errorsByClass(const measurement::ErrorCounts& errors) {
   std::string text;
-  for (const loadgen::ErrorClass error_class : loadgen::kAllErrorClasses) {
+  for (const measurement::ErrorClass error_class : measurement::kAllErrorClasses) {
     if (errors[error_class] == 0) {
       continue;
     }
     if (!text.empty()) {
       text += ' ';
     }
-    text += std::string(loadgen::errorClassName(error_class)) + "=" +
+    text += std::string(measurement::errorClassName(error_class)) + "=" +
             std::to_string(errors[error_class]);
   }
   return text;
@@ -111,7 +111,7 @@ SummaryRow computeSummary(const std::string& scenario, const std::string& approa
   SummaryRow row;
   row.scenario = scenario;
   row.approach = approach;
-  const loadgen::PhaseResult& test = data.test;
+  const measurement::PhaseResult& test = data.test;
   const std::span<const SecondRecord> seconds = data.seconds;
   const auto set = [&row](std::string_view name, double value) { row.setMetric(name, value); };
 

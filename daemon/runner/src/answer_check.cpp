@@ -2,11 +2,12 @@
 
 #include "http_probe.hpp"
 
+#include <benchd/common/epoch_time.hpp>
 #include <benchd/microservice/movie_service.hpp>
 #include <benchd/microservice/service_profile.hpp>
-#include <benchd/sampling/clock.hpp>
 #include <benchd/scenario/json_nesting.hpp>
 #include <benchd/scenario/path_template.hpp>
+#include <benchd/sdk/service_request.hpp>
 
 #include <rapidjson/document.h>
 
@@ -14,6 +15,7 @@
 #include <chrono>
 #include <set>
 #include <tuple>
+#include <variant>
 
 namespace benchd::runner {
 namespace {
@@ -22,10 +24,6 @@ namespace {
 std::chrono::milliseconds answerTimeout(const scenario::ScenarioRow& row) {
   return std::chrono::milliseconds(10'000) +
          std::chrono::milliseconds(std::int64_t{row.delay_millis} * (row.delay_call_depth + 1));
-}
-
-std::int64_t epochMillisNow() {
-  return sampling::systemClock()->epochMillis();
 }
 
 std::string excerpt(const std::string& body) {
@@ -40,23 +38,6 @@ std::string excerpt(const std::string& body) {
 /// workloads' director names are plain letters).
 std::string pathOf(const std::string& target) {
   return target.substr(0, target.find('?'));
-}
-
-std::optional<std::string> queryValue(const std::string& target, const std::string& name) {
-  const std::size_t query = target.find('?');
-  if (query == std::string::npos) {
-    return std::nullopt;
-  }
-  std::string_view rest(target);
-  rest.remove_prefix(query + 1);
-  while (!rest.empty()) {
-    const std::string_view pair = rest.substr(0, rest.find('&'));
-    if (pair.starts_with(name + "=")) {
-      return std::string(pair.substr(name.size() + 1));
-    }
-    rest.remove_prefix(std::min(rest.size(), pair.size() + 1));
-  }
-  return std::nullopt;
 }
 
 void removeIds(rapidjson::Value& value) {
@@ -130,14 +111,14 @@ std::optional<std::string> findWrongAnswer(std::uint16_t port, const std::string
         continue;
       }
       const std::string what = request.method + " " + target;
-      const std::int64_t sent = epochMillisNow();
+      const std::int64_t sent = common::epochMillisNow();
       HttpReply reply;
       try {
         reply = probeHttp(port, request.method, target, request.body, answerTimeout(row));
       } catch (const HttpProbeError& error) {
         return std::string("wrong answer: ") + error.what();
       }
-      const std::int64_t received = epochMillisNow();
+      const std::int64_t received = common::epochMillisNow();
       if (reply.status < 200 || reply.status > 299) {
         return "wrong answer: " + what + ": expected a 2xx status, got " +
                std::to_string(reply.status) + " with " + excerpt(reply.body);
@@ -147,7 +128,10 @@ std::optional<std::string> findWrongAnswer(std::uint16_t port, const std::string
       if (path == prefix + "epoch-millis" && request.method == "GET") {
         problem = checkEpochMillis(reply.body, sent, received);
       } else if (path == prefix + "movies" && request.method == "GET") {
-        const std::string director = queryValue(target, "directorLastName").value_or("");
+        // The director as the plugin read it: the SDK's own parse, decoding included.
+        const auto classified = sdk::classifyRequest(request.method, target, approach);
+        const auto* parsed = std::get_if<sdk::ServiceRequest>(&classified);
+        const std::string director = parsed != nullptr ? parsed->director_last_name : "";
         const std::string expected = *expected_service.moviesByDirector(director);
         if (!sameJson(reply.body, expected, false)) {
           problem = "expected the movies of '" + director + "' (" +

@@ -4,15 +4,14 @@
 #include "results_folder.hpp"
 #include "worker_supervisor.hpp"
 
+#include <benchd/common/epoch_time.hpp>
 #include <benchd/loadgen/host_limits.hpp>
 #include <benchd/microservice/service_profile.hpp>
 #include <benchd/results/summary_metrics.hpp>
 #include <benchd/runner/benchmark_run.hpp>
-#include <benchd/sampling/clock.hpp>
 #include <benchd/sampling/host_sampler.hpp>
 #include <benchd/sampling/process_sampler.hpp>
 #include <benchd/sampling/system_specs.hpp>
-#include <benchd/scenario/stage_plan.hpp>
 
 #include <unistd.h>
 
@@ -20,10 +19,6 @@
 
 namespace benchd::runner {
 namespace {
-
-std::int64_t epochMillisNow() {
-  return sampling::systemClock()->epochMillis();
-}
 
 loadgen::EngineOptions engineOptionsFor(const RunSettings& settings) {
   loadgen::EngineOptions options;
@@ -110,7 +105,7 @@ RunReport BenchmarkRun::execute() {
   // affinity; the worker gets the server CPUs in its child before exec.
   const ScopedThreadAffinity generator_affinity(settings_.generator_cpus);
 
-  const std::int64_t started_millis = epochMillisNow();
+  const std::int64_t started_millis = common::epochMillisNow();
   const sampling::SystemSpecs specs = sampling::collectSystemSpecs(settings_.results_dir);
   store::NewRun new_run;
   new_run.scenario_file = settings_.scenario_file.string();
@@ -143,10 +138,11 @@ RunReport BenchmarkRun::execute() {
     folder.emplace(settings_.results_dir, settings_.keep_csv, new_run, rows);
     runAll(context, *folder, report);
   } catch (const std::exception& error) {
-    store_.finishRun(context.run_id, store::RunStatus::kFailed, error.what(), epochMillisNow());
+    store_.finishRun(context.run_id, store::RunStatus::kFailed, error.what(),
+                     common::epochMillisNow());
     if (folder) {
       try {
-        folder->finish(report.rows, specs.entries, started_millis, epochMillisNow(), true);
+        folder->finish(report.rows, specs.entries, started_millis, common::epochMillisNow(), true);
       } catch (const std::exception&) {
         // The first error is the one to report (probably the folder failing in both cases).
       }
@@ -155,7 +151,7 @@ RunReport BenchmarkRun::execute() {
   }
   report.outcome = stop_requested_.load() ? RunOutcome::kStopped : RunOutcome::kCompleted;
   const bool stopped = report.outcome == RunOutcome::kStopped;
-  const std::int64_t finished_millis = epochMillisNow();
+  const std::int64_t finished_millis = common::epochMillisNow();
   store_.finishRun(context.run_id,
                    stopped ? store::RunStatus::kStopped : store::RunStatus::kCompleted,
                    stopped ? "stopped on request" : "", finished_millis);
@@ -250,66 +246,79 @@ std::optional<results::SummaryRow> BenchmarkRun::runOne(
                         : *wrong);
     }
 
-    loadgen::RequestTarget target;
+    loadgen::RequestTarget target;  // the row's delays are runScenario's to set
     target.port = worker.port();
     target.approach = approach.name;
-    target.delay_call_depth = row.delay_call_depth;
-    target.delay_millis = row.delay_millis;
 
-    std::optional<loadgen::PhaseResult> test_result;
-    for (const loadgen::PhaseKind kind : {loadgen::PhaseKind::kWarmup, loadgen::PhaseKind::kTest}) {
-      const bool warmup = kind == loadgen::PhaseKind::kWarmup;
-      const scenario::PhaseLoad load =
-          warmup ? scenario::warmupPhaseOf(row) : scenario::testPhaseOf(row);
-      if (load.duration.count() == 0) {
-        continue;
-      }
-      const RunStep step = warmup ? RunStep::kWarmup : RunStep::kTest;
-      const auto phase_seconds = static_cast<double>(load.duration.count());
-      observer_.onStep(context.at(step, 0.0, phase_seconds));
-      const scenario::StagePlan stages = scenario::planStages(row_plan.workload, load);
-      // Primed just before the engine sets the phase up (connects), so the first sample covers
-      // that setup and the first interval, and every later one exactly its interval.
-      sampling::HostSampler host_sampler;
-      sampling::ProcessSampler worker_sampler(worker.pid());
-      sampling::ProcessSampler generator_sampler(::getpid());
-      const auto on_snapshot = [&](const loadgen::LoadSnapshot& snapshot) {
-        if (stop_requested_.load()) {
-          // A stop that came between the check below and the engine's start of the phase was
-          // cleared by runPhase; asking again ends the phase within an interval.
-          engine_.requestStop();
-        }
-        results::SecondRecord second;
-        second.load = results::LoadSecond::of(snapshot);
-        second.system.host = host_sampler.sample();
-        second.system.epoch_millis = second.system.host.epoch_millis;
-        second.system.worker = worker_sampler.sample();
-        second.system.generator = generator_sampler.sample();
-        second.system.worker_stats = worker.latestStats();
-        store_.addSecond(result_id, second);
-        const double elapsed =
-            static_cast<double>((snapshot.start + snapshot.duration).count()) / 1e6;
-        observer_.onSecond(context.at(step, elapsed, phase_seconds), second);
-        if (!warmup) {
-          test_seconds.push_back(std::move(second));
-        }
-      };
+    // The samplers of the current phase, primed just before the engine sets the phase up
+    // (connects), so the first sample covers that setup and the first interval, and every later
+    // one exactly its interval.
+    struct PhaseSamplers {
+      explicit PhaseSamplers(pid_t worker_pid) : worker(worker_pid), generator(::getpid()) {}
+      sampling::HostSampler host;
+      sampling::ProcessSampler worker;
+      sampling::ProcessSampler generator;
+    };
+    std::optional<PhaseSamplers> samplers;
+    double phase_seconds = 0.0;
+    const auto stepOf = [](measurement::PhaseKind kind) {
+      return kind == measurement::PhaseKind::kWarmup ? RunStep::kWarmup : RunStep::kTest;
+    };
+    std::optional<measurement::PhaseKind> worker_died_in;
+    loadgen::PhaseHooks hooks;
+    hooks.before_phase = [&](measurement::PhaseKind kind, std::chrono::seconds duration) {
+      phase_seconds = static_cast<double>(duration.count());
+      observer_.onStep(context.at(stepOf(kind), 0.0, phase_seconds));
+      samplers.reset();
+      samplers.emplace(worker.pid());
+    };
+    hooks.after_phase = [&](const measurement::PhaseResult& phase) {
       if (stop_requested_.load()) {
-        return std::nullopt;
-      }
-      loadgen::PhaseResult result = engine_.runPhase(stages, target, kind, on_snapshot);
-      if (stop_requested_.load()) {
-        return std::nullopt;
+        return false;
       }
       if (!worker.alive()) {
-        return failed("the worker " + worker.describeEnd() + " during the " +
-                          std::string(loadgen::phaseKindName(kind)) + " phase",
-                      std::max<std::uint64_t>(1, result.totals.errors.total()));
+        worker_died_in = phase.phase;
+        return false;
       }
-      if (!warmup) {
-        test_result = std::move(result);
+      return true;
+    };
+    const auto on_snapshot = [&](const measurement::LoadSnapshot& snapshot) {
+      if (stop_requested_.load()) {
+        // A stop that came between the check below and the engine's start of the row was
+        // cleared by runScenario; asking again ends the phase within an interval.
+        engine_.requestStop();
       }
+      results::SecondRecord second;
+      second.load = results::LoadSecond::of(snapshot);
+      second.system.host = samplers->host.sample();
+      second.system.epoch_millis = second.system.host.epoch_millis;
+      second.system.worker = samplers->worker.sample();
+      second.system.generator = samplers->generator.sample();
+      second.system.worker_stats = worker.latestStats();
+      store_.addSecond(result_id, second);
+      const double elapsed =
+          static_cast<double>((snapshot.start + snapshot.duration).count()) / 1e6;
+      observer_.onSecond(context.at(stepOf(snapshot.phase), elapsed, phase_seconds), second);
+      if (snapshot.phase == measurement::PhaseKind::kTest) {
+        test_seconds.push_back(std::move(second));
+      }
+    };
+    if (stop_requested_.load()) {
+      return std::nullopt;
     }
+    const loadgen::ScenarioResult phases =
+        engine_.runScenario(row, row_plan.workload, target, on_snapshot, hooks);
+    if (stop_requested_.load()) {
+      return std::nullopt;
+    }
+    if (worker_died_in) {
+      const measurement::PhaseResult& phase =
+          *worker_died_in == measurement::PhaseKind::kWarmup ? *phases.warmup : *phases.test;
+      return failed("the worker " + worker.describeEnd() + " during the " +
+                        std::string(measurement::phaseKindName(*worker_died_in)) + " phase",
+                    std::max<std::uint64_t>(1, phase.totals.errors.total()));
+    }
+    const std::optional<measurement::PhaseResult>& test_result = phases.test;
     observer_.onStep(context.at(RunStep::kStopping));
     if (!test_result) {
       return failed("the row has no test phase");  // a loaded scenario row always has one
@@ -325,7 +334,7 @@ std::optional<results::SummaryRow> BenchmarkRun::runOne(
     }
     const results::TestPhaseData data{*test_result, test_seconds, row_plan.workload.isOpenModel()};
     results::SummaryRow summary = results::computeSummary(row.name, approach.name, data);
-    const ExitStatus stopped = worker.stop();
+    const common::ExitStatus stopped = worker.stop();
     if (!stopped.succeeded()) {
       // A worker that had to be killed, or cut requests off at stop, still produced valid
       // numbers; say so beside them rather than failing the row.

@@ -1,6 +1,6 @@
 #include "chart_rendering.hpp"
 
-#include <benchd/runner/child_process.hpp>
+#include <benchd/common/child_process.hpp>
 
 #include <unistd.h>
 
@@ -35,13 +35,13 @@ std::string renderCharts(const std::filesystem::path& tool, const std::filesyste
            " (it is built where Qt 6 is installed); results.md has no images";
   }
   try {
-    const CompletedProcess done = runToCompletion(
+    const common::CompletedProcess done = common::runToCompletion(
         tool, {"--store", store.string(), "--run", std::to_string(run), "--out", out_dir.string()},
         chartRenderingTimeout(results),
-        SpawnOptions{.cpu_affinity = {},
-                     .parent_death_signal = SIGKILL,
-                     .environment = {{"QT_QPA_PLATFORM", "offscreen"}},
-                     .own_process_group = true});
+        common::SpawnOptions{.cpu_affinity = {},
+                             .parent_death_signal = SIGKILL,
+                             .environment = {{"QT_QPA_PLATFORM", "offscreen"}},
+                             .own_process_group = true});
     if (done.timed_out) {
       return "charts: " + tool.string() + " did not finish within " +
              std::to_string(chartRenderingTimeout(results).count() / 1000) +

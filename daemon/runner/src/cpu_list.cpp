@@ -90,26 +90,6 @@ std::string formatCpuList(const std::vector<unsigned>& cpus) {
   return text;
 }
 
-std::string findCpuSetProblem(const std::vector<unsigned>& server,
-                              const std::vector<unsigned>& generator) {
-  const std::vector<unsigned> allowed = allowedCpus();
-  for (const std::vector<unsigned>* set : {&server, &generator}) {
-    for (const unsigned cpu : *set) {
-      if (!std::binary_search(allowed.begin(), allowed.end(), cpu)) {
-        return "CPU " + std::to_string(cpu) +
-               " is not available to this process (available: " + formatCpuList(allowed) + ")";
-      }
-    }
-  }
-  for (const unsigned cpu : server) {
-    if (std::binary_search(generator.begin(), generator.end(), cpu)) {
-      return "--server-cpus and --generator-cpus share CPU " + std::to_string(cpu) +
-             "; pinning is for keeping the two apart, give them disjoint sets";
-    }
-  }
-  return {};
-}
-
 ScopedThreadAffinity::ScopedThreadAffinity(const std::vector<unsigned>& cpus) {
   if (cpus.empty()) {
     return;

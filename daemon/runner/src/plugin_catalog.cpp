@@ -1,4 +1,4 @@
-#include <benchd/runner/child_process.hpp>
+#include <benchd/common/child_process.hpp>
 #include <benchd/runner/plugin_catalog.hpp>
 #include <benchd/worker/worker_protocol.hpp>
 
@@ -37,7 +37,7 @@ std::string durationText(std::chrono::milliseconds duration) {
 }
 
 /// The worker's error line without its prefix; the last non-empty line when none has it.
-std::string workerErrorLine(const ChildProcess& child) {
+std::string workerErrorLine(const common::ChildProcess& child) {
   const std::vector<std::string> tail = child.stderrTail(20);
   const auto line = std::find_if(tail.rbegin(), tail.rend(), [](const std::string& text) {
     return text.starts_with(worker::kErrorPrefix);
@@ -77,13 +77,13 @@ std::optional<PluginDescription> parsePluginLine(const std::string& line, const 
 }
 
 /// Reads a finished (or timed-out) inspection into `candidate`.
-void conclude(Candidate& candidate, ChildProcess& child, Clock::time_point deadline,
+void conclude(Candidate& candidate, common::ChildProcess& child, Clock::time_point deadline,
               std::chrono::milliseconds timeout) {
   const auto left = [deadline] {
     return std::max(std::chrono::milliseconds(0),
                     std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()));
   };
-  std::optional<ExitStatus> status;
+  std::optional<common::ExitStatus> status;
   if (child.drainOutput(left())) {
     // Its output is closed, so it is exiting: a child read after the batch's deadline (because
     // an earlier one hung) still gets a moment to be reaped instead of counting as hung.
@@ -97,7 +97,7 @@ void conclude(Candidate& candidate, ChildProcess& child, Clock::time_point deadl
   }
   if (status->signalled()) {
     candidate.reason = "crashed while loading (signal " + std::to_string(status->signal_number) +
-                       ", " + signalName(status->signal_number) + ")";
+                       ", " + common::signalName(status->signal_number) + ")";
     return;
   }
   if (status->exit_code == worker::kExitPluginRefused) {
@@ -127,12 +127,12 @@ void conclude(Candidate& candidate, ChildProcess& child, Clock::time_point deadl
 /// Inspects `batch` in parallel: all start, then each is read against one shared deadline.
 void inspectBatch(std::span<Candidate> batch, const fs::path& worker_path,
                   const InspectOptions& options) {
-  std::vector<std::optional<ChildProcess>> children;
+  std::vector<std::optional<common::ChildProcess>> children;
   children.reserve(batch.size());
   for (Candidate& candidate : batch) {
     try {
-      children.emplace_back(
-          ChildProcess(worker_path, {"--inspect", candidate.path.string()}, SpawnOptions{}));
+      children.emplace_back(common::ChildProcess(
+          worker_path, {"--inspect", candidate.path.string()}, common::SpawnOptions{}));
     } catch (const std::runtime_error& error) {
       throw PluginSearchError(std::string("cannot inspect plugins: ") + error.what());
     }

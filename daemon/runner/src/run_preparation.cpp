@@ -2,11 +2,13 @@
 #include <benchd/loadgen/host_limits.hpp>
 #include <benchd/runner/cpu_list.hpp>
 #include <benchd/runner/run_preparation.hpp>
+#include <benchd/scenario/phase_limits.hpp>
 #include <benchd/scenario/scenario_file.hpp>
 #include <benchd/scenario/workload_catalog.hpp>
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 namespace benchd::runner {
 namespace {
@@ -38,10 +40,30 @@ std::string settingsNote(const RunRequest& request, const RunPlan& plan,
 
 }  // namespace
 
-RunRequestError::RunRequestError(std::string field, const std::string& reason)
-    : std::invalid_argument(reason), field_(std::move(field)) {}
+RunRequestError::RunRequestError(RunRequestField field, const std::string& reason)
+    : std::invalid_argument(reason), field_(field) {}
 
 namespace {
+
+/// The overrides apply to every row, so they are held to the limits a scenario file's own
+/// durations are; a test phase of 0 s would measure nothing.
+void checkOverrides(const DurationOverrides& overrides) {
+  if (overrides.warmup_seconds && *overrides.warmup_seconds > scenario::kMaxPhaseSeconds) {
+    throw RunRequestError(RunRequestField::kWarmup,
+                          "expected " + scenario::phaseSecondsExpectation() + ", got " +
+                              std::to_string(*overrides.warmup_seconds));
+  }
+  if (overrides.test_seconds) {
+    if (*overrides.test_seconds == 0) {
+      throw RunRequestError(RunRequestField::kTest, "the test phase needs at least 1 second");
+    }
+    if (*overrides.test_seconds > scenario::kMaxPhaseSeconds) {
+      throw RunRequestError(RunRequestField::kTest,
+                            "expected " + scenario::phaseSecondsExpectation(1) + ", got " +
+                                std::to_string(*overrides.test_seconds));
+    }
+  }
+}
 
 /// `name` in `folder`, with ".csv" added when it is missing and that file exists.
 std::optional<std::filesystem::path> scenarioFileIn(const std::filesystem::path& folder,
@@ -91,21 +113,37 @@ std::filesystem::path resolveScenarioFile(const std::string& name,
   }
   std::string message = "no scenario file '" + name + "' in " + scenarios_dir.string() +
                         " (there: " + csvFilesIn(scenarios_dir) + ")";
-  if (uploaded_dir.empty()) {
-    message += "; give a path to use a file elsewhere";
-  } else {
-    message += " nor among the uploaded ones (" + csvFilesIn(uploaded_dir) +
-               "); upload it first (PUT /api/v1/scenario-files/NAME)";
+  if (!uploaded_dir.empty()) {
+    message += " nor among the uploaded ones (" + csvFilesIn(uploaded_dir) + ")";
   }
-  throw RunRequestError("scenarioFile", message);
+  throw RunRequestError(RunRequestField::kScenarioFile, message);
+}
+
+void checkCpuSets(const std::vector<unsigned>& server, const std::vector<unsigned>& generator) {
+  const std::vector<unsigned> allowed = allowedCpus();
+  for (const auto& [set, field] : {std::pair{&server, RunRequestField::kServerCpus},
+                                   std::pair{&generator, RunRequestField::kGeneratorCpus}}) {
+    for (const unsigned cpu : *set) {
+      if (!std::binary_search(allowed.begin(), allowed.end(), cpu)) {
+        throw RunRequestError(field, "CPU " + std::to_string(cpu) +
+                                         " is not available to this process (available: " +
+                                         formatCpuList(allowed) + ")");
+      }
+    }
+  }
+  for (const unsigned cpu : server) {
+    if (std::binary_search(generator.begin(), generator.end(), cpu)) {
+      throw RunRequestError(RunRequestField::kGeneratorCpus,
+                            "the server and the load generator share CPU " + std::to_string(cpu) +
+                                "; pinning is for keeping the two apart, give them disjoint sets");
+    }
+  }
 }
 
 PreparedRun prepareRun(const RunRequest& request, const RunEnvironment& environment,
                        const PluginCatalog* catalog) {
-  if (const std::string problem = findCpuSetProblem(request.server_cpus, request.generator_cpus);
-      !problem.empty()) {
-    throw RunRequestError("cpus", problem);
-  }
+  checkOverrides(request.overrides);
+  checkCpuSets(request.server_cpus, request.generator_cpus);
   const std::filesystem::path scenario_file = resolveScenarioFile(
       request.scenario_file, environment.scenarios_dir, environment.uploaded_scenarios_dir);
   const scenario::WorkloadCatalog workloads =

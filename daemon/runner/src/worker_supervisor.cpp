@@ -33,8 +33,8 @@ std::vector<std::string> workerArguments(const WorkerLaunch& launch) {
   return arguments;
 }
 
-SpawnOptions spawnOptions(const WorkerLaunch& launch) {
-  SpawnOptions options;
+common::SpawnOptions spawnOptions(const WorkerLaunch& launch) {
+  common::SpawnOptions options;
   options.cpu_affinity = launch.cpus;
   options.own_process_group = true;
   return options;
@@ -158,15 +158,15 @@ std::optional<std::string> WorkerSupervisor::waitReady(std::chrono::milliseconds
          last_problem + ")";
 }
 
-ExitStatus WorkerSupervisor::stop() {
-  ExitStatus status =
+common::ExitStatus WorkerSupervisor::stop() {
+  common::ExitStatus status =
       child_.exitStatus() ? *child_.exitStatus() : child_.stop(stop_timeout_ + kStopMargin);
   joinReader();
   return status;
 }
 
 std::string WorkerSupervisor::describeEnd() {
-  const ExitStatus status = stop();
+  const common::ExitStatus status = stop();
   std::ostringstream text;
   text << (status.signalled() ? "was killed by " : "exited with ") << status.describe();
   const std::vector<std::string> lines = child_.stderrTail(kStderrLinesShown);

@@ -1,7 +1,7 @@
 #pragma once
 
+#include <benchd/common/child_process.hpp>
 #include <benchd/results/series.hpp>
-#include <benchd/runner/child_process.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -63,7 +63,7 @@ class WorkerSupervisor {
 
   /// Graceful stop: SIGTERM (the worker drains requests in flight within its stop timeout),
   /// then SIGKILL after the stop timeout plus a margin. Idempotent. Returns how it ended.
-  ExitStatus stop();
+  common::ExitStatus stop();
 
   /// After the process ended (alive() false or stop()): "exited with exit code 4" / "was
   /// killed by signal 6 (SIGABRT)", plus its last stderr lines.
@@ -74,7 +74,7 @@ class WorkerSupervisor {
   void readEventLines();
   void joinReader();
 
-  ChildProcess child_;
+  common::ChildProcess child_;
   std::chrono::milliseconds stop_timeout_;
   std::thread reader_;
   mutable std::mutex mutex_;

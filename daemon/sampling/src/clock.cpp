@@ -1,3 +1,4 @@
+#include <benchd/common/epoch_time.hpp>
 #include <benchd/sampling/clock.hpp>
 
 namespace benchd::sampling {
@@ -9,11 +10,7 @@ class SystemClock final : public Clock {
   [[nodiscard]] std::chrono::steady_clock::time_point steadyNow() const override {
     return std::chrono::steady_clock::now();
   }
-  [[nodiscard]] std::int64_t epochMillis() const override {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-  }
+  [[nodiscard]] std::int64_t epochMillis() const override { return common::epochMillisNow(); }
 };
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "scenario_columns.hpp"
 #include "text_fields.hpp"
 
+#include <benchd/scenario/phase_limits.hpp>
 #include <benchd/scenario/row_check.hpp>
 #include <benchd/scenario/scenario_file.hpp>
 #include <benchd/scenario/scenario_file_error.hpp>
@@ -8,6 +9,7 @@
 
 #include <charconv>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -42,12 +44,18 @@ struct RowLocation {
 /// What a numeric column accepts; the text is what error messages say was expected.
 struct IntegerRule {
   std::uint32_t minimum;
-  std::string_view expected;
+  std::uint32_t maximum;
+  std::string expected;
 };
 
-constexpr IntegerRule kZeroOrMore{0, "a non-negative integer"};
-constexpr IntegerRule kOneOrMore{1, "a positive integer"};
-constexpr IntegerRule kRateOrNothing{1, "a positive integer, or nothing for no rate"};
+constexpr std::uint32_t kNoMaximum = std::numeric_limits<std::uint32_t>::max();
+const IntegerRule kZeroOrMore{0, kNoMaximum, "a non-negative integer"};
+const IntegerRule kOneOrMore{1, kNoMaximum, "a positive integer"};
+const IntegerRule kRateOrNothing{1, kNoMaximum, "a positive integer, or nothing for no rate"};
+
+IntegerRule phaseSecondsRule(std::uint32_t minimum) {
+  return {minimum, kMaxPhaseSeconds, phaseSecondsExpectation(minimum)};
+}
 
 std::string singleQuoted(std::string_view text) {
   std::string result = "'";
@@ -58,7 +66,7 @@ std::string singleQuoted(std::string_view text) {
 
 std::uint32_t readInteger(const RowLocation& where, std::size_t column, std::string_view text,
                           const IntegerRule& rule) {
-  const std::string expected = "expected " + std::string(rule.expected) + ", got ";
+  const std::string expected = "expected " + rule.expected + ", got ";
   if (text.empty()) {
     where.fail(column, expected + "nothing");
   }
@@ -70,7 +78,7 @@ std::uint32_t readInteger(const RowLocation& where, std::size_t column, std::str
   if (result.ec == std::errc::result_out_of_range) {
     where.fail(column, expected + singleQuoted(text) + " (larger than 4294967295)");
   }
-  if (value < rule.minimum) {
+  if (value < rule.minimum || value > rule.maximum) {
     where.fail(column, expected + singleQuoted(text));
   }
   return value;
@@ -169,8 +177,8 @@ ScenarioRow readRow(const RowLocation& where, const std::vector<std::string_view
     row.requests_per_second = readInteger(where, kRequestsPerSecondColumn,
                                           field(kRequestsPerSecondColumn), kRateOrNothing);
   }
-  row.warmup_seconds = readInteger(where, kWarmupColumn, field(kWarmupColumn), kZeroOrMore);
-  row.test_seconds = readInteger(where, kTestColumn, field(kTestColumn), kOneOrMore);
+  row.warmup_seconds = readInteger(where, kWarmupColumn, field(kWarmupColumn), phaseSecondsRule(0));
+  row.test_seconds = readInteger(where, kTestColumn, field(kTestColumn), phaseSecondsRule(1));
 
   checkRowFits(where, row, *workload);
   return row;

@@ -3,6 +3,7 @@
 
 #include <benchd/scenario/json_nesting.hpp>
 #include <benchd/scenario/path_template.hpp>
+#include <benchd/scenario/phase_limits.hpp>
 #include <benchd/scenario/workload_file.hpp>
 #include <benchd/scenario/workload_file_error.hpp>
 
@@ -24,9 +25,9 @@ namespace {
 using rapidjson::Value;
 
 constexpr std::string_view kFractionExpectation = "a number between 0 and 1";
-/// Longest accepted think time, graceful stop and ramp-down (one day keeps milliseconds
-/// arithmetic far from overflow).
-constexpr double kMaxSeconds = 86'400.0;
+/// Longest accepted think time, graceful stop and ramp-down: no wait inside a phase may be
+/// longer than a phase may be.
+constexpr double kMaxSeconds = kMaxPhaseSeconds;
 constexpr unsigned kMaxStageCycles = 10'000;
 constexpr std::size_t kMaxSubScenarios = 64;
 /// Stage durations may add up to 1 within this much (they are written as decimal fractions).
@@ -62,7 +63,8 @@ std::string lowercase(std::string_view text) {
 }
 
 double readSeconds(const Value& value, const JsonPath& path) {
-  return readNumber(value, path, 0.0, kMaxSeconds, "a number of seconds between 0 and 86400");
+  return readNumber(value, path, 0.0, kMaxSeconds,
+                    "a number of seconds between 0 and " + std::to_string(kMaxPhaseSeconds));
 }
 
 std::vector<HttpHeader> readHeaders(const Value& value, const JsonPath& path) {
@@ -184,9 +186,9 @@ std::vector<Stage> readStages(const Value& value, const JsonPath& path) {
 ThinkTime readThinkTime(const Value& value, const JsonPath& path) {
   ObjectFields fields(value, path);
   const double min = readSeconds(fields.require("min"), fields.pathOf("min"));
-  const double max =
-      readNumber(fields.require("max"), fields.pathOf("max"), min, kMaxSeconds,
-                 "a number of seconds between min (" + formatNumber(min) + ") and 86400");
+  const double max = readNumber(fields.require("max"), fields.pathOf("max"), min, kMaxSeconds,
+                                "a number of seconds between min (" + formatNumber(min) + ") and " +
+                                    std::to_string(kMaxPhaseSeconds));
   fields.rejectUnknownFields();
   return ThinkTime{toMillis(min), toMillis(max)};
 }

@@ -511,7 +511,7 @@ std::optional<ResultId> ResultStore::findResult(RunId run, const std::string& sc
 }
 
 std::vector<results::SecondRecord> ResultStore::seconds(ResultId result,
-                                                        loadgen::PhaseKind phase) const {
+                                                        measurement::PhaseKind phase) const {
   const std::scoped_lock lock(impl_->mutex);
   return selectSeconds(impl_->connection, result, phase);
 }

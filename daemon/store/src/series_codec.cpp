@@ -189,10 +189,10 @@ std::string placeholders(int count) {
 
 }  // namespace
 
-std::vector<std::byte> encodeBuckets(std::span<const loadgen::HistogramBucket> buckets) {
+std::vector<std::byte> encodeBuckets(std::span<const measurement::HistogramBucket> buckets) {
   std::vector<std::byte> blob;
   blob.reserve(buckets.size() * kBucketBytes);
-  for (const loadgen::HistogramBucket& bucket : buckets) {
+  for (const measurement::HistogramBucket& bucket : buckets) {
     appendWord(blob, bucket.lowest_micros);
     appendWord(blob, bucket.highest_micros);
     appendWord(blob, bucket.count);
@@ -200,15 +200,15 @@ std::vector<std::byte> encodeBuckets(std::span<const loadgen::HistogramBucket> b
   return blob;
 }
 
-std::vector<loadgen::HistogramBucket> decodeBuckets(std::span<const std::byte> blob) {
+std::vector<measurement::HistogramBucket> decodeBuckets(std::span<const std::byte> blob) {
   if (blob.size() % kBucketBytes != 0) {
     throw std::runtime_error("latency bucket BLOB of " + std::to_string(blob.size()) +
                              " bytes is not a whole number of 24-byte buckets");
   }
-  std::vector<loadgen::HistogramBucket> buckets;
+  std::vector<measurement::HistogramBucket> buckets;
   buckets.reserve(blob.size() / kBucketBytes);
   for (std::size_t offset = 0; offset < blob.size(); offset += kBucketBytes) {
-    loadgen::HistogramBucket bucket;
+    measurement::HistogramBucket bucket;
     bucket.lowest_micros = readWord(blob.subspan(offset));
     bucket.highest_micros = readWord(blob.subspan(offset + 8));
     bucket.count = readWord(blob.subspan(offset + 16));
@@ -222,10 +222,10 @@ void insertLoadSecond(SqliteConnection& connection, std::int64_t result,
   SqliteStatement insert = connection.prepare("INSERT INTO load_second (result_id, phase, idx, " +
                                               std::string(kLoadColumns) + ") VALUES (?, ?, ?, " +
                                               placeholders(kLoadColumnCount) + ")");
-  const loadgen::LoadCounters& counters = second.counters;
+  const measurement::LoadCounters& counters = second.counters;
   Binder bind(insert);
   bind.integer(result)
-      .text(loadgen::phaseKindName(second.phase))
+      .text(measurement::phaseKindName(second.phase))
       .integer(second.index)
       .integer(second.start_micros)
       .integer(second.duration_micros)
@@ -252,15 +252,16 @@ void insertLoadSecond(SqliteConnection& connection, std::int64_t result,
   insert.run();
 }
 
-void insertSystemSecond(SqliteConnection& connection, std::int64_t result, loadgen::PhaseKind phase,
-                        std::uint32_t index, const results::SystemSample& sample) {
+void insertSystemSecond(SqliteConnection& connection, std::int64_t result,
+                        measurement::PhaseKind phase, std::uint32_t index,
+                        const results::SystemSample& sample) {
   SqliteStatement insert = connection.prepare("INSERT INTO system_second (result_id, phase, idx, " +
                                               std::string(kSystemColumns) + ") VALUES (?, ?, ?, " +
                                               placeholders(kSystemColumnCount) + ")");
   const sampling::HostSample& host = sample.host;
   Binder bind(insert);
   bind.integer(result)
-      .text(loadgen::phaseKindName(phase))
+      .text(measurement::phaseKindName(phase))
       .integer(index)
       .integer(sample.epoch_millis)
       .real(host.interval_seconds)
@@ -291,13 +292,13 @@ void insertSystemSecond(SqliteConnection& connection, std::int64_t result, loadg
 }
 
 std::vector<results::SecondRecord> selectSeconds(SqliteConnection& connection, std::int64_t result,
-                                                 loadgen::PhaseKind phase) {
+                                                 measurement::PhaseKind phase) {
   SqliteStatement select = connection.prepare(
       "SELECT l.idx, " + qualified(kLoadColumns, "l.") + ", " + qualified(kSystemColumns, "s.") +
       " FROM load_second l JOIN system_second s USING (result_id, phase, idx) "
       "WHERE l.result_id = ? AND l.phase = ? ORDER BY l.idx");
   select.bind(1, result);
-  select.bind(2, loadgen::phaseKindName(phase));
+  select.bind(2, measurement::phaseKindName(phase));
   std::vector<results::SecondRecord> seconds;
   while (select.step()) {
     results::SecondRecord record;

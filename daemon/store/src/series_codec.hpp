@@ -1,6 +1,6 @@
 #pragma once
 
-#include <benchd/loadgen/load_snapshot.hpp>
+#include <benchd/measurement/load_snapshot.hpp>
 #include <benchd/results/series.hpp>
 #include <benchd/results/summary_row.hpp>
 
@@ -23,16 +23,16 @@ namespace benchd::store {
 void insertLoadSecond(sqlite::SqliteConnection& connection, std::int64_t result,
                       const results::LoadSecond& second);
 void insertSystemSecond(sqlite::SqliteConnection& connection, std::int64_t result,
-                        loadgen::PhaseKind phase, std::uint32_t index,
+                        measurement::PhaseKind phase, std::uint32_t index,
                         const results::SystemSample& sample);
 /// Load and system seconds joined on their index, in order.
 std::vector<results::SecondRecord> selectSeconds(sqlite::SqliteConnection& connection,
-                                                 std::int64_t result, loadgen::PhaseKind phase);
+                                                 std::int64_t result, measurement::PhaseKind phase);
 
 /// Histogram buckets as a BLOB: three little-endian 64-bit words (lowest, highest, count) each.
-std::vector<std::byte> encodeBuckets(std::span<const loadgen::HistogramBucket> buckets);
+std::vector<std::byte> encodeBuckets(std::span<const measurement::HistogramBucket> buckets);
 /// Throws std::runtime_error for a BLOB whose size is not a multiple of 24.
-std::vector<loadgen::HistogramBucket> decodeBuckets(std::span<const std::byte> blob);
+std::vector<measurement::HistogramBucket> decodeBuckets(std::span<const std::byte> blob);
 
 std::vector<std::pair<std::string, std::string>> diagnosticsToPairs(
     const results::Diagnostics& diagnostics);

@@ -1,5 +1,6 @@
 #include "host_api.hpp"
 
+#include <benchd/common/epoch_time.hpp>
 #include <benchd/sdk/plugin_support.hpp>
 
 #include <chrono>
@@ -16,9 +17,7 @@ HostApi& self(void* host_context) {
 }
 
 std::int64_t epochMillis(void* /*host_context*/) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
+  return common::epochMillisNow();
 }
 
 benchd_status moviesByDirector(void* host_context, const char* last_name, std::size_t size,

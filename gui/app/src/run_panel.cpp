@@ -2,6 +2,8 @@
 
 #include "api_client.hpp"
 
+#include <benchd/scenario/phase_limits.hpp>
+
 #include <QComboBox>
 #include <QFile>
 #include <QFileDialog>
@@ -74,13 +76,13 @@ RunPanel::RunPanel(ApiClient& api, QWidget* parent) : QWidget(parent), api_(api)
   auto* overrides = new QFormLayout();
   warmup_ = new QSpinBox(this);
   warmup_->setObjectName(QStringLiteral("warmupSeconds"));
-  warmup_->setRange(-1, 86400);
+  warmup_->setRange(-1, static_cast<int>(scenario::kMaxPhaseSeconds));
   warmup_->setSpecialValueText(tr("as in the file"));
   warmup_->setValue(-1);
   warmup_->setSuffix(tr(" s"));
   test_ = new QSpinBox(this);
   test_->setObjectName(QStringLiteral("testSeconds"));
-  test_->setRange(0, 86400);
+  test_->setRange(0, static_cast<int>(scenario::kMaxPhaseSeconds));
   test_->setSpecialValueText(tr("as in the file"));
   test_->setValue(0);
   test_->setSuffix(tr(" s"));

@@ -1,6 +1,7 @@
 #pragma once
-// Child processes for the run engine: the short-lived `benchd-worker --inspect` probes and the
-// long-running benchd-worker servers. One utility for both, so spawning, pipe reading, killing
+// Child processes: the run engine's short-lived `benchd-worker --inspect` probes and its
+// long-running benchd-worker servers, the renderer, and the test suites' daemons and workers.
+// One utility for all, so spawning, pipe reading, killing
 // and "how did it die" are written once.
 //
 // Spawning
@@ -30,7 +31,7 @@
 #include <utility>
 #include <vector>
 
-namespace benchd::runner {
+namespace benchd::common {
 
 /// How a child process ended: an exit code or a signal.
 struct ExitStatus {
@@ -184,4 +185,9 @@ CompletedProcess runToCompletion(const std::filesystem::path& program,
                                  std::chrono::milliseconds timeout,
                                  const SpawnOptions& options = {});
 
-}  // namespace benchd::runner
+/// The second half of runToCompletion, for a caller that needs the child between its start and
+/// its end (e.g. to signal it): reads its output until it exits or `timeout` passes (then kills
+/// it). Uses both sides of `child`, so no other thread may use it meanwhile.
+CompletedProcess waitForCompletion(ChildProcess& child, std::chrono::milliseconds timeout);
+
+}  // namespace benchd::common

@@ -1,10 +1,10 @@
 #pragma once
 
 #include <benchd/loadgen/engine_options.hpp>
-#include <benchd/loadgen/load_snapshot.hpp>
 #include <benchd/loadgen/phase_clock.hpp>
-#include <benchd/loadgen/phase_result.hpp>
 #include <benchd/loadgen/request_target.hpp>
+#include <benchd/measurement/load_snapshot.hpp>
+#include <benchd/measurement/phase_result.hpp>
 #include <benchd/scenario/scenario_row.hpp>
 #include <benchd/scenario/stage_plan.hpp>
 #include <benchd/scenario/workload.hpp>
@@ -17,12 +17,26 @@ namespace benchd::loadgen {
 
 /// Receives every snapshot of a phase, in order, on the thread that called run*(); never
 /// concurrently. It should return quickly (it delays the next snapshot, not the load).
-using SnapshotCallback = std::function<void(const LoadSnapshot&)>;
+using SnapshotCallback = std::function<void(const measurement::LoadSnapshot&)>;
 
 /// A scenario row's phases: the warm-up (when the row has one) and the test.
 struct ScenarioResult {
-  std::optional<PhaseResult> warmup;  ///< kept for diagnostics only; never part of a result
-  PhaseResult test;
+  /// Kept for diagnostics only; never part of a result.
+  std::optional<measurement::PhaseResult> warmup;
+  /// Empty when the test phase did not run: a stop came first, or PhaseHooks::after_phase
+  /// ended the row after the warm-up.
+  std::optional<measurement::PhaseResult> test;
+};
+
+/// What runScenario tells its caller around each phase, on the thread that called it. Every
+/// member may be empty.
+struct PhaseHooks {
+  /// Before a phase is set up (before its connects): e.g. to prime samplers, so the first
+  /// interval's sample covers the setup too.
+  std::function<void(measurement::PhaseKind kind, std::chrono::seconds duration)> before_phase;
+  /// After a phase ended; returning false ends the row there (no later phase runs), e.g.
+  /// because the server under test died during it.
+  std::function<bool(const measurement::PhaseResult& phase)> after_phase;
 };
 
 /// The HTTP/1.1 load generator: drives a scenario::StagePlan against one server over keep-alive
@@ -53,14 +67,17 @@ class LoadEngine {
   /// RLIMIT_NOFILE to the hard limit and checks the host limits first: throws HostLimitError
   /// when the plan cannot work on this host (warnings land in the result). Throws
   /// std::runtime_error when the target's host does not resolve.
-  PhaseResult runPhase(const scenario::StagePlan& plan, const RequestTarget& target, PhaseKind kind,
-                       const SnapshotCallback& on_snapshot);
+  measurement::PhaseResult runPhase(const scenario::StagePlan& plan, const RequestTarget& target,
+                                    measurement::PhaseKind kind,
+                                    const SnapshotCallback& on_snapshot);
 
   /// A scenario row: the warm-up phase (discarded: its snapshots are delivered tagged kWarmup
   /// and it is part of no test total) when the row has one, then the test phase, each on fresh
-  /// connections. `target.delay_*` are taken from the row.
+  /// connections. `target.delay_*` are taken from the row. The one definition of that
+  /// sequence: `benchd run`, the daemon and `benchd load` all run rows through it.
   ScenarioResult runScenario(const scenario::ScenarioRow& row, const scenario::Workload& workload,
-                             RequestTarget target, const SnapshotCallback& on_snapshot);
+                             RequestTarget target, const SnapshotCallback& on_snapshot,
+                             const PhaseHooks& hooks = {});
 
   /// Ends the running phase early as if its time were up (requests in flight may still finish
   /// within the graceful stop); runScenario then skips the test phase if it has not begun. A
@@ -68,10 +85,15 @@ class LoadEngine {
   /// Async-signal-safe.
   void requestStop() noexcept;
 
+  /// Whether a stop was requested since the last run* call began: after a run, whether it
+  /// ended early.
+  [[nodiscard]] bool stopRequested() const noexcept { return stop_requested_.load(); }
+
  private:
   /// runPhase without clearing an earlier stop request.
-  PhaseResult runOnePhase(const scenario::StagePlan& plan, const RequestTarget& target,
-                          PhaseKind kind, const SnapshotCallback& on_snapshot);
+  measurement::PhaseResult runOnePhase(const scenario::StagePlan& plan, const RequestTarget& target,
+                                       measurement::PhaseKind kind,
+                                       const SnapshotCallback& on_snapshot);
 
   EngineOptions options_;
   PhaseClock* clock_;

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string_view>
 
-namespace benchd::loadgen {
+namespace benchd::measurement {
 
 /// Why a request did not end with a 2xx response. Every failed request has exactly one class.
 enum class ErrorClass : std::uint8_t {
@@ -57,4 +57,4 @@ struct ErrorCounts {
   bool operator==(const ErrorCounts&) const = default;
 };
 
-}  // namespace benchd::loadgen
+}  // namespace benchd::measurement

@@ -6,7 +6,7 @@
 #include <iterator>
 #include <vector>
 
-namespace benchd::loadgen {
+namespace benchd::measurement {
 
 /// Values counted together: every recorded value in [lowest_micros, highest_micros].
 struct HistogramBucket {
@@ -112,4 +112,4 @@ class LatencyHistogram {
   std::uint64_t sum_ = 0;
 };
 
-}  // namespace benchd::loadgen
+}  // namespace benchd::measurement

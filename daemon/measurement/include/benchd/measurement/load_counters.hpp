@@ -1,10 +1,10 @@
 #pragma once
 
-#include <benchd/loadgen/error_class.hpp>
+#include <benchd/measurement/error_class.hpp>
 
 #include <cstdint>
 
-namespace benchd::loadgen {
+namespace benchd::measurement {
 
 /// What the load generator counted over an interval or a whole phase. Plain counts, so intervals
 /// add up to the phase exactly.
@@ -40,4 +40,4 @@ struct LoadCounters {
   bool operator==(const LoadCounters&) const = default;
 };
 
-}  // namespace benchd::loadgen
+}  // namespace benchd::measurement

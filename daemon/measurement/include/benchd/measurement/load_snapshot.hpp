@@ -1,13 +1,13 @@
 #pragma once
 
-#include <benchd/loadgen/latency_histogram.hpp>
-#include <benchd/loadgen/load_counters.hpp>
+#include <benchd/measurement/latency_histogram.hpp>
+#include <benchd/measurement/load_counters.hpp>
 
 #include <chrono>
 #include <cstdint>
 #include <string_view>
 
-namespace benchd::loadgen {
+namespace benchd::measurement {
 
 /// Failures at least this slow count into the result latency histogram, faster ones only as
 /// errors: the original's "requested" rule (failures faster than 10 ms never reached the server).
@@ -62,4 +62,4 @@ struct LoadSnapshot {
   std::uint32_t generator_cores = 1;  ///< cores its threads may use: min(threads, affinity CPUs)
 };
 
-}  // namespace benchd::loadgen
+}  // namespace benchd::measurement

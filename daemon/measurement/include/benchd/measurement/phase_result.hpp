@@ -1,15 +1,15 @@
 #pragma once
 
-#include <benchd/loadgen/latency_histogram.hpp>
-#include <benchd/loadgen/load_counters.hpp>
-#include <benchd/loadgen/load_snapshot.hpp>
+#include <benchd/measurement/latency_histogram.hpp>
+#include <benchd/measurement/load_counters.hpp>
+#include <benchd/measurement/load_snapshot.hpp>
 
 #include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-namespace benchd::loadgen {
+namespace benchd::measurement {
 
 /// A whole phase: the sums of its snapshots plus the generator's self-check. Totals equal the
 /// sum of the snapshots delivered for the phase, histograms included.
@@ -42,4 +42,4 @@ struct PhaseResult {
   std::vector<std::string> warnings;
 };
 
-}  // namespace benchd::loadgen
+}  // namespace benchd::measurement

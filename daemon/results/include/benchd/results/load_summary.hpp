@@ -1,8 +1,8 @@
 #pragma once
 
-#include <benchd/loadgen/latency_histogram.hpp>
-#include <benchd/loadgen/load_snapshot.hpp>
-#include <benchd/loadgen/phase_result.hpp>
+#include <benchd/measurement/latency_histogram.hpp>
+#include <benchd/measurement/load_snapshot.hpp>
+#include <benchd/measurement/phase_result.hpp>
 #include <benchd/scenario/workload.hpp>
 
 #include <cstdint>
@@ -64,7 +64,7 @@ struct LoadLatency {
   double p75 = 0.0;   ///< interpolated; for the wrk-style distribution (50/75/90/99 %)
 
   /// Built from LatencyDigest::of plus p75, p99.9 and the mean.
-  static LoadLatency of(const loadgen::LatencyHistogram& histogram);
+  static LoadLatency of(const measurement::LatencyHistogram& histogram);
 };
 
 /// One test-phase interval (normally a second), the numbers the per-second list shows. Small on
@@ -85,12 +85,12 @@ struct LoadSecondDigest {
   std::uint32_t active_vus = 0;
   double generator_cpu_percent = 0.0;
 
-  static LoadSecondDigest of(const loadgen::LoadSnapshot& snapshot);
+  static LoadSecondDigest of(const measurement::LoadSnapshot& snapshot);
 };
 
 /// One error class and its count.
 struct ErrorClassCount {
-  std::string_view name;  ///< loadgen::errorClassName (static storage)
+  std::string_view name;  ///< measurement::errorClassName (static storage)
   std::uint64_t count = 0;
 };
 
@@ -103,16 +103,17 @@ struct LoadSummary {
   bool open_model = false;
   double elapsed_seconds = 0.0;  ///< the phase's duration; at least 1e-9 so rates stay finite
 
-  // Requests (loadgen::LoadCounters).
+  // Requests (measurement::LoadCounters).
   std::uint64_t requests_sent = 0;
   std::uint64_t requests_completed = 0;  ///< ok + errors
   std::uint64_t requests_ok = 0;
   std::uint64_t requests_errors = 0;
-  std::uint64_t requests_requested = 0;  ///< the latency samples' set (kRequestedFailureThreshold)
+  std::uint64_t requests_requested =
+      0;  ///< the latency samples' set (measurement::kRequestedFailureThreshold)
   std::uint64_t requests_interrupted = 0;
   std::uint64_t dropped_arrivals = 0;
   std::uint64_t late_arrivals = 0;
-  /// Every class in loadgen::kAllErrorClasses order, zero counts included.
+  /// Every class in measurement::kAllErrorClasses order, zero counts included.
   std::vector<ErrorClassCount> errors_by_class;
 
   double requests_per_second = 0.0;  ///< completed / elapsed
@@ -127,7 +128,7 @@ struct LoadSummary {
   double intended_requests_per_second = 0.0;  ///< 0 without an intended rate
   LoadLatency latency;                        ///< from the intended send time in the open model
   LoadLatency uncorrected_latency;            ///< open model only: from the actual send
-  /// Latencies above the histogram's range (loadgen::LatencyHistogram::kHighestTrackableMicros,
+  /// Latencies above the histogram's range (measurement::LatencyHistogram::kHighestTrackableMicros,
   /// about 67 s) that were counted as its maximum; the percentiles above them are too low.
   std::uint64_t latencies_clamped = 0;
 
@@ -155,7 +156,7 @@ struct LoadSummary {
 /// snapshots (LoadSecondDigest::of in the snapshot callback, test phase only) and the caller's
 /// description. Pure function.
 LoadSummary makeLoadSummary(LoadRunDescription run, const scenario::Workload& workload,
-                            const loadgen::PhaseResult& test,
+                            const measurement::PhaseResult& test,
                             std::vector<LoadSecondDigest> seconds);
 
 }  // namespace benchd::results

@@ -1,8 +1,8 @@
 #pragma once
 
-#include <benchd/loadgen/latency_histogram.hpp>
-#include <benchd/loadgen/load_counters.hpp>
-#include <benchd/loadgen/load_snapshot.hpp>
+#include <benchd/measurement/latency_histogram.hpp>
+#include <benchd/measurement/load_counters.hpp>
+#include <benchd/measurement/load_snapshot.hpp>
 #include <benchd/sampling/samples.hpp>
 
 #include <cstdint>
@@ -23,28 +23,28 @@ struct LatencyDigest {
   double max = 0.0;
 
   /// Interpolated percentiles of the histogram (see interpolatedPercentile).
-  static LatencyDigest of(const loadgen::LatencyHistogram& histogram);
+  static LatencyDigest of(const measurement::LatencyHistogram& histogram);
 };
 
 /// One load-generator interval (normally a second) as stored: the snapshot's counts and rates,
 /// its latency digest and the non-empty histogram buckets (so seconds can be re-aggregated
 /// later without keeping 136 KiB histograms per second).
 struct LoadSecond {
-  loadgen::PhaseKind phase = loadgen::PhaseKind::kTest;
+  measurement::PhaseKind phase = measurement::PhaseKind::kTest;
   std::uint32_t index = 0;
   std::int64_t start_micros = 0;     ///< relative to the phase start
   std::int64_t duration_micros = 0;  ///< the last interval of a phase may be shorter or longer
   std::int64_t end_epoch_millis = 0;
-  loadgen::LoadCounters counters;
+  measurement::LoadCounters counters;
   double achieved_requests_per_second = 0.0;
   double intended_requests_per_second = 0.0;
   std::uint32_t active_vus = 0;
   double generator_cpu_percent = 0.0;
-  LatencyDigest latency;              ///< requested samples (see LoadSnapshot::latency)
+  LatencyDigest latency;  ///< requested samples (see measurement::LoadSnapshot::latency)
   LatencyDigest uncorrected_latency;  ///< open model only
-  std::vector<loadgen::HistogramBucket> latency_buckets;
+  std::vector<measurement::HistogramBucket> latency_buckets;
 
-  static LoadSecond of(const loadgen::LoadSnapshot& snapshot);
+  static LoadSecond of(const measurement::LoadSnapshot& snapshot);
 
   /// 2xx responses per second of this interval (its own length, not a nominal second).
   [[nodiscard]] double okPerSecond() const;
@@ -80,7 +80,7 @@ struct SecondRecord {
 /// rank p/100 * (n - 1), interpolated between the two neighbouring ranks. A rank's value is its
 /// counter's midpoint clamped to [min, max] (exact below 2,048 us, within 0.05 % above), so
 /// p0 is the exact min and p100 the exact max. In microseconds; 0 when empty.
-double interpolatedPercentile(const loadgen::LatencyHistogram& histogram, double percentile);
+double interpolatedPercentile(const measurement::LatencyHistogram& histogram, double percentile);
 
 /// numpy's default (linear) percentile of plain values; 0 when empty.
 double interpolatedPercentile(std::vector<double> values, double percentile);

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <benchd/loadgen/phase_result.hpp>
+#include <benchd/measurement/phase_result.hpp>
 #include <benchd/results/series.hpp>
 #include <benchd/results/summary_row.hpp>
 
@@ -12,7 +12,7 @@ namespace benchd::results {
 /// What a finished test phase left behind: the generator's phase totals (its merged latency
 /// histogram holds every requested sample) and the per-second records.
 struct TestPhaseData {
-  const loadgen::PhaseResult& test;
+  const measurement::PhaseResult& test;
   std::span<const SecondRecord> seconds;  ///< test phase only, in order
   bool open_model = false;
 };

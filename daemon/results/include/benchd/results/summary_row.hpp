@@ -66,7 +66,7 @@ struct Diagnostics {
   double uncorrected_latency_millis_max = 0.0;
   bool generator_saturated = false;
   std::string saturation_reason;  ///< empty unless saturated
-  /// Errors by loadgen::ErrorClass name, e.g. "connection_refused=3 http_5xx=1"; empty if none.
+  /// Errors by measurement::ErrorClass name, e.g. "connection_refused=3 http_5xx=1"; empty if none.
   std::string errors_by_class;
   /// How the worker ended when it was stopped after the test, if not cleanly (e.g. "exit code 5":
   /// requests were cut off at stop); empty otherwise. Its numbers stand either way.

@@ -35,7 +35,8 @@ enum class RunStep : std::uint8_t {
 };
 std::string_view runStepName(RunStep step);
 
-/// A progress report, for terminals and (later) the API.
+/// A progress report: `benchd run`'s progress line, and the daemon's run status, live events
+/// and metrics.
 struct Progress {
   std::size_t row_number = 0;  ///< 1-based
   std::size_t row_count = 0;

@@ -16,9 +16,4 @@ std::vector<unsigned> allowedCpus();
 /// "0-3,6" for {0,1,2,3,6}; "all" for an empty list (unpinned).
 std::string formatCpuList(const std::vector<unsigned>& cpus);
 
-/// Checks --server-cpus and --generator-cpus: each CPU must be one this process may use and the
-/// two sets must not overlap. Returns an empty string when fine, else the reason.
-std::string findCpuSetProblem(const std::vector<unsigned>& server,
-                              const std::vector<unsigned>& generator);
-
 }  // namespace benchd::runner

@@ -6,6 +6,7 @@
 #include <benchd/runner/run_plan.hpp>
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
@@ -14,7 +15,7 @@
 
 namespace benchd::runner {
 
-/// What a user asks for: the arguments of `benchd run` (and, later, of the API's run creation).
+/// What a user asks for: the arguments of `benchd run`, or a run request to the daemon.
 struct RunRequest {
   std::string scenario_file = "scenarios-quick.csv";  ///< a bare name or a path
   std::vector<std::string> approaches;                ///< empty: every accepted plugin
@@ -39,15 +40,29 @@ struct RunEnvironment {
   std::filesystem::path output_dir;   ///< results go to output_dir/<scenario file stem>/
 };
 
-/// A request that cannot run as asked. what() is one line for the user; field() names the
-/// request field it is about ("scenarioFile", "approaches", "serverCpus", ...).
+/// The part of a RunRequest that a RunRequestError is about, and what was wrong with it. Each
+/// front end names these in its own words (the CLI its options, the REST API its body members)
+/// and adds its own remedy; the runner speaks none of them.
+enum class RunRequestField : std::uint8_t {
+  /// scenario_file: a bare name that is in none of the environment's scenario folders.
+  kScenarioFile = 1,
+  kWarmup,      ///< overrides.warmup_seconds: above scenario::kMaxPhaseSeconds
+  kTest,        ///< overrides.test_seconds: 0, or above scenario::kMaxPhaseSeconds
+  kServerCpus,  ///< server_cpus: a CPU this process may not run on
+  /// generator_cpus: a CPU this process may not run on, or one that server_cpus has too.
+  kGeneratorCpus,
+};
+
+/// A request that cannot run as asked. what() is one line for the user in neutral words: it
+/// names no option, member or URL, so a front end can put its own name for field() before it
+/// and its own remedy after it.
 class RunRequestError : public std::invalid_argument {
  public:
-  RunRequestError(std::string field, const std::string& reason);
-  [[nodiscard]] const std::string& field() const noexcept { return field_; }
+  RunRequestError(RunRequestField field, const std::string& reason);
+  [[nodiscard]] RunRequestField field() const noexcept { return field_; }
 
  private:
-  std::string field_;
+  RunRequestField field_;
 };
 
 /// A checked request: ready for BenchmarkRun, with the catalog it chose from.
@@ -58,18 +73,24 @@ struct PreparedRun {
 
 /// The scenario file a request names: a path when it contains '/', else a file of
 /// `scenarios_dir` or, failing that, of `uploaded_dir` when given (".csv" may be left off).
-/// Throws RunRequestError naming the files there.
+/// Throws RunRequestError (kScenarioFile) listing the files of the folders searched.
 std::filesystem::path resolveScenarioFile(const std::string& name,
                                           const std::filesystem::path& scenarios_dir,
                                           const std::filesystem::path& uploaded_dir = {});
 
-/// Checks a request and turns it into RunSettings: resolves and loads the scenario file
-/// (scenario::ScenarioFileError for a bad file), inspects the plugins (PluginSearchError) and
-/// resolves the approaches (UnknownApproachError), checks the CPU sets (RunRequestError), raises
-/// the open-file limit and plans the run against this host's limits. Nothing runs. One path for
-/// `benchd run` and the daemon. With `catalog`, the plugins are taken from it instead of being
-/// inspected again (the daemon's catalog of its last scan: inspecting takes up to seconds per
-/// plugin, and a run should use the approaches the API lists).
+/// Checks a request's CPU sets: every CPU must be one this process may run on, and the two sets
+/// must not share one (pinning is for keeping the server and the load generator apart). Throws
+/// RunRequestError (kServerCpus or kGeneratorCpus).
+void checkCpuSets(const std::vector<unsigned>& server, const std::vector<unsigned>& generator);
+
+/// Checks a request and turns it into RunSettings: checks the duration overrides and the CPU
+/// sets (RunRequestError), resolves and loads the scenario file (RunRequestError when it is not
+/// found, scenario::ScenarioFileError for a bad file), inspects the plugins (PluginSearchError)
+/// and resolves the approaches (UnknownApproachError), raises the open-file limit and plans the
+/// run against this host's limits. Nothing runs. One path for `benchd run` and the daemon. With
+/// `catalog`, the plugins are taken from it instead of being inspected again (the daemon's catalog
+/// of its last scan: inspecting takes up to seconds per plugin, and a run should use the approaches
+/// the API lists).
 PreparedRun prepareRun(const RunRequest& request, const RunEnvironment& environment,
                        const PluginCatalog* catalog = nullptr);
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <benchd/loadgen/load_snapshot.hpp>
+#include <benchd/measurement/load_snapshot.hpp>
 #include <benchd/results/series.hpp>
 #include <benchd/results/summary_row.hpp>
 #include <benchd/scenario/scenario_row.hpp>
@@ -155,7 +155,7 @@ class ResultStore {
                                                    const std::string& approach) const;
   /// The stored seconds of one phase of a result, in order.
   [[nodiscard]] std::vector<results::SecondRecord> seconds(ResultId result,
-                                                           loadgen::PhaseKind phase) const;
+                                                           measurement::PhaseKind phase) const;
 
  private:
   struct Impl;

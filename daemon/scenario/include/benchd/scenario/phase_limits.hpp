@@ -1,0 +1,22 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace benchd::scenario {
+
+/// The longest span of time benchd accepts wherever a user names one in seconds: a warm-up or
+/// test phase (a scenario row, `benchd run --warmup/--test`, `benchd load --duration`, the
+/// API's overrides, the GUI's fields) and the waits inside a phase that a workload file sets
+/// (think time, graceful stop, ramp-down). One day: longer is a unit slip (milliseconds typed
+/// as seconds), not a benchmark, and keeps millisecond and microsecond arithmetic on these
+/// spans far from overflow. Every check quotes this constant; tests pin the texts.
+inline constexpr std::uint32_t kMaxPhaseSeconds = 86'400;
+
+/// "whole seconds from 0 to 86400", or from `minimum`: what the integer checks say was expected.
+inline std::string phaseSecondsExpectation(std::uint32_t minimum = 0) {
+  return "whole seconds from " + std::to_string(minimum) + " to " +
+         std::to_string(kMaxPhaseSeconds);
+}
+
+}  // namespace benchd::scenario
