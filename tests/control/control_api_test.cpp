@@ -302,6 +302,21 @@ TEST_F(ControlApiTest, ARunRequestNamesTheMemberAtFault) {
   EXPECT_EQ(store_.countRuns(std::nullopt), 0U) << "a refused request made a run";
 }
 
+// The runner names an approach it cannot run in no front end's words; the API adds where its
+// client sees more, and the command line's words never reach it. (This daemon has no plugins.)
+TEST_F(ControlApiTest, NoApproachToRunPointsToTheApproachesDocument) {
+  const http::Response response =
+      postRun(R"({"scenarioFile":"scenarios-ci.csv","approaches":["nope"]})");
+  ASSERT_TRUE(isFieldProblem(response, 400, "approaches"));
+  const std::string detail = stringOf(response, "detail");
+  EXPECT_TRUE(detail.starts_with("no approach plugin was accepted in ")) << detail;
+  EXPECT_TRUE(
+      detail.ends_with("(GET /api/v1/approaches shows what was found and why it was rejected)"))
+      << detail;
+  EXPECT_EQ(detail.find("benchd plugins"), std::string::npos) << detail;
+  EXPECT_EQ(detail.find("--plugin-dir"), std::string::npos) << detail;
+}
+
 TEST_F(ControlApiTest, UnknownAndMalformedRunIdsAre404) {
   for (const std::string id : {"999", "0", "-1", "abc", "1.5", "99999999999999999999999"}) {
     SCOPED_TRACE("run id " + id);

@@ -69,9 +69,17 @@ TEST(ResolveApproaches, ARejectedNameGivesTheRejectionReason) {
 TEST(ResolveApproaches, NothingAcceptedIsAnErrorNamingTheFolders) {
   PluginCatalog empty = catalog();
   empty.accepted.clear();
-  EXPECT_EQ(errorOf(empty, {}),
-            "no approach plugin was accepted in /plugins; 1 rejected, 'benchd plugins' shows "
-            "why (add a folder with --plugin-dir or $BENCHD_PLUGIN_PATH)");
+  EXPECT_EQ(errorOf(empty, {}), "no approach plugin was accepted in /plugins; 1 rejected");
+  try {
+    resolveApproaches(empty, {});
+  } catch (const UnknownApproachError& error) {
+    EXPECT_TRUE(error.noneAccepted());
+  }
+  try {
+    resolveApproaches(catalog(), {"old-thing"});
+  } catch (const UnknownApproachError& error) {
+    EXPECT_FALSE(error.noneAccepted()) << "the name, not the folders, is the problem";
+  }
 }
 
 }  // namespace

@@ -337,6 +337,8 @@ TEST(BenchdRun, NamesTheLineOfABadScenarioFile) {
       runCommand(benchdExecutable().string(), {"run", "--plan", "-a", "no-such-approach"});
   EXPECT_EQ(unknown.exit_code, 1);
   EXPECT_NE(unknown.err.find("no-such-approach"), std::string::npos) << describe(unknown);
+  EXPECT_NE(unknown.err.find("('benchd plugins' lists them)"), std::string::npos)
+      << describe(unknown);
   const CommandResult overlap =
       runCommand(benchdExecutable().string(),
                  {"run", "--plan", "--server-cpus", "0", "--generator-cpus", "0"});

@@ -83,6 +83,15 @@ int runBenchmarks(std::span<const std::string_view> arguments) {
     prepared = runner::prepareRun(request, environment);
   } catch (const runner::RunRequestError& error) {
     rethrowInCommandLineTerms(error);
+  } catch (const runner::UnknownApproachError& error) {
+    // Where a user of the command line sees more, and how they add plugins.
+    throw runner::UnknownApproachError(
+        std::string(error.what()) + (error.noneAccepted()
+                                         ? " ('benchd plugins' shows what was found and why it was "
+                                           "rejected; add a folder with --plugin-dir or "
+                                           "$BENCHD_PLUGIN_PATH)"
+                                         : " ('benchd plugins' lists them)"),
+        error.noneAccepted());
   }
   const runner::RunSettings& settings = prepared.settings;
   if (options.plan_only) {

@@ -38,7 +38,8 @@ std::variant<runner::RunRequest, http::Response> runRequestOf(const http::Reques
     const auto seconds =
         [&](std::optional<std::uint32_t>& target) -> std::optional<http::Response> {
       if (!value.IsUint() || value.GetUint() > scenario::kMaxPhaseSeconds) {
-        return fieldProblem(400, std::string(name), "expected " + scenario::phaseSecondsExpectation());
+        return fieldProblem(400, std::string(name),
+                            "expected " + scenario::phaseSecondsExpectation());
       }
       target = value.GetUint();
       return std::nullopt;
@@ -145,7 +146,13 @@ void ControlApi::addRunRoutes(http::Router& router) {
       }
       return cannot_prepare(error);
     } catch (const runner::UnknownApproachError& error) {
-      return fieldProblem(400, "approaches", error.what());
+      // Where a client of the API sees more; the daemon's plugin folders are its operator's.
+      return fieldProblem(
+          400, "approaches",
+          std::string(error.what()) +
+              (error.noneAccepted() ? " (GET /api/v1/approaches shows what was found and why it "
+                                      "was rejected)"
+                                    : " (GET /api/v1/approaches lists them)"));
     } catch (const scenario::ScenarioFileError& error) {
       return fieldProblem(400, "scenarioFile", error.what());
     } catch (const RunQueueFullError& error) {

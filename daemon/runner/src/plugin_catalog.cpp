@@ -274,13 +274,13 @@ std::vector<PluginDescription> resolveApproaches(const PluginCatalog& catalog,
     std::vector<std::string> searched;
     for (const SearchedFolder& folder : catalog.folders)
       searched.push_back(folder.folder.path.string());
-    throw UnknownApproachError("no approach plugin was accepted in " +
-                               (searched.empty() ? "(no folder)" : joined(searched)) +
-                               (catalog.rejected.empty()
-                                    ? std::string()
-                                    : "; " + std::to_string(catalog.rejected.size()) +
-                                          " rejected, 'benchd plugins' shows why") +
-                               " (add a folder with --plugin-dir or $BENCHD_PLUGIN_PATH)");
+    throw UnknownApproachError(
+        "no approach plugin was accepted in " +
+            (searched.empty() ? "(no folder)" : joined(searched)) +
+            (catalog.rejected.empty()
+                 ? std::string()
+                 : "; " + std::to_string(catalog.rejected.size()) + " rejected"),
+        true);
   }
   std::vector<PluginDescription> approaches;
   if (requested.empty()) {
@@ -297,7 +297,7 @@ std::vector<PluginDescription> resolveApproaches(const PluginCatalog& catalog,
                                       ") was rejected: " + rejected->reason
                                 : "unknown approach '" + name + "'";
       message += "; available approaches: " + joined(available);
-      throw UnknownApproachError(message);
+      throw UnknownApproachError(message, false);
     }
     const bool repeated =
         std::any_of(approaches.begin(), approaches.end(),

@@ -94,11 +94,20 @@ PluginCatalog inspectPlugins(const std::vector<PluginFolder>& folders,
                              const std::filesystem::path& worker_path,
                              const InspectOptions& options = {});
 
-/// An approach name that cannot be run: unknown, or rejected. what() names it, gives the
-/// rejection reason if any, and lists the available approaches.
+/// An approach name that cannot be run: unknown, or rejected; or no plugin accepted at all.
+/// what() names it, gives the rejection reason if any, and lists the available approaches, in
+/// no front end's words: each front end adds where its user sees more (`benchd plugins`, GET
+/// /api/v1/approaches) and how plugin folders are added there.
 class UnknownApproachError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  UnknownApproachError(const std::string& what, bool none_accepted)
+      : std::runtime_error(what), none_accepted_(none_accepted) {}
+
+  /// True when no plugin at all was accepted (the folders, not the name, are the problem).
+  [[nodiscard]] bool noneAccepted() const noexcept { return none_accepted_; }
+
+ private:
+  bool none_accepted_;
 };
 
 /// The approaches a run uses: every accepted plugin in name order when `requested` is empty,
