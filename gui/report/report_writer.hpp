@@ -3,9 +3,10 @@
 // six-panel chart as <out>/<scenario>/<approach>.png, and the winners grid as
 // <out>/results.png — the images results.md embeds (reference §9.4).
 //
-// Reads the store only (its own connection: WAL lets it read while a writer writes); computes
-// nothing itself: the seconds are the stored ones, the grid is results::computeWinners over
-// the stored summaries. Needs a QApplication (the offscreen platform will do). GUI thread.
+// Reads the store (its own connection: WAL lets it read while a writer writes); what it relies
+// on, and why opening an older file writes it, is in docs/store-schema.md. Computes nothing
+// itself: the seconds are the stored ones, the grid is results::computeWinners over the stored
+// summaries. Needs a QApplication (the offscreen platform will do). GUI thread.
 
 #include <benchd/store/result_store.hpp>
 

@@ -2,6 +2,7 @@
 // the body member each is about, the runner's reason, and the API's own remedy. The refusals
 // come from the real runner::prepareRun.
 #include "run_request_problem.hpp"
+
 #include "scenario_csv.hpp"
 #include "temp_dir.hpp"
 
@@ -49,7 +50,8 @@ FieldAndDetail problemOf(const http::Response& response) {
 class RunRequestProblemTest : public ::testing::Test {
  protected:
   RunRequestProblemTest() {
-    const std::string csv = std::string(testing::kScenarioCsvHeader) + "one,get-time.js,,0,0,4,,0,2\n";
+    const std::string csv =
+        std::string(testing::kScenarioCsvHeader) + "one,get-time.js,,0,0,4,,0,2\n";
     dir_.write("scenarios/built-in.csv", csv);
     dir_.write("uploaded/mine.csv", csv);
     environment_.scenarios_dir = dir_.path() / "scenarios";
@@ -95,7 +97,8 @@ TEST_F(RunRequestProblemTest, DurationsAreNamedByTheirMembers) {
 
 TEST_F(RunRequestProblemTest, TheCpuSetsAreNoApiMembers) {
   // The API never sets them; a refusal about them is no client's error (the route answers 500).
-  for (const RunRequestField field : {RunRequestField::kServerCpus, RunRequestField::kGeneratorCpus}) {
+  for (const RunRequestField field :
+       {RunRequestField::kServerCpus, RunRequestField::kGeneratorCpus}) {
     EXPECT_FALSE(runRequestMember(field));
     EXPECT_FALSE(runRequestProblem(RunRequestError(field, "CPU 1023 is not available")));
   }

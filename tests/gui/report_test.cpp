@@ -122,8 +122,9 @@ std::string bucketLiteral(std::uint64_t lowest, std::uint64_t highest, std::uint
 }
 
 /// One interval of `phase` of `result`: its load_second and system_second rows, with values
-/// that grow with `idx` so that every chart line slopes through its plot area (latencies within
-/// one decade, as a real run's, so the latency panel keeps the size of an empty chart's).
+/// that grow with `idx` so that every chart line slopes through its plot area. No request
+/// fails: error markers make the latency panel taller than an empty chart's, which would move
+/// the plot areas panelsWithoutData looks at.
 std::string secondRows(int result, const char* phase, int idx) {
   const std::string r = std::to_string(result);
   const std::string i = std::to_string(idx);
@@ -139,10 +140,10 @@ std::string secondRows(int result, const char* phase, int idx) {
          "latency_p99, latency_max, uncorrected_count, uncorrected_min, uncorrected_p50, "
          "uncorrected_p90, uncorrected_p99, uncorrected_max, latency_buckets) VALUES (" +
          r + ", '" + phase + "', " + i + ", " + i + " * 1000000, 1000000, " + end + ", " + f +
-         " * 100, " + f + " * 95, " + f + " * 95, 0, 0, 0, 0, 0, 0, 0, " + f +
-         " * 20000, " + f + " * 40000, 20, 0, 0, 0, " + f + " * 100.0, 100.0, 20, " + f +
-         " * 10.0, " + f + " * 95, 20.0, 20.0 + " + f + ", 25.0 + " + f + ", 30.0 + " + f +
-         ", 40.0 + " + f + " * 10, 0, 0, 0, 0, 0, 0, " +
+         " * 95, " + f + " * 95, " + f + " * 95, 0, 0, 0, 0, 0, 0, 0, " + f + " * 20000, " + f +
+         " * 40000, 20, 0, 0, 0, " + f + " * 100.0, 100.0, 20, " + f + " * 10.0, " + f +
+         " * 95, 20.0, 20.0 + " + f + ", 25.0 + " + f + ", 30.0 + " + f + ", 40.0 + " + f +
+         " * 10, 0, 0, 0, 0, 0, 0, " +
          bucketLiteral(20'000, 20'015, static_cast<std::uint64_t>(idx + 1) * 95) +
          ");\n"
          "INSERT INTO system_second (result_id, phase, idx, epoch_millis, host_interval_seconds, "
@@ -156,13 +157,13 @@ std::string secondRows(int result, const char* phase, int idx) {
          "generator_voluntary_context_switches, generator_involuntary_context_switches, "
          "generator_open_fds, worker_stats_epoch_millis, worker_heap_bytes, worker_counters) "
          "VALUES (" +
-         r + ", '" + phase + "', " + i + ", " + end + ", 1.0, " + f + " * 10.0, " + f +
-         " * 5.0, " + f + " * 1.0, " + f + " * 15.0, " + f + " * 50, " + f + " * 1000000, " + f +
-         " * 1000000, " + f + " * 1000, " + f + " * 1000, " + f + " * 20, " + f +
-         " * 20, 1, " + f + " * 20.0, " + f + " * 200000, " + f + " * 30000000, " + f + " * 3, " +
-         f + " * 100, " + f + " * 10, " + f + " * 30, 1, " + f + " * 30.0, " + f +
-         " * 300000, 50000000, 4, 50, 5, 12, " + end + ", " + f + " * 10000000, 'requests=" +
-         f + "\n');\n";
+         r + ", '" + phase + "', " + i + ", " + end + ", 1.0, " + f + " * 10.0, " + f + " * 5.0, " +
+         f + " * 1.0, " + f + " * 15.0, " + f + " * 50, " + f + " * 1000000, " + f +
+         " * 1000000, " + f + " * 1000, " + f + " * 1000, " + f + " * 20, " + f + " * 20, 1, " + f +
+         " * 20.0, " + f + " * 200000, " + f + " * 30000000, " + f + " * 3, " + f + " * 100, " + f +
+         " * 10, " + f + " * 30, 1, " + f + " * 30.0, " + f +
+         " * 300000, 50000000, 4, 50, 5, 12, " + end + ", " + f + " * 10000000, 'requests=" + f +
+         "\n');\n";
 }
 
 /// A results store made as docs/store-schema.md describes it, with plain SQL and no
@@ -293,11 +294,10 @@ class ReportTest : public QObject {
     const QString store = dir.filePath(QStringLiteral("documented.sqlite"));
     const QString out = dir.filePath(QStringLiteral("charts"));
     QVERIFY(writeDocumentedStore(store, out));
-    const Finished report = runProgram(
-        QString::fromStdString(benchd::testing::reportPath()),
-        {QStringLiteral("--store"), store, QStringLiteral("--run"), QStringLiteral("1"),
-         QStringLiteral("--out"), out},
-        60'000);
+    const Finished report = runProgram(QString::fromStdString(benchd::testing::reportPath()),
+                                       {QStringLiteral("--store"), store, QStringLiteral("--run"),
+                                        QStringLiteral("1"), QStringLiteral("--out"), out},
+                                       60'000);
     QVERIFY2(report.exit_code == 0, qPrintable(report.output));
     QVERIFY2(report.output.contains(QStringLiteral("2 charts and the winners grid")),
              qPrintable(report.output));
@@ -326,11 +326,11 @@ class ReportTest : public QObject {
     const int newer = userVersion(store) + 1;
     QVERIFY(execute(db, "PRAGMA user_version = " + std::to_string(newer)));
     sqlite3_close(db);
-    const Finished report = runProgram(
-        QString::fromStdString(benchd::testing::reportPath()),
-        {QStringLiteral("--store"), store, QStringLiteral("--run"), QStringLiteral("1"),
-         QStringLiteral("--out"), dir.filePath(QStringLiteral("charts"))},
-        30'000);
+    const Finished report =
+        runProgram(QString::fromStdString(benchd::testing::reportPath()),
+                   {QStringLiteral("--store"), store, QStringLiteral("--run"), QStringLiteral("1"),
+                    QStringLiteral("--out"), dir.filePath(QStringLiteral("charts"))},
+                   30'000);
     QCOMPARE(report.exit_code, 1);
     QVERIFY2(report.output.contains(
                  QStringLiteral("results store of schema version %1, newer than").arg(newer)),

@@ -4,6 +4,7 @@
 // table, column and stored name is described. (tests/gui/report_test.cpp renders a store built
 // from the same SQL with the real benchd-report.)
 #include "store_schema_doc.hpp"
+
 #include "temp_dir.hpp"
 
 #include <benchd/results/summary_row.hpp>
@@ -166,9 +167,9 @@ TEST_F(StoreSchemaDocTest, TheDocumentedSqlCreatesTheSchemaAFreshStoreHas) {
   Database documented_db(documented);
   EXPECT_EQ(documented_db.rows("SELECT id FROM run_id_high_water"),
             fresh_db.rows("SELECT id FROM run_id_high_water"));
-  EXPECT_NE(document_.find("PRAGMA user_version = " + std::to_string(ResultStore::kSchemaVersion) +
-                           ";"),
-            std::string::npos);
+  EXPECT_NE(
+      document_.find("PRAGMA user_version = " + std::to_string(ResultStore::kSchemaVersion) + ";"),
+      std::string::npos);
   const std::string version = std::to_string(ResultStore::kSchemaVersion);
   EXPECT_NE(document_.find("`PRAGMA user_version`: **" + version + "**"), std::string::npos)
       << "the version the text states";

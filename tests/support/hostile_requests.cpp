@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cctype>
 #include <cstdio>
+#include <iterator>
 #include <random>
 #include <set>
 #include <sstream>
@@ -54,6 +55,15 @@ constexpr FamilyEntry kFamilies[] = {
     {HostileFamily::kDamagedRequest, "damaged-request"},
     {HostileFamily::kValid, "valid"},
 };
+constexpr bool everyFamilyInDeclarationOrder() {
+  for (std::size_t index = 0; index < std::size(kFamilies); ++index) {
+    if (static_cast<std::size_t>(kFamilies[index].family) != index) {
+      return false;
+    }
+  }
+  return std::size(kFamilies) == static_cast<std::size_t>(HostileFamily::kValid) + 1;
+}
+static_assert(everyFamilyInDeclarationOrder(), "kFamilies lists every family once, in order");
 
 // ---- random choices --------------------------------------------------------------------------
 

@@ -25,7 +25,7 @@
 namespace benchd::testing {
 
 /// The families of hostile requests. hostileCorpus() cycles through those a target supports,
-/// in this order.
+/// in this order. kValid stays last (hostile_requests.cpp counts on it).
 enum class HostileFamily {
   kRandomBytes,       ///< bytes or words that are no request at all
   kBadRequestLine,    ///< a broken method, target or HTTP version
@@ -45,9 +45,9 @@ enum class HostileFamily {
   kBadChunking,                   ///< chunked bodies with broken sizes, extensions or line ends
   kBodyOverLimit,                 ///< a Content-Length over the body limit (the body is not sent)
   kChunkedBodyOverLimit,          ///< a chunked body that grows past the body limit
-  kBadJsonBody,                   ///< the JSON resource's body broken, cut, nested deep or mistyped
-  kWrongContentType,          ///< the JSON resource's valid body with a wrong or no Content-Type
-  kBadCredentials,            ///< a missing, malformed or wrong bearer token
+  kBadJsonBody,                   ///< the body resource's JSON broken, cut, nested deep or mistyped
+  kWrongContentType,              ///< the body resource's valid body, a wrong or no Content-Type
+  kBadCredentials,                ///< a missing, malformed or wrong bearer token
   kForeignHost,               ///< a Host naming another server, or none, or two, or a broken one
   kBadDocumentName,           ///< the document library read, written or removed by a hostile name
   kBadDocument,               ///< a well-named upload that is not a valid document
@@ -127,10 +127,10 @@ struct HostileTarget {
   std::string token;
   /// It refuses a Host that names another server (so kForeignHost applies).
   bool checks_host = false;
-  std::size_t max_head_bytes = 0;  ///< request line and header fields
-  std::size_t max_body_bytes = 0;
+  std::size_t max_head_bytes = 0;  ///< request line and header fields; not 0
+  std::size_t max_body_bytes = 0;  ///< not 0
 
-  std::string public_path;                   ///< GET answers 200 without the token
+  std::string public_path;                   ///< GET answers 200 without the token; not empty
   std::vector<std::string> answering_paths;  ///< GET answers 200 with the token; not empty
   std::vector<std::string> other_paths;      ///< aimed at too; need not exist
   std::string collection;                    ///< items are collection + "/" + id; empty: none

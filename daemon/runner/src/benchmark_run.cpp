@@ -269,8 +269,7 @@ std::optional<results::SummaryRow> BenchmarkRun::runOne(
     hooks.before_phase = [&](measurement::PhaseKind kind, std::chrono::seconds duration) {
       phase_seconds = static_cast<double>(duration.count());
       observer_.onStep(context.at(stepOf(kind), 0.0, phase_seconds));
-      samplers.reset();
-      samplers.emplace(worker.pid());
+      samplers.emplace(worker.pid());  // the previous phase's go first
     };
     hooks.after_phase = [&](const measurement::PhaseResult& phase) {
       if (stop_requested_.load()) {

@@ -11,7 +11,9 @@ namespace benchd::store {
 namespace {
 
 // The migrations, oldest first: step N brings a file from version N - 1 to N. Released steps
-// are never edited; a schema change is a new step at the end (and kSchemaVersion + 1).
+// are never edited; a schema change is a new step at the end (and kSchemaVersion + 1), and
+// docs/store-schema.md, the contract with benchd-report, changes with it (its test fails until
+// it does).
 constexpr std::array<const char*, ResultStore::kSchemaVersion> kMigrations = {
     // 1: runs, their scenario rows and the summary of each (row, approach).
     R"sql(

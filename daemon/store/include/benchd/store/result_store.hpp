@@ -87,7 +87,9 @@ struct RunQuery {
 ///
 /// Schema: versioned with PRAGMA user_version and migrated forward on open, one step at a time
 /// (migrations are never edited once released; a new schema is a new step). A file whose
-/// version is newer than kSchemaVersion is refused rather than guessed at.
+/// version is newer than kSchemaVersion is refused rather than guessed at. The file is the
+/// contract between benchd and benchd-report: docs/store-schema.md describes every table and
+/// column and the compatibility rule.
 ///
 /// Thread-safety: every member function may be called from any thread; calls on one store are
 /// serialised. One writer per file is the intended use; readers should open their own
