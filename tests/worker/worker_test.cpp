@@ -10,17 +10,14 @@
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
-#include <spawn.h>
 #include <unistd.h>
 
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <thread>
-
-extern char** environ;
 
 namespace benchd::testing {
 namespace {
@@ -412,44 +409,38 @@ bool processGone(pid_t pid) {
 
 TEST(WorkerLifecycle, DiesWithItsParent) {
   // sh starts the worker in the background, prints its pid, then becomes `sleep` (same pid),
-  // so the worker's parent is a process this test can kill.
-  int out_pipe[2];
-  ASSERT_EQ(::pipe(out_pipe), 0);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
-  posix_spawn_file_actions_addclose(&actions, out_pipe[0]);
-  const std::string script =
-      "\"$0\" --plugin \"$1\" --port 0 >/dev/null 2>&1 & echo $!; "
-      "exec sleep 60";
-  std::vector<std::string> args = {"/bin/sh", "-c", script, workerPath(), pluginPath(kGoodPlugin)};
-  std::vector<char*> argv;
-  argv.reserve(args.size() + 1);
-  for (auto& arg : args)
-    argv.push_back(arg.data());
-  argv.push_back(nullptr);
-  pid_t parent = -1;
-  ASSERT_EQ(::posix_spawn(&parent, "/bin/sh", &actions, nullptr, argv.data(), environ), 0);
-  posix_spawn_file_actions_destroy(&actions);
-  ::close(out_pipe[1]);
-  std::string pid_text;
-  char c = 0;
-  while (::read(out_pipe[0], &c, 1) == 1 && c != '\n')
-    pid_text += c;
-  ::close(out_pipe[0]);
-  const pid_t worker = std::stoi(pid_text);
-  // Give it time to get past start-up; then take the parent away.
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  ASSERT_FALSE(processGone(worker)) << "worker should be running";
-  ::kill(parent, SIGKILL);
-  ::waitpid(parent, nullptr, 0);
+  // so the worker's parent is a process this test can kill. The worker writes to the same
+  // pipe, so its ready line says it is past start-up (its parent-death signal is set).
+  common::SpawnOptions options;
+  options.parent_death_signal = 0;  // sh's own death is the test's to cause
+  common::ChildProcess parent(
+      "/bin/sh",
+      {"-c", "\"$0\" --plugin \"$1\" --port 0 2>/dev/null & echo $!; exec sleep 60", workerPath(),
+       pluginPath(kGoodPlugin)},
+      options);
+  std::optional<pid_t> worker;
+  bool ready = false;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
-  while (!processGone(worker) && std::chrono::steady_clock::now() < deadline) {
+  while (!ready && !parent.stdoutClosed() && std::chrono::steady_clock::now() < deadline) {
+    for (const std::string& line : parent.readStdoutLines(std::chrono::milliseconds(200))) {
+      if (!worker) {
+        worker = std::stoi(line);
+      } else if (line.find("\"event\":\"ready\"") != std::string::npos) {
+        ready = true;
+      }
+    }
+  }
+  ASSERT_TRUE(worker.has_value()) << parent.stderrText();
+  ASSERT_TRUE(ready) << "worker " << *worker << " did not get ready";
+  ASSERT_FALSE(processGone(*worker)) << "worker should be running";
+  parent.kill();
+  const auto gone_by = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+  while (!processGone(*worker) && std::chrono::steady_clock::now() < gone_by) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
-  EXPECT_TRUE(processGone(worker)) << "worker " << worker << " outlived its parent";
-  if (!processGone(worker))
-    ::kill(worker, SIGKILL);
+  EXPECT_TRUE(processGone(*worker)) << "worker " << *worker << " outlived its parent";
+  if (!processGone(*worker))
+    ::kill(*worker, SIGKILL);
 }
 
 }  // namespace
