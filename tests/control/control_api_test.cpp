@@ -27,7 +27,7 @@ namespace benchd::control {
 namespace {
 
 namespace fs = std::filesystem;
-using testing::kScenarioCsvHeader;
+using benchd::testing::kScenarioCsvHeader;
 /// A scenario file the library accepts.
 const std::string kValidCsv = std::string(kScenarioCsvHeader) + "one,get-time.js,,0,0,4,,0,2\n";
 

@@ -73,7 +73,7 @@ class RunQueueTest : public ::testing::Test {
 
   /// A one-row scenario file: get-time at 50 req/s for `test_seconds`.
   runner::RunRequest request(const std::string& name, unsigned test_seconds) const {
-    dir_.write(name + ".csv", std::string(testing::kScenarioCsvHeader) + name +
+    dir_.write(name + ".csv", std::string(benchd::testing::kScenarioCsvHeader) + name +
                                   ",get-time.js,,0,0,10,50,0," + std::to_string(test_seconds) +
                                   "\n");
     runner::RunRequest run_request;

@@ -51,7 +51,7 @@ class RunRequestProblemTest : public ::testing::Test {
  protected:
   RunRequestProblemTest() {
     const std::string csv =
-        std::string(testing::kScenarioCsvHeader) + "one,get-time.js,,0,0,4,,0,2\n";
+        std::string(benchd::testing::kScenarioCsvHeader) + "one,get-time.js,,0,0,4,,0,2\n";
     dir_.write("scenarios/built-in.csv", csv);
     dir_.write("uploaded/mine.csv", csv);
     environment_.scenarios_dir = dir_.path() / "scenarios";

@@ -19,7 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-using testing::kScenarioCsvHeader;
+using benchd::testing::kScenarioCsvHeader;
 
 std::string validFile() {
   return std::string(kScenarioCsvHeader) + "mine,get-movies,,0,0,5,,0,2\n";

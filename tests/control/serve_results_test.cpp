@@ -17,6 +17,7 @@ namespace benchd::control {
 namespace {
 
 using namespace benchd::control::testing;
+using benchd::testing::kScenarioCsvHeader;
 
 /// PUT /api/v1/scenario-files/{name} as CSV.
 HttpResponse putCsv(const Daemon& daemon, const std::string& name, const std::string& text) {

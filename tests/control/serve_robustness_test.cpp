@@ -46,6 +46,7 @@ using benchd::testing::HostileExchange;
 using benchd::testing::HostileFamily;
 using benchd::testing::HostileRequest;
 using benchd::testing::HostileTarget;
+using benchd::testing::kScenarioCsvHeader;
 using benchd::testing::LoopbackSocket;
 using benchd::testing::printable;
 using Clock = std::chrono::steady_clock;

@@ -10,6 +10,7 @@
 #include "build_paths.hpp"
 #include "main_window.hpp"
 #include "run_panel.hpp"
+#include "scenario_csv.hpp"
 
 #include <benchd/charts/chart_second.hpp>
 #include <benchd/charts/scenario_chart.hpp>
@@ -287,9 +288,7 @@ class GuiAppTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(files->count() > 0, 30'000);
     auto* panel = window.findChild<benchd::gui::RunPanel*>();
     QVERIFY(panel != nullptr);
-    const QString header =
-        "scenario,k6Config,serverProfiles,delayCallDepth,delayInMillis,connections,"
-        "requestsPerSecond,warmupDurationInSeconds,testDurationInSeconds\n";
+    const QString header = QString::fromUtf8(benchd::testing::kScenarioCsvHeader);
     const QString bad = state_.filePath(QStringLiteral("mine-bad.csv"));
     QFile bad_file(bad);
     QVERIFY(bad_file.open(QIODevice::WriteOnly));

@@ -6,6 +6,7 @@
 
 #include "build_paths.hpp"
 #include "pixels.hpp"
+#include "scenario_csv.hpp"
 #include "store_schema_doc.hpp"
 
 #include <benchd/charts/scenario_chart.hpp>
@@ -241,10 +242,8 @@ class ReportTest : public QObject {
     QVERIFY(dir.isValid());
     QFile scenario(dir.filePath(QStringLiteral("tiny.csv")));
     QVERIFY(scenario.open(QIODevice::WriteOnly));
-    scenario.write(
-        "scenario,k6Config,serverProfiles,delayCallDepth,delayInMillis,connections,"
-        "requestsPerSecond,warmupDurationInSeconds,testDurationInSeconds\n"
-        "tiny-get-movies,get-movies.js,,0,20,20,200,0,3\n");
+    scenario.write(benchd::testing::kScenarioCsvHeader);
+    scenario.write("tiny-get-movies,get-movies.js,,0,20,20,200,0,3\n");
     scenario.close();
     const Finished run =
         runProgram(QString::fromStdString(benchd::testing::cliPath()),

@@ -1,6 +1,7 @@
 #include "runner_test_support.hpp"
 
 #include "build_paths.hpp"
+#include "scenario_csv.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -57,9 +58,7 @@ fs::path copyInto(const fs::path& file, const fs::path& folder, const std::strin
 
 std::string scenarioCsv(std::string_view rows) {
   // Built by appending: g++ 12 reports a false -Warray-bounds for `std::string + literal` here.
-  constexpr std::string_view kHeader =
-      "scenario,k6Config,serverProfiles,delayCallDepth,delayInMillis,connections,"
-      "requestsPerSecond,warmupDurationInSeconds,testDurationInSeconds\n";
+  constexpr std::string_view kHeader = benchd::testing::kScenarioCsvHeader;
   std::string text;
   text.reserve(kHeader.size() + rows.size());
   text.append(kHeader);
