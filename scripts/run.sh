@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on a fresh Debian 12 machine, in one command: installs what benchd needs, builds
-# benchd, benchd-worker and every approach plugin, then runs `benchd run` with the arguments
-# given (default: scenarios-quick.csv against every plugin, results in ./results/).
+# benchd, benchd-worker, every approach plugin and the chart renderer (benchd-report, so
+# results.md gets its charts), then runs `benchd run` with the arguments given (default:
+# scenarios-quick.csv against every plugin, results in ./results/).
 #
 # Usage: scripts/run.sh [benchd run arguments...]
 #   scripts/run.sh                               # scenarios-quick.csv, every approach
@@ -11,8 +12,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh
-export CCACHE_SLOPPINESS="pch_defines,time_macros,include_file_mtime,include_file_ctime"
+source scripts/ccache-env.sh
 cmake --preset dev >/dev/null
-echo "run: building benchd, benchd-worker and the approach plugins" >&2
-cmake --build --preset dev --target benchd_runtime >/dev/null
+echo "run: building benchd, benchd-worker, the approach plugins and the chart renderer" >&2
+# A first build takes several minutes on two cores: one line per tenth of it, and whatever the
+# compiler says in full.
+cmake --build --preset dev --target benchd_runtime |
+  awk '/^\[[0-9]+\/[0-9]+\]/ {
+         split(substr($1, 2), step, "/");
+         tenth = int(10 * step[1] / step[2]);
+         if (tenth > shown) { shown = tenth; printf "run: build %d%% (%d of %d steps)\n", 10 * tenth, step[1], step[2] > "/dev/stderr" }
+         next
+       }
+       { print > "/dev/stderr" }'
 exec build/dev/bin/benchd run "$@"
