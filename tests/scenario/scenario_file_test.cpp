@@ -299,9 +299,9 @@ TEST(LoadScenarioFile, ReadsAFileAndNamesItInErrors) {
     loadScenarioFile(bad, shippedWorkloads());
     FAIL() << "expected a ScenarioFileError";
   } catch (const ScenarioFileError& error) {
-    EXPECT_EQ(std::string(error.what()),
-              bad.string() +
-                  ":2: column 9 (testDurationInSeconds): expected a positive integer, got 'x'");
+    EXPECT_EQ(std::string(error.what()), bad.string() +
+                                             ":2: column 9 (testDurationInSeconds): expected whole "
+                                             "seconds from 1 to 86400, got 'x'");
   }
 }
 
