@@ -93,10 +93,12 @@ typedef enum benchd_log_level {
   BENCHD_LOG_ERROR = 4
 } benchd_log_level;
 
-/* Error details, owned by the caller. The callee writes a NUL-terminated message of at most
- * sizeof(message) bytes (truncating if needed) whenever it returns something other than
- * BENCHD_OK. The host never reads past the buffer: a message that lacks the NUL is taken as
- * its sizeof(message) bytes. LP64: 520 bytes. */
+/* Error details, owned by the caller, who sets struct_size to sizeof(benchd_error). Whenever
+ * it returns something other than BENCHD_OK, the callee writes a NUL-terminated message of at
+ * most min(sizeof(message), struct_size - offsetof(benchd_error, message)) bytes, NUL
+ * included (truncating if needed), and nothing when struct_size does not reach message. The
+ * reader never reads past that bound: a message that lacks the NUL is taken as its bytes up to
+ * it. LP64: 520 bytes. */
 typedef struct benchd_error {
   size_t struct_size;
   char message[512];
