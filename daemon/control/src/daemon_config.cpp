@@ -1,3 +1,4 @@
+#include <benchd/common/state_folder.hpp>
 #include <benchd/control/daemon_config.hpp>
 
 #include <fcntl.h>
@@ -51,15 +52,7 @@ Int number(const std::string& where, const std::string& text, Int minimum, Int m
 
 DaemonConfig defaultDaemonConfig() {
   DaemonConfig config;
-  const char* state_home = std::getenv("XDG_STATE_HOME");
-  const char* home = std::getenv("HOME");
-  if (state_home != nullptr && *state_home == '/') {
-    config.state_dir = std::filesystem::path(state_home) / "benchd";
-  } else if (home != nullptr && *home != '\0') {
-    config.state_dir = std::filesystem::path(home) / ".local" / "state" / "benchd";
-  } else {
-    config.state_dir = "/var/lib/benchd";
-  }
+  config.state_dir = common::defaultStateFolder();
   return config;
 }
 

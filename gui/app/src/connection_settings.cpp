@@ -1,6 +1,7 @@
 #include "connection_settings.hpp"
 
-#include <QDir>
+#include <benchd/common/state_folder.hpp>
+
 #include <QFile>
 #include <QSettings>
 
@@ -9,11 +10,7 @@ namespace benchd::gui {
 const QUrl ConnectionSettings::kDefaultUrl(QStringLiteral("http://127.0.0.1:7878"));
 
 QString defaultTokenFile() {
-  QString state = qEnvironmentVariable("XDG_STATE_HOME");
-  if (state.isEmpty()) {
-    state = QDir::homePath() + QStringLiteral("/.local/state");
-  }
-  return state + QStringLiteral("/benchd/token");
+  return QString::fromStdString((common::defaultStateFolder() / "token").string());
 }
 
 std::optional<QString> readTokenFile(const QString& file) {

@@ -21,8 +21,8 @@ struct ConnectionSettings {
   void save() const;
 };
 
-/// The daemon's default token file: $XDG_STATE_HOME/benchd/token, else
-/// ~/.local/state/benchd/token (benchd serve's default state folder).
+/// The daemon's default token file: `token` in benchd serve's default state folder
+/// (common::defaultStateFolder: $XDG_STATE_HOME/benchd, else ~/.local/state/benchd).
 QString defaultTokenFile();
 
 /// The first line of `file`, trimmed; nullopt when it cannot be read (absent, not ours).

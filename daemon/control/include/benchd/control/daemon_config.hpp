@@ -32,7 +32,8 @@ class DaemonConfigError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// The defaults: state in $XDG_STATE_HOME/benchd, else ~/.local/state/benchd.
+/// The defaults: state in common::defaultStateFolder() ($STATE_DIRECTORY under systemd, else
+/// $XDG_STATE_HOME/benchd, else ~/.local/state/benchd).
 DaemonConfig defaultDaemonConfig();
 
 /// Defaults overridden by `path`'s keys. Throws DaemonConfigError.
