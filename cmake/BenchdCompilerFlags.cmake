@@ -18,15 +18,12 @@ function(benchd_set_c_warnings target)
 endfunction()
 
 # A plugin is a MODULE library that exports only its entry symbol and never relies on
-# symbols of the process that loads it.
+# symbols of the process that loads it: benchd_plugin_properties (the SDK's
+# BenchdPluginHelpers.cmake, which out-of-tree plugins use too), built into <build>/plugins.
+include(${PROJECT_SOURCE_DIR}/plugins/sdk/cmake/BenchdPluginHelpers.cmake)
 function(benchd_configure_plugin target)
-  set_target_properties(${target} PROPERTIES
-    PREFIX ""
-    CXX_VISIBILITY_PRESET hidden
-    C_VISIBILITY_PRESET hidden
-    VISIBILITY_INLINES_HIDDEN ON
-    LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/plugins)
-  target_link_options(${target} PRIVATE -Wl,--no-undefined)
+  benchd_plugin_properties(${target})
+  set_target_properties(${target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/plugins)
   target_link_libraries(${target} PRIVATE benchd::plugin_sdk)
 endfunction()
 

@@ -11,8 +11,12 @@ namespace {
 namespace fs = std::filesystem;
 
 Installation someInstallation() {
-  return {false, "/usr/lib/benchd/plugins", "/usr/libexec/benchd/benchd-worker",
-          "/usr/libexec/benchd/benchd-report", "/usr/share/benchd/scenarios"};
+  return {false,
+          "/usr/lib/benchd/plugins",
+          "/usr/libexec/benchd/benchd-worker",
+          "/usr/libexec/benchd/benchd-report",
+          "/usr/share/benchd/scenarios",
+          ""};
 }
 
 TEST(PluginFolders, ExplicitThenEnvironmentThenBuiltIn) {
@@ -36,9 +40,21 @@ TEST(PluginFolders, UnsetOrEmptyEnvironmentAddsNothing) {
   EXPECT_EQ(pluginFolders({}, std::string_view(":"), someInstallation()), only_built_in);
 }
 
+TEST(PluginFolders, AnInstalledBenchdSearchesTheLocalFolderBeforeItsOwn) {
+  Installation installation = someInstallation();
+  installation.local_plugin_dir = "/usr/local/lib/benchd/plugins";
+  const std::vector<PluginFolder> expected = {
+      {"/one", FolderOrigin::kPluginDirOption},
+      {"/usr/local/lib/benchd/plugins", FolderOrigin::kLocal},
+      {"/usr/lib/benchd/plugins", FolderOrigin::kBuiltIn},
+  };
+  EXPECT_EQ(pluginFolders({"/one"}, std::nullopt, installation), expected);
+}
+
 TEST(PluginFolders, OriginsHaveUserFacingNames) {
   EXPECT_EQ(originName(FolderOrigin::kPluginDirOption), "--plugin-dir");
   EXPECT_EQ(originName(FolderOrigin::kEnvironment), "$BENCHD_PLUGIN_PATH");
+  EXPECT_EQ(originName(FolderOrigin::kLocal), "local");
   EXPECT_EQ(originName(FolderOrigin::kBuiltIn), "built-in");
 }
 
@@ -50,6 +66,8 @@ TEST(Installation, AnExecutableInTheBuildTreeUsesTheBuildTreesFiles) {
   EXPECT_EQ(installation.worker_path, testing::workerExecutable());
   // benchd-report is built beside benchd-worker (when Qt is there).
   EXPECT_EQ(installation.report_path, testing::workerExecutable().parent_path() / "benchd-report");
+  // A developer's build never loads what an administrator installed locally.
+  EXPECT_TRUE(installation.local_plugin_dir.empty()) << installation.local_plugin_dir;
 }
 
 TEST(Installation, ThisTestRunsFromTheBuildTree) {
@@ -64,6 +82,7 @@ TEST(Installation, AnExecutableElsewhereUsesTheInstalledFiles) {
   EXPECT_NE(installation.plugin_dir, testing::approachPluginFolder());
   EXPECT_EQ(installation.worker_path.filename(), "benchd-worker");
   EXPECT_NE(installation.worker_path, testing::workerExecutable());
+  EXPECT_EQ(installation.local_plugin_dir, "/usr/local/lib/benchd/plugins");
 }
 
 TEST(Installation, InstalledFilesAreFoundBesideTheExecutablesPrefix) {

@@ -39,6 +39,8 @@ std::string_view originName(FolderOrigin origin) {
       return "--plugin-dir";
     case FolderOrigin::kEnvironment:
       return "$BENCHD_PLUGIN_PATH";
+    case FolderOrigin::kLocal:
+      return "local";
     case FolderOrigin::kBuiltIn:
       return "built-in";
   }
@@ -59,6 +61,7 @@ Installation installationFor(const fs::path& executable) {
     // The install layout relative to <prefix>/bin, fixed at configure time.
     const fs::path bin = (resolved.empty() ? executable : resolved).parent_path();
     installation.plugin_dir = (bin / BENCHD_BIN_TO_PLUGIN_DIR).lexically_normal();
+    installation.local_plugin_dir = BENCHD_LOCAL_PLUGIN_DIR;
     installation.worker_path = (bin / BENCHD_BIN_TO_WORKER).lexically_normal();
     installation.report_path = (bin / BENCHD_BIN_TO_REPORT).lexically_normal();
     installation.scenarios_dir = (bin / BENCHD_BIN_TO_SCENARIOS_DIR).lexically_normal();
@@ -84,8 +87,8 @@ std::vector<PluginFolder> pluginFolders(const std::vector<fs::path>& plugin_dirs
                                         std::optional<std::string_view> plugin_path_variable,
                                         const Installation& installation) {
   std::vector<PluginFolder> folders;
-  // + the built-in folder; entries from $BENCHD_PLUGIN_PATH may grow it further.
-  folders.reserve(plugin_dirs.size() + 1);
+  // + the local and built-in folders; entries from $BENCHD_PLUGIN_PATH may grow it further.
+  folders.reserve(plugin_dirs.size() + 2);
   for (const fs::path& dir : plugin_dirs)
     folders.push_back({dir, FolderOrigin::kPluginDirOption});
   if (plugin_path_variable) {
@@ -100,6 +103,8 @@ std::vector<PluginFolder> pluginFolders(const std::vector<fs::path>& plugin_dirs
       start = colon + 1;
     }
   }
+  if (!installation.local_plugin_dir.empty())
+    folders.push_back({installation.local_plugin_dir, FolderOrigin::kLocal});
   folders.push_back({installation.plugin_dir, FolderOrigin::kBuiltIn});
   return folders;
 }

@@ -4,7 +4,11 @@
 // Plugin folders, in search order (the first folder providing a plugin name wins):
 //   1. the folders given with --plugin-dir, in the order given;
 //   2. the folders of $BENCHD_PLUGIN_PATH (colon-separated, empty entries ignored);
-//   3. the built-in folder: the installed one (<libdir>/benchd/plugins) when benchd runs
+//   3. when benchd runs installed, the local folder (/usr/local/lib/benchd/plugins, the CMake
+//      setting BENCHD_LOCAL_PLUGIN_DIR): where `cmake --install` of an out-of-tree plugin puts
+//      it, so a plugin an administrator installs there needs no setting; a missing one is
+//      skipped;
+//   4. the built-in folder: the installed one (<libdir>/benchd/plugins) when benchd runs
 //      installed, the build tree's (<build>/plugins) when it runs from the build tree.
 // benchd-worker: $BENCHD_WORKER when set and not empty, else the installed
 // (<libexecdir>/benchd/benchd-worker) or build-tree (<build>/bin/benchd-worker) one.
@@ -40,10 +44,11 @@ namespace benchd::runner {
 enum class FolderOrigin {
   kPluginDirOption,  ///< --plugin-dir
   kEnvironment,      ///< $BENCHD_PLUGIN_PATH
+  kLocal,            ///< the local folder of an installed benchd (/usr/local/lib/...)
   kBuiltIn,          ///< the installed or build-tree plugin folder
 };
 
-/// "--plugin-dir", "$BENCHD_PLUGIN_PATH" or "built-in".
+/// "--plugin-dir", "$BENCHD_PLUGIN_PATH", "local" or "built-in".
 std::string_view originName(FolderOrigin origin);
 
 struct PluginFolder {
@@ -60,6 +65,9 @@ struct Installation {
   std::filesystem::path worker_path;
   std::filesystem::path report_path;    ///< benchd-report; may not exist (built without Qt)
   std::filesystem::path scenarios_dir;  ///< scenario files, workloads/ and movies.json
+  /// Installed only: the local plugin folder (empty in the build tree, or when configured
+  /// without one).
+  std::filesystem::path local_plugin_dir;
 };
 
 /// The build-tree locations when `executable` lies inside the build folder, else the installed
