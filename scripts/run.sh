@@ -17,12 +17,5 @@ cmake --preset dev >/dev/null
 echo "run: building benchd, benchd-worker, the approach plugins and the chart renderer" >&2
 # A first build takes several minutes on two cores: one line per tenth of it, and whatever the
 # compiler says in full.
-cmake --build --preset dev --target benchd_runtime |
-  awk '/^\[[0-9]+\/[0-9]+\]/ {
-         split(substr($1, 2), step, "/");
-         tenth = int(10 * step[1] / step[2]);
-         if (tenth > shown) { shown = tenth; printf "run: build %d%% (%d of %d steps)\n", 10 * tenth, step[1], step[2] > "/dev/stderr" }
-         next
-       }
-       { print > "/dev/stderr" }'
+cmake --build --preset dev --target benchd_runtime | scripts/build-progress.sh run
 exec build/dev/bin/benchd run "$@"

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
 #include <sys/stat.h>
 
 namespace benchd::control {
@@ -45,6 +47,40 @@ TEST(DaemonConfig, NamesTheLineTheKeyAndTheReason) {
   EXPECT_EQ(errorOf("state_dir = relative\n"),
             "benchd.conf:1: key 'state_dir': expected an absolute path, got 'relative'");
   EXPECT_EQ(errorOf("just words\n"), "benchd.conf:1: expected 'key = value', got 'just words'");
+}
+
+// The conffile the packages install lists every key at its default, commented out: as shipped
+// it changes nothing, and each example line, uncommented on its own, is a valid setting.
+TEST(DaemonConfig, TheShippedFileChangesNothingAndEachOfItsExamplesParses) {
+  std::ifstream in(BENCHD_SHIPPED_CONFIG);
+  ASSERT_TRUE(in) << BENCHD_SHIPPED_CONFIG;
+  std::ostringstream text;
+  text << in.rdbuf();
+  const DaemonConfig shipped = parseDaemonConfig(text.str(), BENCHD_SHIPPED_CONFIG);
+  const DaemonConfig defaults = parseDaemonConfig("", "none");
+  EXPECT_EQ(shipped.bind, defaults.bind);
+  EXPECT_EQ(shipped.port, defaults.port);
+  EXPECT_EQ(shipped.state_dir, defaults.state_dir);
+  EXPECT_EQ(shipped.token_file, defaults.token_file);
+  EXPECT_TRUE(shipped.plugin_dirs.empty());
+  EXPECT_FALSE(shipped.scenarios_dir.has_value());
+
+  std::istringstream lines(text.str());
+  std::string line;
+  std::vector<std::string> keys;
+  while (std::getline(lines, line)) {
+    // "# key = value" with a lower-case key: an example, not prose.
+    if (line.rfind("# ", 0) != 0 || line.find(" = ") == std::string::npos ||
+        line.find_first_not_of("abcdefghijklmnopqrstuvwxyz_", 2) != line.find(" = "))
+      continue;
+    const std::string setting = line.substr(2);
+    keys.push_back(setting.substr(0, setting.find(' ')));
+    EXPECT_EQ(errorOf(setting), "no error") << setting;
+  }
+  EXPECT_EQ(keys, (std::vector<std::string>{"bind", "port", "state_dir", "token_file",
+                                            "plugin_dirs", "scenarios_dir", "max_streams",
+                                            "max_body_bytes", "max_queued"}))
+      << "every key the parser knows is shown once";
 }
 
 TEST(Token, IsMadeOnceIntoAPrivateFileAndRefusedWhenOthersMayReadIt) {

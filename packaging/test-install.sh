@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Installs the packages into a clean Debian 12 root (mmdebstrap, from the Debian mirror) with
+# only their declared dependencies, then, inside it: `benchd plugins`, `benchd serve` on
+# loopback with a curl of /api/v1/health and a short run through the API; then removes and
+# purges every benchd package and checks that nothing of benchd is left behind.
+# Needs root (or working user namespaces) and the Debian mirror; takes a few minutes.
+# Usage: packaging/test-install.sh [DEB_FOLDER]   (default: build/debs)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+debs=$(realpath "${1:-build/debs}")
+scripts/install-deps.sh mmdebstrap curl
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp "$debs"/benchd_*.deb "$debs"/benchd-report_*.deb "$debs"/benchd-gui_*.deb \
+   "$debs"/benchd-plugin-dev_*.deb "$work/"
+mode=root
+[ "$(id -u)" -eq 0 ] || mode=unshare
+
+# Runs inside the new root after the packages are installed (the customize hook).
+cat >"$work/inside.sh" <<'INSIDE'
+set -euo pipefail
+step() { echo "== test-install: $*"; }
+step "installed: $(dpkg-query -W -f '${Package} ${Version}, ' 'benchd*')"
+step "benchd plugins"
+benchd plugins
+step "benchd serve on loopback"
+export HOME=/root XDG_STATE_HOME=/root/state
+benchd serve --config /etc/benchd/benchd.conf >/tmp/serve.log 2>&1 &
+serve=$!
+for _ in $(seq 1 100); do
+  curl -fsS http://127.0.0.1:7878/api/v1/health >/tmp/health.json 2>/dev/null && break
+  sleep 0.1
+done
+cat /tmp/health.json; echo
+token=$(cat /root/state/benchd/token)
+step "a short run through the API"
+curl -fsS -X POST -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
+  -d '{"scenarioFile": "scenarios-ci.csv", "approaches": ["callbacks-asio", "threads-poco"], "warmupSeconds": 0, "testSeconds": 2}' \
+  http://127.0.0.1:7878/api/v1/runs >/tmp/run.json
+cat /tmp/run.json; echo
+run_url=$(sed -n 's/.*"id": *\([0-9]*\).*/\/api\/v1\/runs\/\1/p' /tmp/run.json | head -n 1)
+state=""
+for _ in $(seq 1 600); do
+  state=$(curl -fsS -H "Authorization: Bearer $token" "http://127.0.0.1:7878$run_url" |
+    sed -n 's/.*"status": *"\([a-z]*\)".*/\1/p' | head -n 1)
+  case "$state" in completed|stopped|failed|interrupted) break ;; esac
+  sleep 1
+done
+echo "run $run_url: $state"
+kill "$serve"; wait "$serve" || true
+[ "$state" = completed ] || { cat /tmp/serve.log; exit 1; }
+step "remove and purge"
+rm -rf /root/state
+dpkg-query -W -f '${Package}\n' 'benchd*' | xargs dpkg --purge
+leftovers=$(find / -xdev \( -path /proc -o -path /sys -o -path /dev \) -prune -o \
+  -name '*benchd*' -print | grep -v '^/tmp/' || true)
+if [ -n "$leftovers" ]; then
+  echo "test-install: left behind after the purge:"; echo "$leftovers"; exit 1
+fi
+step "nothing of benchd is left after the purge"
+INSIDE
+
+echo "test-install: creating a Debian 12 root with the packages ($mode mode)"
+start=$(date +%s)
+mmdebstrap --mode="$mode" --variant=apt --quiet \
+  --hook-dir=/usr/share/mmdebstrap/hooks/file-mirror-automount \
+  --include="curl,ca-certificates,$(cd "$work" && ls ./*.deb | sed "s|^\./|$work/|" | paste -sd,)" \
+  --customize-hook="copy-in $work/inside.sh /tmp" \
+  --customize-hook='chroot "$1" bash /tmp/inside.sh' \
+  bookworm "$work/root.tar"
+echo "test-install: passed in $(($(date +%s) - start)) s"
