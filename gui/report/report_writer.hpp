@@ -1,7 +1,7 @@
 #pragma once
 // The PNG report of a stored run: per (scenario, approach) with stored test seconds, the
 // six-panel chart as <out>/<scenario>/<approach>.png, and the winners grid as
-// <out>/results.png — the images results.md embeds (reference §9.4).
+// <out>/results.png — the images results.md embeds (docs/run.md#resultsmd).
 //
 // Reads the store (its own connection: WAL lets it read while a writer writes); what it relies
 // on, and why opening an older file writes it, is in docs/store-schema.md. Computes nothing

@@ -1,4 +1,5 @@
-// results.md as the original lays it out (reference §9.4), rendered from a hand-made document.
+// results.md as the original lays it out (docs/run.md#resultsmd), rendered from a hand-made
+// document.
 #include <benchd/results/results_markdown.hpp>
 #include <benchd/results/results_table.hpp>
 

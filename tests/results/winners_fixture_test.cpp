@@ -1,5 +1,6 @@
-// The original's published default results (reference §10.1) ranked again: the win counts,
-// shares and per-cell winners must be those of reference §10.2 (and of the original's README).
+// The original's published default results ranked again: the win counts, shares and per-cell
+// winners must be those the original published (its README;
+// docs/metrics-and-ranking.md#checks-against-the-original).
 #include "build_paths.hpp"
 
 #include <benchd/results/metric_format.hpp>
@@ -35,7 +36,7 @@ const WinnersCell& cellOf(const WinnersGrid& grid, std::string_view metric,
   return grid.cell(indexOf(grid.metrics, metric), indexOf(grid.scenarios, scenario));
 }
 
-/// A cell the way reference §10.2 writes it: "WN(.61)", "LT(1.0)", "draw".
+/// A cell as winner(alpha) with the approach's initials: "WN(.61)", "LT(1.0)", "draw".
 std::string shortCell(const WinnersCell& cell) {
   if (cell.outcome != CellOutcome::kWin) {
     return "draw";
@@ -60,7 +61,8 @@ std::size_t countInRow(const WinnersGrid& grid, std::string_view metric, CellOut
 
 /// Whether `cell` is what formatMetricValue writes for some value. A value just below an integer
 /// that rounds up to it ("66.0" from 65.96) keeps its decimals, so reading and writing again
-/// gives "66"; the decimals then still match the §5.1 magnitude rule.
+/// gives "66"; the decimals then still match the magnitude rule of
+/// docs/metrics-and-ranking.md#number-format.
 bool isMetricFormatted(std::string_view cell, double value) {
   if (formatMetricValue(value) == cell) {
     return true;
@@ -142,7 +144,7 @@ TEST(WinnersFixtureTest, NettyOnly) {
   EXPECT_EQ(grid.standing("loom-tomcat"), nullptr);
 }
 
-/// Reference §10.2's per-scenario table, every cell.
+/// The original's per-scenario winners of six key metrics, every cell.
 TEST(WinnersFixtureTest, PerScenarioCellsOfKeyMetrics) {
   const std::array<std::string_view, 6> metrics = {
       "latency_millis_p50",  "latency_millis_p90",   "latency_millis_p99",

@@ -48,7 +48,8 @@ TEST(WinnersDirectionTest, ByLowerCasedPrefixWithErrorOverride) {
   }
 }
 
-/// Reference §11.1: winner vs runner-up → lead and alpha, from the original's test oracle.
+/// Winner vs runner-up → lead and alpha, from the original's test oracle
+/// (docs/metrics-and-ranking.md#checks-against-the-original).
 TEST(WinnersLeadTest, OracleVectors) {
   struct Vector {
     double winner;
@@ -72,7 +73,8 @@ TEST(WinnersLeadTest, OracleVectors) {
   }
 }
 
-/// Reference §6.4's sample table of lead → alpha, and the lead's special cases.
+/// The table of lead → alpha in docs/metrics-and-ranking.md#the-winners-grid, and the lead's
+/// special cases.
 TEST(WinnersLeadTest, AlphaTableAndSpecialCases) {
   EXPECT_EQ(leadAlpha(0.01), 0.07);
   EXPECT_EQ(leadAlpha(0.05), 0.30);

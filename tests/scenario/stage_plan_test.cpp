@@ -41,8 +41,8 @@ milliseconds totalDuration(const SubScenarioPlan& plan) {
   return total;
 }
 
-// Reference §3.3: D = 180 s, 20k VUs gives steps of 5000 VUs, 10.8 s risers, 25.2 s treads and a
-// 36 s ramp-down.
+// docs/scenarios.md#get-movies-stepped-vus-spike: D = 180 s, 20k VUs gives steps of 5000 VUs,
+// 10.8 s risers, 25.2 s treads and a 36 s ramp-down.
 TEST(StagePlan, SteppedSpikeWorkedExample) {
   const StagePlan plan = planFor("get-movies-stepped-vus-spike", 20'000, seconds(180));
   ASSERT_EQ(plan.sub_scenarios.size(), 1U);
@@ -82,7 +82,8 @@ TEST(StagePlan, SteppedSpikeFloorsFractionalTargets) {
                                                           {0, 1400}}));
 }
 
-// Reference §3.4: D = 180 s gives a 144 s ramp to VUS and a 36 s ramp to 0.
+// docs/scenarios.md#get-movies-smooth-vus-spike: D = 180 s gives a 144 s ramp to VUS and a 36 s
+// ramp to 0.
 TEST(StagePlan, SmoothSpikeWorkedExample) {
   const StagePlan plan = planFor("get-movies-smooth-vus-spike", 20'000, seconds(180));
   ASSERT_EQ(plan.sub_scenarios.size(), 1U);
@@ -103,8 +104,8 @@ TEST(StagePlan, TargetAtInterpolatesLinearly) {
   EXPECT_EQ(contacts.peakTarget(), 20'000.0);
 }
 
-// Reference §3.5: four parallel groups of floor(VUS/4), 0.8 D up, 0.2 D down; 20k VUs gives
-// 5000 per group.
+// docs/scenarios.md#get-post-movies-smooth-vus-spike: four parallel groups of floor(VUS/4),
+// 0.8 D up, 0.2 D down; 20k VUs gives 5000 per group.
 TEST(StagePlan, GetPostSmoothSpikeWorkedExample) {
   const StagePlan plan = planFor("get-post-movies-smooth-vus-spike", 20'000, seconds(180));
   ASSERT_EQ(plan.sub_scenarios.size(), 4U);
@@ -153,7 +154,8 @@ TEST(StagePlan, GetPostGroupsGetFloorOfAQuarter) {
   EXPECT_EQ(plan.peak_connections, 8U);
 }
 
-// Reference §2.7: the soak test's 1200 s gives a 960 s ramp-up and a 240 s ramp-down.
+// docs/scenarios.md#get-post-movies-smooth-vus-spike: the soak test's 1200 s gives a 960 s
+// ramp-up and a 240 s ramp-down.
 TEST(StagePlan, SoakTestWorkedExample) {
   const auto rows = loadScenarioFile(scenariosDir() / "scenarios-soaktest.csv", shippedWorkloads());
   ASSERT_EQ(rows.size(), 1U);
@@ -166,8 +168,8 @@ TEST(StagePlan, SoakTestWorkedExample) {
   EXPECT_EQ(plan.duration, milliseconds(1'200'000));
 }
 
-// Reference §3.6: D = 300 s gives s = 7.5 s, a 30 s cycle and 10 spikes; at 30k VUs each
-// sub-scenario peaks at 7,500.
+// docs/scenarios.md#get-post-movies-sharp-vus-spikes: D = 300 s gives s = 7.5 s, a 30 s cycle
+// and 10 spikes; at 30k VUs each sub-scenario peaks at 7,500.
 TEST(StagePlan, SharpSpikesWorkedExample) {
   const StagePlan plan = planFor("get-post-movies-sharp-vus-spikes", 30'000, seconds(300));
   ASSERT_EQ(plan.sub_scenarios.size(), 4U);

@@ -11,10 +11,10 @@
 
 namespace benchd::runner {
 
-/// The results folder of one run (reference §9.3): results.csv, rewritten after every result so
-/// a stopped run leaves what finished; with -C the per-second series of each (scenario,
-/// approach) as <scenario>/<approach>-load.csv and <scenario>/<approach>-system.csv; and
-/// results.md when the run ends. Throws std::runtime_error naming the file it cannot write.
+/// The results folder of one run (docs/run.md#the-results-folder): results.csv, rewritten after
+/// every result so a stopped run leaves what finished; with -C the per-second series of each
+/// (scenario, approach) as <scenario>/<approach>-load.csv and <scenario>/<approach>-system.csv;
+/// and results.md when the run ends. Throws std::runtime_error naming the file it cannot write.
 /// Used by one thread.
 class ResultsFolder {
  public:

@@ -268,7 +268,7 @@ SystemSpecs collectSystemSpecs(const std::filesystem::path& results_dir) {
   add("Poco", pocoVersion());
   add("SQLite", sqliteVersion());
 
-  // tune-benchmark-host.sh's settings (the values the original requires are in its §9.6).
+  // tune-benchmark-host.sh's settings (the values the original requires: docs/run.md#system-specs).
   for (const char* name :
        {"net.ipv4.ip_local_port_range", "net.ipv4.tcp_timestamps", "net.ipv4.tcp_tw_reuse",
         "net.ipv4.tcp_max_syn_backlog", "net.core.somaxconn", "fs.file-max"}) {

@@ -22,7 +22,8 @@ struct ConnectionSettings {
 };
 
 /// The daemon's default token file: `token` in benchd serve's default state folder
-/// (common::defaultStateFolder: $XDG_STATE_HOME/benchd, else ~/.local/state/benchd).
+/// (common::defaultStateFolder: $STATE_DIRECTORY, else $XDG_STATE_HOME/benchd, else
+/// ~/.local/state/benchd).
 QString defaultTokenFile();
 
 /// The first line of `file`, trimmed; nullopt when it cannot be read (absent, not ours).

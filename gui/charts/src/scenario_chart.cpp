@@ -9,8 +9,8 @@
 namespace benchd::charts {
 namespace {
 
-// The original's colours (reference §7): black for the headline line (width 2), then green,
-// blue, red, orange for the others.
+// The original's colours (docs/gui.md#the-six-panels): black for the headline line (width 2),
+// then green, blue, red, orange for the others.
 const QColor kBlack(Qt::black);
 const QColor kGreen(0x00, 0x80, 0x00);
 const QColor kBlue(0x1f, 0x5f, 0xd0);

@@ -23,10 +23,10 @@ struct RouteTraits {
 /// concurrently: a policy must be thread-safe and quick.
 using Policy = std::function<std::optional<Response>(const Request&, const RouteTraits&)>;
 
-/// Defence against DNS rebinding (ecosystem.md §2.5): accepts a request only if its `Host`
-/// names this server: the address the connection arrived on (Request::local_address, IPv6 in
-/// brackets), "localhost", "127.0.0.1", "[::1]" or one of `extra_names` (case-insensitive),
-/// each with no port or with exactly the port the connection arrived on.
+/// Defence against DNS rebinding (docs/security.md#the-host-check): accepts a request only if
+/// its `Host` names this server: the address the connection arrived on (Request::local_address,
+/// IPv6 in brackets), "localhost", "127.0.0.1", "[::1]" or one of `extra_names`
+/// (case-insensitive), each with no port or with exactly the port the connection arrived on.
 ///  - `Host` missing, duplicated or syntactically broken: 400 (RFC 9112 §3.2 requires 400);
 ///  - a well-formed `Host` naming another server: 421 Misdirected Request (RFC 9110 §15.5.20:
 ///    "this server is not the one you meant"), which also tells a browser-side attacker

@@ -17,9 +17,10 @@ namespace benchd::http {
 /// it apart from others with the same status. `detail` explains this occurrence to whoever
 /// fixes the request; it never carries stack traces or internal paths.
 ///
-/// Extension members follow the project convention (ecosystem.md §2.2): snake_case names of at
-/// least 3 characters starting with a letter; clients ignore unknown members. The layer's own
-/// errors add `reason`, a stable machine-readable code (e.g. "path-traversal", "unknown-route").
+/// Extension members follow the project convention (docs/daemon-api.md#errors): snake_case
+/// names of at least 3 characters starting with a letter; clients ignore unknown members. The
+/// layer's own errors add `reason`, a stable machine-readable code (e.g. "path-traversal",
+/// "unknown-route").
 /// A plain value type.
 class Problem {
  public:

@@ -22,13 +22,14 @@ struct StreamOptions {
   /// stream stays bounded whatever the client does. Sized for seconds of one-per-second
   /// metric snapshots (a few KiB each) with ample headroom.
   std::size_t max_queued_bytes = std::size_t{256} * 1024;
-  /// A `: keep-alive` comment is sent this often (ecosystem.md §2.3: ~15 s), so proxies keep the
-  /// connection and a vanished client is noticed even when no events flow.
+  /// A `: keep-alive` comment is sent this often (every 15 s, docs/daemon-api.md#live-events),
+  /// so proxies keep the connection and a vanished client is noticed even when no events flow.
   std::chrono::milliseconds heartbeat_interval{15'000};
 };
 
 struct ServerOptions {
-  /// Numeric IPv4 or IPv6 address to bind; loopback by default (ecosystem.md §2.5).
+  /// Numeric IPv4 or IPv6 address to bind; loopback by default
+  /// (docs/security.md#loopback-by-default).
   std::string address = "127.0.0.1";
   std::uint16_t port = 0;  ///< 0: an ephemeral port, see HttpServer::port()
   /// Event-loop threads. Every connection lives on one of them; handlers run there. Two keep

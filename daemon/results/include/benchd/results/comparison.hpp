@@ -11,7 +11,8 @@
 namespace benchd::results {
 
 /// A before/after report between two results tables, e.g. two builds of the same plugins or one
-/// host before and after tuning. The original's compare_benchmarks.py (reference §6.6):
+/// host before and after tuning. The original's compare_benchmarks.py
+/// (docs/metrics-and-ranking.md#comparing-two-results-files):
 ///   1. per table, group rows by (scenario, approach) and take the mean of each metric, so files
 ///      with repeated runs compare their averages; empty cells are left out of a mean (pandas'
 ///      NaN-skipping), a group with none has a NaN mean;

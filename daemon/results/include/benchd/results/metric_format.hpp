@@ -4,13 +4,15 @@
 
 namespace benchd::results {
 
-/// One metric value as results.csv writes it, the original's rule (reference §5.1):
+/// One metric value as results.csv writes it, the original's rule
+/// (docs/metrics-and-ranking.md#number-format):
 ///   - an integral value, or a value above 100: 0 decimals   (1809658, 5 for 5.0, 432 for 431.7)
 ///   - a value above 10: 1 decimal                             (14.4)
 ///   - anything else: 2 decimals                               (5.40, 0.03)
 /// Digits are correctly rounded from the exact binary value, halfway cases to even, as Python's
 /// f-string formatting does, so a value renders exactly as the original would have written it.
-/// The ranking compares these rendered values, which makes the rounding its tolerance (§6.3).
+/// The ranking compares these rendered values, which makes the rounding its tolerance (the
+/// draws of docs/metrics-and-ranking.md#the-winners-grid).
 ///
 /// Values no metric should have, defined so that every double has one rendering:
 ///   - negative values follow the same rule (-14.4 gives "-14.40", as in the original);

@@ -30,7 +30,7 @@ struct ResultsDocument {
   std::set<std::string> images;
 };
 
-/// The original's results.md (reference §9.4): title, test time (UTC start, end, duration),
+/// The original's results.md (docs/run.md#resultsmd): title, test time (UTC start, end, duration),
 /// system specs, the scenario table, the result overview (the winners standings and grid, and
 /// results.png when rendered), then per scenario and approach the chart or "(No image
 /// available)", its key numbers, the diagnostics and, for a failed run, the reason.

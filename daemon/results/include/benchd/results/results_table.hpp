@@ -16,8 +16,8 @@ namespace benchd::results {
 /// results.csv as a table: `scenario,approach,<metric columns...>`, one row per (scenario,
 /// approach) run. The metric columns are whatever the header names, so the original's 26-column
 /// files load as well as benchd's 28 (kMetricNames). Cells keep their text as written: the
-/// ranking compares the numbers as results.csv holds them, after the §5.1 rounding, exactly as
-/// the original does.
+/// ranking compares the numbers as results.csv holds them, after formatMetricValue's rounding
+/// (docs/metrics-and-ranking.md#number-format), exactly as the original does.
 ///
 /// A cell is either empty or a number; an empty cell counts as 0.0 (the original's newest
 /// rule). Numbers are decimal, optionally signed, with an optional exponent; "nan", "inf" and

@@ -17,8 +17,8 @@ struct TestPhaseData {
   bool open_model = false;
 };
 
-/// The summary row of a test phase, per the original's definitions (reference §5.2) with the
-/// C++ counterparts of architecture.md:
+/// The summary row of a test phase, per the original's definitions with C++ counterparts for its
+/// JVM metrics (docs/metrics-and-ranking.md#the-metrics):
 ///  * requests_ok / requests_error: 2xx responses / everything else (connect failures too);
 ///  * requests_per_second_*: p50, p90 (interpolated) and max of the per-second counts of
 ///    requested samples (2xx, or failures >= 10 ms), one bin per generator interval including

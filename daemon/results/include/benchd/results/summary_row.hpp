@@ -13,7 +13,7 @@ namespace benchd::results {
 /// original's 26 where the meaning holds, with C++ counterparts for the JVM-only ones (heap in
 /// MiB instead of heap percent, RSS beside it, context switches and CPU per request instead of
 /// GC count and time, OS threads instead of platform threads). Definitions:
-/// ../shared/design/architecture.md, "Metrics"; computed by computeSummary().
+/// docs/metrics-and-ranking.md#the-metrics; computed by computeSummary().
 inline constexpr std::array<std::string_view, 28> kMetricNames = {
     "requests_ok",
     "requests_error",
@@ -49,7 +49,7 @@ inline constexpr std::size_t kMetricCount = kMetricNames.size();
 /// Index of `name` in kMetricNames, or nullopt.
 std::optional<std::size_t> metricIndex(std::string_view name);
 
-/// Numbers stored beside the ranked metrics, not ranked (architecture.md, "Diagnostics").
+/// Numbers stored beside the ranked metrics, not ranked (docs/metrics-and-ranking.md#diagnostics).
 struct Diagnostics {
   double generator_cpu_percent_avg = 0.0;  ///< load generator event-loop threads, % of one core
   double generator_cpu_percent_max = 0.0;
@@ -79,7 +79,8 @@ struct SummaryRow {
   std::string approach;
   std::array<double, kMetricCount> metrics{};  ///< kMetricNames order
   /// A failed run (worker would not start, died, answered wrongly, ...): every metric is 0
-  /// except requests_error (>= 1), as the original's failed-run row (reference §5.3).
+  /// except requests_error (>= 1), as the original's failed-run row
+  /// (docs/metrics-and-ranking.md#failed-rows).
   bool failed = false;
   std::string failure_reason;  ///< empty unless failed
   Diagnostics diagnostics;

@@ -10,25 +10,26 @@
 namespace benchd::results {
 
 /// The winners grid: which approach is best at each metric in each scenario, and who wins most
-/// often. The original's rules exactly (reference §6, results_chart.py), so a results.csv from
-/// either project ranks the same. This is the one implementation; the CLI, results.md, the REST
-/// API and the PNG renderer all render its WinnersGrid and compute nothing themselves.
+/// often. The original's rules exactly (its results_chart.py; stated in
+/// docs/metrics-and-ranking.md#the-winners-grid), so a results.csv from either project ranks the
+/// same. This is the one implementation; the CLI, results.md, the REST API and the PNG renderer
+/// all render its WinnersGrid and compute nothing themselves.
 ///
 /// The rules, in short:
-///   - Direction (§6.1): a metric name containing "error" is lower-is-better; otherwise the
+///   - Direction: a metric name containing "error" is lower-is-better; otherwise the
 ///     prefix (text before the first '_', lower-cased) "requests" or "sockets" is
 ///     higher-is-better, and every other prefix lower-is-better.
-///   - Cell (metric × scenario, §6.2): the approaches of the set that have a row in the scenario,
+///   - Cell (metric × scenario): the approaches of the set that have a row in the scenario,
 ///     sorted by (has_errors, value) with the value negated for higher-is-better; has_errors is
 ///     requests_error > 0 of that approach in that scenario (no such column, or an empty cell,
 ///     is no error). The sort is stable over the scenario's rows in file order. Values are the
 ///     cells as results.csv holds them, i.e. after formatMetricValue's rounding.
-///   - Draw (§6.3): the top two values are exactly equal, or both top two had errors; a cell with
+///   - Draw: the top two values are exactly equal, or both top two had errors; a cell with
 ///     one approach is a draw if it had errors. Otherwise the first is the winner (+1 win).
 ///   - Standings: descending wins, stable over the approach-set order; ranks 1, 2, 3, ...
 ///     without shared ranks. Percent = round(100·wins/contests), draw percent likewise, rounded
 ///     half to even like Python's round() (12.5 → 12, 37.5 → 38); they need not sum to 100.
-///   - Lead (§6.4) = |top − runner-up| / runner-up: 0 when both are 0, +inf when only the
+///   - Lead = |top − runner-up| / runner-up: 0 when both are 0, +inf when only the
 ///     runner-up is 0. Alpha = round(1 − exp(−7·clamp(lead, 0, 1)), 2). A one-approach cell has
 ///     alpha 0. Colour: the top approach's, white when both top two had errors.
 ///
@@ -46,17 +47,17 @@ enum class Direction { kLowerIsBetter = 1, kHigherIsBetter };
 
 /// The text before the first '_', lower-cased ("Latency_millis_p50" → "latency").
 [[nodiscard]] std::string metricPrefix(std::string_view metric);
-/// Which value of `metric` is better (§6.1).
+/// Which value of `metric` is better (Direction above).
 [[nodiscard]] Direction metricDirection(std::string_view metric);
 
-/// |top − runner_up| / runner_up; 0 when both are 0, +inf when only runner_up is 0 (§6.4).
+/// |top − runner_up| / runner_up; 0 when both are 0, +inf when only runner_up is 0.
 [[nodiscard]] double winningLead(double top, double runner_up);
 /// round(1 − exp(−7·clamp(lead, 0, 1)), 2), rounded as Python's round(x, 2); NaN gives 0.
 [[nodiscard]] double leadAlpha(double lead);
 /// round(100·part/whole) half to even (Python's round()); 0 when whole is 0.
 [[nodiscard]] int roundedPercent(std::size_t part, std::size_t whole);
 
-/// The approaches' colours (§6.4), as CSS/SVG colour names that Qt's QColor and matplotlib both
+/// The approaches' colours, as CSS/SVG colour names that Qt's QColor and matplotlib both
 /// accept: loom-netty forestgreen, webflux-netty royalblue (the original's fixed pair); every
 /// other approach, in `approaches` order, the next of kApproachPalette, cycling. The palette
 /// starts with the original's goldenrod, maroon, black, so the original's files colour as they

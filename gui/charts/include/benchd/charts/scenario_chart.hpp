@@ -1,5 +1,5 @@
 #pragma once
-// The chart of one (scenario, approach) phase: the original's six panels (reference §7) over
+// The chart of one (scenario, approach) phase: the original's six panels (docs/gui.md) over
 // the same seconds — latency (p50/p90/p99 per second on a log axis, seconds with errors in
 // red), requests per second (ok, failed), CPU (host total, user, system, iowait; worker),
 // memory (worker heap and RSS; host RAM %), sockets and threads (host TCP sockets, TCP opens

@@ -1,5 +1,5 @@
 #pragma once
-// The winners grid as the original draws it (reference §6.4–6.5): metrics down, scenarios
+// The winners grid as the original draws it (docs/gui.md#the-winners-grid): metrics down, scenarios
 // across; each cell shows the best approach's value above the runner-up's, each with its
 // overall rank and an `E` when it had errors (then in red), filled with the best approach's
 // colour at the cell's alpha (faded: a small lead; white: both top two had errors); a legend

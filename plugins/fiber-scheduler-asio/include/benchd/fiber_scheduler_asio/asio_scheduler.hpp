@@ -22,7 +22,7 @@ namespace benchd::fiber_scheduler_asio {
 ///   again. So fibers start their operations from inside io_context::run, as callback code
 ///   does: Asio's per-thread recycling of operation memory and its lock-free private queue for
 ///   posts apply to them, which they do not when the io_context is run from the dispatcher
-///   (measured in bench/plugins/profile-at-scale.sh; see the README). Fiber sleeps and timed
+///   (measured in bench/plugins/profile-at-scale.sh, docs/approaches.md). Fiber sleeps and timed
 ///   waits still work: the dispatcher's earliest deadline arms a timer on the io_context.
 /// - **The main fiber waits for fibers** (e.g. join()): when no fiber is ready, the dispatcher
 ///   blocks in the io_context for the next completion (or the next fiber deadline), runs it and

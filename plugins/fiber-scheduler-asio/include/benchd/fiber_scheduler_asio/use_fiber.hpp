@@ -36,7 +36,7 @@ namespace detail {
 /// one block at a time covers a chain of steps; a block that does not fit or a second one
 /// at the same time comes from the heap. Fiber code starts the next operation long after
 /// other completions freed theirs, so Asio's own per-thread cache (a few blocks per kind,
-/// reused by size) mostly misses for fibers (malloc calls per request: see the README).
+/// reused by size) mostly misses for fibers (malloc calls per request: docs/approaches.md).
 class OperationMemory {
  public:
   OperationMemory() = default;
