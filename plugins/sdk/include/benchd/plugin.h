@@ -24,9 +24,20 @@
  *   - Strings a plugin hands the host are NUL-terminated within a bound (the NUL counts), and
  *     the host never reads past it: BENCHD_MAX_NAME_SIZE for names (plugin name, version,
  *     io_stack, counter names), BENCHD_MAX_MESSAGE_SIZE for the description and log messages,
- *     sizeof(message) for benchd_error. See each field for what happens to a string that is
- *     not.
+ *     and for benchd_error the bound it states. See each field for what happens to a string
+ *     that is not.
  *   - The host never dlcloses a plugin.
+ *
+ * The host process (benchd-worker), before it loads the plugin to serve: ignores SIGPIPE, so a
+ * write to a closed socket fails with EPIPE instead of killing the process; blocks SIGTERM and
+ * SIGINT, so every thread the plugin starts inherits them blocked and only the host consumes
+ * them (a plugin must not unblock them or install handlers for them); raises the soft limit of
+ * open files to the hard limit.
+ *
+ * This header is the binary interface only. What the plugin serves (endpoints, answers,
+ * framing, stopping, counters) is in plugins/sdk/CONTRACT.md, and the limits it applies
+ * (delay bounds, body and header sizes, timeouts) are the macros of benchd/limits.h, which a
+ * plugin includes beside this one.
  *
  * Lifecycle (all calls below come from one host thread, in this order):
  *   benchd_plugin_entry() -> create() -> start() -> bound_port() / stats() (repeatedly)
@@ -168,12 +179,14 @@ typedef struct benchd_server_config {
   size_t struct_size;
   const char* bind_address; /* numeric IPv4 or IPv6 address, e.g. "127.0.0.1" */
   uint16_t port;            /* 0 asks for an ephemeral port; see bound_port() */
-  uint32_t threads;         /* event loops or base pool size; always >= 1 */
+  uint32_t threads;         /* 1 to 1024 (--threads); what it counts: CONTRACT.md section 1 */
   /* Server profiles in effect, e.g. "no-keep-alive". Plugins ignore profiles they do not
    * know; the host's core handles "no-cache" and "read-write" itself. */
   const char* const* profiles;
   size_t profile_count;
-  /* Plugin-specific settings. Unknown keys should be rejected with a message. */
+  /* Plugin-specific settings (--option KEY=VALUE), in command-line order; a key may repeat.
+   * create() refuses a key it does not know, or a value it cannot use, with
+   * BENCHD_ERR_INVALID_ARGUMENT and a message naming the key. */
   const benchd_option* options;
   size_t option_count;
 } benchd_server_config;

@@ -1,15 +1,19 @@
 #pragma once
-// The limits every approach plugin shares, defined once so that the four servers bound the
-// same resources in the same way and a benchmark compares concurrency, not configurations.
-// Each limit states why it has its value; README.md ("Limits") lists them as a table. Error
-// texts quote these constants rather than repeating the numbers.
+// The limits every approach plugin shares, for C++: typed constants made from the macros of
+// benchd/limits.h, which defines each value once, for C and C++, and says why it has it.
+// Defined once so that the servers bound the same resources in the same way and a benchmark
+// compares concurrency, not configurations. plugins/sdk/CONTRACT.md ("Limits") lists them as
+// a table. Error texts quote these constants rather than repeating the numbers.
 //
 // The set is coherent by construction, and the static_asserts at the end hold it so:
 //  - a nested call may wait as long as the delay it forwards: its response timeout is the
 //    delay plus kUpstreamResponseMargin, so the longest allowed delay never ends in a 502;
 //  - a pooled upstream connection is retired by the client (kUpstreamIdleTimeout, checked at
 //    least every kUpstreamIdleSweepInterval) before the server side closes it as an idle
-//    keep-alive connection (kIoTimeout), so pooled connections do not sit in CLOSE_WAIT.
+//    keep-alive connection (kIoTimeout), so pooled connections do not sit in CLOSE_WAIT;
+//  - every constant in seconds is its macro's milliseconds exactly.
+
+#include <benchd/limits.h>
 
 #include <chrono>
 #include <cstddef>
@@ -19,55 +23,61 @@ namespace benchd::sdk {
 
 // ---- Request parameters --------------------------------------------------------------------
 
-/// Largest `delayCallDepth`: bounds the recursion of nested calls (each level holds one
-/// inbound and one upstream connection of the same worker) so a typo cannot exhaust it.
-inline constexpr int kMaxDelayCallDepth = 64;
-/// Largest `delayInMillis` (1 h): long enough for any benchmark's slow-backend model, short
-/// enough that a typo cannot park a connection for days.
-inline constexpr std::int64_t kMaxDelayMillis = 3'600'000;
-/// Request bodies above this (1 MiB) get 413: a movie document is a few hundred bytes, and a
-/// bound keeps a hostile client from making the server buffer without limit.
-inline constexpr std::size_t kMaxRequestBodyBytes = std::size_t{1024} * 1024;
+/// Largest `delayCallDepth` (BENCHD_MAX_DELAY_CALL_DEPTH): bounds the recursion of nested
+/// calls, each level holding one inbound and one upstream connection of the same worker.
+inline constexpr int kMaxDelayCallDepth = BENCHD_MAX_DELAY_CALL_DEPTH;
+/// Largest `delayInMillis` (BENCHD_MAX_DELAY_MILLIS, 1 h): long enough for any slow-backend
+/// model, short enough that a typo cannot park a connection for days.
+inline constexpr std::int64_t kMaxDelayMillis = BENCHD_MAX_DELAY_MILLIS;
+/// Request bodies above this (BENCHD_MAX_REQUEST_BODY_BYTES, 1 MiB) get 413: a movie document
+/// is a few hundred bytes, and a bound keeps a client from making the server buffer without
+/// limit.
+inline constexpr std::size_t kMaxRequestBodyBytes = BENCHD_MAX_REQUEST_BODY_BYTES;
 /// A request's header section (request line and fields, with their line ends) above this
-/// (8 KiB) gets 400: Beast's default, which the Asio plugins always had, now stated once and
-/// held to every plugin. The service's requests need a few hundred bytes.
-inline constexpr std::size_t kMaxRequestHeaderBytes = std::size_t{8} * 1024;
+/// (BENCHD_MAX_REQUEST_HEADER_BYTES, 8 KiB) gets 400: Beast's default, held to every plugin.
+inline constexpr std::size_t kMaxRequestHeaderBytes = BENCHD_MAX_REQUEST_HEADER_BYTES;
 
 // ---- Inbound connections -------------------------------------------------------------------
 
-/// Reads, writes and idle keep-alive connections time out after this (the original service's
-/// 60 s client and server timeouts).
-inline constexpr std::chrono::seconds kIoTimeout{60};
+/// Reads, writes and idle keep-alive connections time out after this
+/// (BENCHD_IO_TIMEOUT_MILLIS: the original service's 60 s client and server timeouts).
+inline constexpr std::chrono::seconds kIoTimeout{BENCHD_IO_TIMEOUT_MILLIS / 1000};
 /// After an error reply that ends a connection, unread input is discarded for at most this
-/// long, so the close does not reset the connection before the client has read the reply.
-inline constexpr std::chrono::seconds kDiscardTimeout{2};
+/// long (BENCHD_DISCARD_TIMEOUT_MILLIS), so the close does not reset the connection before the
+/// client has read the reply.
+inline constexpr std::chrono::seconds kDiscardTimeout{BENCHD_DISCARD_TIMEOUT_MILLIS / 1000};
 /// How long the listener waits before accepting again after the process ran out of descriptors
-/// (EMFILE, ENFILE) or kernel memory (ENOBUFS, ENOMEM). Accepting again at once fails again at
-/// once: the pending connection stays in the backlog, so the listener stays readable and the
-/// accepting thread would spin at 100 % of a core. 50 ms is long enough to cost nothing and
-/// short enough that a freed descriptor is used at once by human standards; the waiting
-/// connections are not lost.
-inline constexpr std::chrono::milliseconds kAcceptBackoff{50};
+/// or kernel memory (BENCHD_ACCEPT_BACKOFF_MILLIS): accepting again at once would fail again at
+/// once and spin a core, while the waiting connections stay in the backlog.
+inline constexpr std::chrono::milliseconds kAcceptBackoff{BENCHD_ACCEPT_BACKOFF_MILLIS};
+
+// The header deadline, kHeaderDeadline, is in benchd/sdk/request_deadline.hpp with the options
+// that shorten it and these timeouts.
 
 // ---- Nested calls (upstream connections to the server's own endpoint) ----------------------
 
-/// Connecting to the server's own endpoint for a nested call (the original's 20 s).
-inline constexpr std::chrono::seconds kConnectTimeout{20};
-/// Upper bound on upstream connections per worker, like the original's client pool.
-inline constexpr std::int64_t kUpstreamPoolCapacity = 65'000;
+/// Connecting to the server's own endpoint for a nested call (BENCHD_CONNECT_TIMEOUT_MILLIS,
+/// the original's 20 s).
+inline constexpr std::chrono::seconds kConnectTimeout{BENCHD_CONNECT_TIMEOUT_MILLIS / 1000};
+/// Upper bound on upstream connections per worker (BENCHD_UPSTREAM_POOL_CAPACITY), like the
+/// original's client pool.
+inline constexpr std::int64_t kUpstreamPoolCapacity = BENCHD_UPSTREAM_POOL_CAPACITY;
 /// What a nested call may take beyond the delay it forwards: the callee's own work and its
-/// queueing under load. 60 s, the original's client timeout, which the nested call had as its
-/// whole budget before the timeout grew with the delay.
-inline constexpr std::chrono::seconds kUpstreamResponseMargin{60};
-/// An idle pooled upstream connection is closed after this. Below kIoTimeout, after which the
-/// server closes an idle keep-alive connection itself: the client retires its connections
-/// first, so none is left half-closed (CLOSE_WAIT) holding a descriptor, and a connection
-/// handed out is unlikely to be closed by the server while the request is on its way.
-inline constexpr std::chrono::seconds kUpstreamIdleTimeout{30};
-/// How often a pool closes expired idle connections when nobody takes any (after a burst,
-/// or when nested calls stop altogether). A connection lives at most kUpstreamIdleTimeout +
-/// kUpstreamIdleSweepInterval idle, still below kIoTimeout.
-inline constexpr std::chrono::seconds kUpstreamIdleSweepInterval{5};
+/// queueing under load (BENCHD_UPSTREAM_RESPONSE_MARGIN_MILLIS, 60 s, the original's client
+/// timeout, which the nested call had as its whole budget before the timeout grew with the
+/// delay).
+inline constexpr std::chrono::seconds kUpstreamResponseMargin{
+    BENCHD_UPSTREAM_RESPONSE_MARGIN_MILLIS / 1000};
+/// An idle pooled upstream connection is closed after this (BENCHD_UPSTREAM_IDLE_TIMEOUT_MILLIS),
+/// below kIoTimeout: the client retires its connections before the server closes them as idle,
+/// so none is left in CLOSE_WAIT holding a descriptor.
+inline constexpr std::chrono::seconds kUpstreamIdleTimeout{BENCHD_UPSTREAM_IDLE_TIMEOUT_MILLIS /
+                                                           1000};
+/// How often a pool closes expired idle connections when nobody takes any
+/// (BENCHD_UPSTREAM_IDLE_SWEEP_INTERVAL_MILLIS). A connection lives at most
+/// kUpstreamIdleTimeout + kUpstreamIdleSweepInterval idle, still below kIoTimeout.
+inline constexpr std::chrono::seconds kUpstreamIdleSweepInterval{
+    BENCHD_UPSTREAM_IDLE_SWEEP_INTERVAL_MILLIS / 1000};
 
 /// The response timeout of a nested call that forwards `delay_millis`: the callee waits that
 /// long before it answers, so the caller waits the delay plus `margin` (kUpstreamResponseMargin
@@ -87,5 +97,16 @@ static_assert(upstreamResponseTimeout(kMaxDelayMillis) > std::chrono::millisecon
 static_assert(upstreamResponseTimeout(0) == kUpstreamResponseMargin);
 static_assert(kUpstreamIdleTimeout + kUpstreamIdleSweepInterval < kIoTimeout,
               "pooled connections must be retired before the server closes them as idle");
+
+// A limit in seconds must lose no fraction of its milliseconds in benchd/limits.h.
+static_assert(kIoTimeout == std::chrono::milliseconds(BENCHD_IO_TIMEOUT_MILLIS));
+static_assert(kDiscardTimeout == std::chrono::milliseconds(BENCHD_DISCARD_TIMEOUT_MILLIS));
+static_assert(kConnectTimeout == std::chrono::milliseconds(BENCHD_CONNECT_TIMEOUT_MILLIS));
+static_assert(kUpstreamResponseMargin ==
+              std::chrono::milliseconds(BENCHD_UPSTREAM_RESPONSE_MARGIN_MILLIS));
+static_assert(kUpstreamIdleTimeout ==
+              std::chrono::milliseconds(BENCHD_UPSTREAM_IDLE_TIMEOUT_MILLIS));
+static_assert(kUpstreamIdleSweepInterval ==
+              std::chrono::milliseconds(BENCHD_UPSTREAM_IDLE_SWEEP_INTERVAL_MILLIS));
 
 }  // namespace benchd::sdk

@@ -12,6 +12,7 @@
 //  - The body, once the header is complete, must arrive within sdk::kIoTimeout, again in
 //    total.
 
+#include <benchd/limits.h>
 #include <benchd/plugin.h>
 #include <benchd/sdk/limits.hpp>
 #include <benchd/sdk/plugin_support.hpp>
@@ -26,12 +27,12 @@
 
 namespace benchd::sdk {
 
-/// How long a request header may take to arrive, counted from its first byte. A total rather
-/// than a timeout per read, because a timeout per read lets a client that sends one byte
-/// every 50 s hold a connection (and, for a thread-per-connection server, a thread) forever.
-/// Every real client sends its header in one write; 20 s covers a congested link or a loaded
-/// client machine many times over and still frees a slot held by a trickling client quickly.
-inline constexpr std::chrono::milliseconds kHeaderDeadline{20'000};
+/// How long a request header may take to arrive, counted from its first byte
+/// (BENCHD_HEADER_DEADLINE_MILLIS, 20 s). A total rather than a timeout per read, because a
+/// timeout per read lets a client that sends one byte every 50 s hold a connection (and, for a
+/// thread-per-connection server, a thread) forever; 20 s covers a congested link many times
+/// over and still frees a slot held by a trickling client quickly.
+inline constexpr std::chrono::milliseconds kHeaderDeadline{BENCHD_HEADER_DEADLINE_MILLIS};
 
 /// The plugin options that shorten the timeouts below, from 1 ms up to the limit itself. They
 /// exist so tests need not wait for the real limits (20 s, 60 s, 30 s); a longer value is
