@@ -4,6 +4,7 @@
 #include <benchd/asio_common/connection_tracking.hpp>
 #include <benchd/asio_common/event_loop_group.hpp>
 #include <benchd/sdk/host.hpp>
+#include <benchd/sdk/limits.hpp>
 #include <benchd/sdk/service_request.hpp>
 
 #include <boost/asio/steady_timer.hpp>
@@ -53,7 +54,9 @@ class Session final : public std::enable_shared_from_this<Session>,
   asio_common::EventLoop& loop_;
   const sdk::Host& host_;
   boost::beast::tcp_stream stream_;
-  boost::beast::flat_buffer buffer_;
+  /// Capped at sdk::kMaxUnparsedRequestBytes: chunk lines and trailer sections beyond it are
+  /// refused.
+  boost::beast::flat_buffer buffer_{benchd::sdk::kMaxUnparsedRequestBytes};
   std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
   std::string response_;  ///< bytes of the response being written
   boost::asio::steady_timer delay_timer_;

@@ -85,7 +85,8 @@ asio::awaitable<void> serveConnection(asio_common::EventLoop* loop, const sdk::H
                                       asio::ip::tcp::socket socket) {
   const LiveCoroutine live(*loop);
   beast::tcp_stream stream(std::move(socket));
-  beast::flat_buffer buffer;
+  // Capped: chunk lines and trailer sections are refused beyond it (sdk/limits.hpp).
+  beast::flat_buffer buffer(sdk::kMaxUnparsedRequestBytes);
   ConnectionRegistration registration(*loop, stream);
 
   while (!loop->group.draining()) {

@@ -83,7 +83,8 @@ void serveConnection(asio_common::EventLoop* loop, FiberLoop* fiber_loop, const 
                      asio::ip::tcp::socket socket) {
   const LiveFiber live(*fiber_loop, *loop);
   beast::tcp_stream stream(std::move(socket));
-  beast::flat_buffer buffer;
+  // Capped: chunk lines and trailer sections are refused beyond it (sdk/limits.hpp).
+  beast::flat_buffer buffer(sdk::kMaxUnparsedRequestBytes);
   ConnectionRegistration registration(*loop, stream);
 
   while (!loop->group.draining()) {

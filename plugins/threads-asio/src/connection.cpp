@@ -86,7 +86,8 @@ void serveConnection(ServerState& state, asio::ip::tcp::socket socket) {
   error_code ignored;
   socket.set_option(asio::ip::tcp::no_delay(true), ignored);
   BlockingStream stream(std::move(socket), state.signals);
-  beast::flat_buffer buffer;
+  // Capped: chunk lines and trailer sections are refused beyond it (sdk/limits.hpp).
+  beast::flat_buffer buffer(sdk::kMaxUnparsedRequestBytes);
 
   while (!state.signals.draining()) {
     http::request_parser<http::string_body> parser;

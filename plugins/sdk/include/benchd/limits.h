@@ -37,6 +37,16 @@
  * bytes. */
 #define BENCHD_MAX_REQUEST_HEADER_BYTES 8192
 
+/* The most bytes of one request a plugin holds before it has parsed them, 16 KiB: the header
+ * section, a chunk-size line with its extensions, or the trailer section after the last chunk
+ * (body bytes are parsed as they arrive and do not count). More: 400, or the connection is
+ * closed; the plugin keeps serving. Twice the header limit, so a full header section and the
+ * start of a pipelined request fit. A bound is needed beyond the header limit because a
+ * trailer section is not a header: without one, a client could make the server buffer an
+ * unbounded trailer, and a trailer field of 64 KiB or more made Boost.Beast's field storage
+ * throw out of the read handler, which ended the worker process. */
+#define BENCHD_MAX_UNPARSED_REQUEST_BYTES 16384
+
 /* ---- Inbound connections -------------------------------------------------------------- */
 
 /* Waiting for the first byte of a request on an idle keep-alive connection, reading a body
@@ -98,6 +108,9 @@
 #if BENCHD_UPSTREAM_IDLE_TIMEOUT_MILLIS + BENCHD_UPSTREAM_IDLE_SWEEP_INTERVAL_MILLIS >= \
     BENCHD_IO_TIMEOUT_MILLIS
 #error "pooled upstream connections must be retired before the server closes them as idle"
+#endif
+#if BENCHD_MAX_UNPARSED_REQUEST_BYTES < 2 * BENCHD_MAX_REQUEST_HEADER_BYTES
+#error "a full header section and the start of the next request must fit unparsed"
 #endif
 #if BENCHD_UPSTREAM_RESPONSE_MARGIN_MILLIS <= 0
 #error "a nested call must outwait the longest delay it may forward"

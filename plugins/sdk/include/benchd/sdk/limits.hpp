@@ -36,6 +36,12 @@ inline constexpr std::size_t kMaxRequestBodyBytes = BENCHD_MAX_REQUEST_BODY_BYTE
 /// A request's header section (request line and fields, with their line ends) above this
 /// (BENCHD_MAX_REQUEST_HEADER_BYTES, 8 KiB) gets 400: Beast's default, held to every plugin.
 inline constexpr std::size_t kMaxRequestHeaderBytes = BENCHD_MAX_REQUEST_HEADER_BYTES;
+/// The most bytes of a request held unparsed (BENCHD_MAX_UNPARSED_REQUEST_BYTES, 16 KiB): the
+/// Asio plugins' read buffers are capped at it, which bounds chunk lines and trailer sections.
+inline constexpr std::size_t kMaxUnparsedRequestBytes = BENCHD_MAX_UNPARSED_REQUEST_BYTES;
+// Boost.Beast stores a field's name and value lengths in 16 bits and throws above that; a
+// trailer field must be refused by the buffer's limit before it gets there.
+static_assert(kMaxUnparsedRequestBytes < 65'000);
 
 // ---- Inbound connections -------------------------------------------------------------------
 
