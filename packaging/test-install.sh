@@ -21,7 +21,9 @@ mode=root
 cat >"$work/inside.sh" <<'INSIDE'
 set -euo pipefail
 step() { echo "== test-install: $*"; }
-step "installed: $(dpkg-query -W -f '${Package} ${Version}, ' 'benchd*')"
+# The real packages (dpkg-query also lists the virtual benchd-plugin-abi-2).
+installed() { dpkg-query -W -f '${Status} ${Package} ${Version}\n' 'benchd*' | awk '$3 == "installed" { print $4, $5 }'; }
+step "installed: $(installed | paste -sd, | sed 's/,/, /g')"
 step "benchd plugins"
 benchd plugins
 step "benchd serve on loopback"
@@ -52,7 +54,7 @@ kill "$serve"; wait "$serve" || true
 [ "$state" = completed ] || { cat /tmp/serve.log; exit 1; }
 step "remove and purge"
 rm -rf /root/state
-dpkg-query -W -f '${Package}\n' 'benchd*' | xargs dpkg --purge
+installed | cut -d' ' -f1 | xargs dpkg --purge
 leftovers=$(find / -xdev \( -path /proc -o -path /sys -o -path /dev \) -prune -o \
   -name '*benchd*' -print | grep -v '^/tmp/' || true)
 if [ -n "$leftovers" ]; then

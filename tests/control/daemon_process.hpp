@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-namespace benchd::testing {
+namespace benchd::conformance {
 class LoopbackSocket;
 }
 
@@ -125,7 +125,7 @@ class EventStream {
   const std::string& readUntilEnd(std::chrono::milliseconds timeout);
 
  private:
-  std::unique_ptr<benchd::testing::LoopbackSocket> socket_;
+  std::unique_ptr<benchd::conformance::LoopbackSocket> socket_;
   std::string received_;
 };
 

@@ -327,7 +327,9 @@ TEST(BenchdServeResults, NoWaitingRoomStillTakesARunWhenIdle) {
   const HttpResponse first = daemon.call("POST", "/api/v1/runs", request);
   EXPECT_EQ(first.status, 202U) << first.body;
   EXPECT_EQ(daemon.call("POST", "/api/v1/runs", request).status, 503U);
-  EXPECT_EQ(daemon.call("POST", "/api/v1/runs/1/stop").status, 202U);
+  // Stopped while running (202), or, on a busy machine, before the run thread took it up (200).
+  const unsigned stop_status = daemon.call("POST", "/api/v1/runs/1/stop").status;
+  EXPECT_TRUE(stop_status == 202U || stop_status == 200U) << stop_status;
   daemon.stop();
 }
 

@@ -1118,33 +1118,7 @@ std::vector<HostileRequest> hostileCorpus(const HostileTarget& target, std::uint
 
 int firstStatus(std::uint16_t port, const HostileRequest& request,
                 std::chrono::milliseconds timeout) {
-  LoopbackSocket socket(port);
-  if (!socket.connected()) {
-    return -2;
-  }
-  // A server may answer and close before reading everything (a 413, a 431): read what it said.
-  socket.send(request.bytes);
-  if (request.ending == ClientEnding::kReset) {
-    socket.resetAndClose();
-    return 0;
-  }
-  socket.shutdownSend();
-  std::string received;
-  const LoopbackSocket::ReadEnd end = socket.readUntil(
-      received,
-      [](const std::string& text) {
-        return text.find("\r\n") != std::string::npos || text.size() >= 4096;
-      },
-      std::chrono::steady_clock::now() + timeout);
-  socket.resetAndClose();  // tens of thousands of these must not pile up in TIME_WAIT
-  if (end == LoopbackSocket::ReadEnd::kTimeout) {
-    return -1;
-  }
-  unsigned status = 0;
-  if (std::sscanf(received.c_str(), "HTTP/1.%*1d %3u", &status) != 1) {
-    return 0;
-  }
-  return static_cast<int>(status);
+  return conformance::firstStatus(port, request.bytes, request.ending, timeout);
 }
 
 std::vector<int> firstStatuses(std::uint16_t port, const std::vector<HostileRequest>& corpus,

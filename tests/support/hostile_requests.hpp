@@ -13,6 +13,8 @@
 // The corpus says what a request is (its family, whether it may be valid, how the client ends
 // the connection); what a server must answer is each suite's contract, stated there.
 
+#include <benchd/conformance/first_answer.hpp>
+
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -140,11 +142,9 @@ struct HostileTarget {
   std::optional<DocumentLibrary> documents;
 };
 
-/// How the client ends its side once the bytes are written.
-enum class ClientEnding {
-  kHalfClose,  ///< shutdown(SHUT_WR): the server sees the end of the request stream at once
-  kReset,      ///< close with SO_LINGER 0: a reset, nothing is read back
-};
+/// How the client ends its side once the bytes are written (the conformance library's, which
+/// sends the plugins' corpus the same way).
+using conformance::ClientEnding;
 
 struct HostileRequest {
   HostileFamily family = HostileFamily::kRandomBytes;

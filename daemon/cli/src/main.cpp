@@ -5,6 +5,7 @@
 #include "run_command.hpp"
 #include "serve_command.hpp"
 #include "subcommand_table.hpp"
+#include "verify_plugin_command.hpp"
 
 int main(int argc, char** argv) {
   benchd::cli::SubcommandTable commands;
@@ -13,5 +14,6 @@ int main(int argc, char** argv) {
   commands.add(benchd::cli::loadSubcommand());
   commands.add(benchd::cli::pluginsSubcommand());
   commands.add(benchd::cli::compareSubcommand());
+  commands.add(benchd::cli::verifyPluginSubcommand());
   return commands.dispatch(argc, argv);
 }

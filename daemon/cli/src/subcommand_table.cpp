@@ -29,7 +29,7 @@ std::string SubcommandTable::overview() const {
       "Commands:\n";
   for (const Subcommand& subcommand : subcommands_) {
     text += "  " + subcommand.name +
-            std::string(subcommand.name.size() < 10 ? 10 - subcommand.name.size() : 1, ' ') +
+            std::string(subcommand.name.size() < 15 ? 15 - subcommand.name.size() : 1, ' ') +
             subcommand.summary + "\n";
   }
   text +=

@@ -267,6 +267,25 @@ PluginCatalog inspectPlugins(const std::vector<PluginFolder>& folders, const fs:
   return catalog;
 }
 
+InspectedFile inspectPluginFile(const fs::path& file, const fs::path& worker_path,
+                                const InspectOptions& options) {
+  if (::access(worker_path.c_str(), X_OK) != 0) {
+    throw PluginSearchError("cannot inspect plugins: benchd-worker " + worker_path.string() + ": " +
+                            std::strerror(errno) +
+                            " (build or install benchd-worker, or set $BENCHD_WORKER to it)");
+  }
+  std::vector<Candidate> candidates{{file, std::nullopt, {}}};
+  inspectBatch(candidates, worker_path, options);
+  InspectedFile inspected;
+  if (candidates.front().description) {
+    inspected.accepted = std::move(candidates.front().description);
+  } else {
+    inspected.rejected =
+        RejectedPlugin{file, file.stem().string(), std::move(candidates.front().reason)};
+  }
+  return inspected;
+}
+
 std::vector<PluginDescription> resolveApproaches(const PluginCatalog& catalog,
                                                  const std::vector<std::string>& requested) {
   const std::vector<std::string> available = availableNames(catalog);

@@ -22,6 +22,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -93,6 +94,17 @@ class PluginSearchError : public std::runtime_error {
 PluginCatalog inspectPlugins(const std::vector<PluginFolder>& folders,
                              const std::filesystem::path& worker_path,
                              const InspectOptions& options = {});
+
+/// One plugin file inspected as inspectPlugins inspects each of a folder's: exactly one of
+/// `accepted` and `rejected` is set. Throws PluginSearchError when benchd-worker cannot be run.
+/// For `benchd verify-plugin`, which checks a file named on its command line.
+struct InspectedFile {
+  std::optional<PluginDescription> accepted;
+  std::optional<RejectedPlugin> rejected;
+};
+InspectedFile inspectPluginFile(const std::filesystem::path& file,
+                                const std::filesystem::path& worker_path,
+                                const InspectOptions& options = {});
 
 /// An approach name that cannot be run: unknown, or rejected; or no plugin accepted at all.
 /// what() names it, gives the rejection reason if any, and lists the available approaches, in

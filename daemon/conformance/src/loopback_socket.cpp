@@ -1,4 +1,4 @@
-#include "loopback_socket.hpp"
+#include <benchd/conformance/loopback_socket.hpp>
 
 #include <poll.h>
 #include <unistd.h>
@@ -8,7 +8,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
-namespace benchd::testing {
+namespace benchd::conformance {
 
 LoopbackSocket::LoopbackSocket(std::uint16_t port)
     : fd_(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) {
@@ -107,4 +107,4 @@ LoopbackSocket::ReadEnd LoopbackSocket::readToEnd(std::string& received,
       received, [](const std::string&) { return false; }, deadline);
 }
 
-}  // namespace benchd::testing
+}  // namespace benchd::conformance

@@ -1,9 +1,11 @@
-#include "http_client.hpp"
+#include <benchd/conformance/http_client.hpp>
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/read.hpp>
 #include <boost/asio/write.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http.hpp>
 
 #include <algorithm>
@@ -12,7 +14,7 @@
 #include <stdexcept>
 #include <sys/resource.h>
 
-namespace benchd::testing {
+namespace benchd::conformance {
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
@@ -39,25 +41,39 @@ std::string lowerCase(std::string text) {
 
 }  // namespace
 
+/// One connection's Asio state, driven one operation at a time from the calling thread.
+struct HttpConnection::Stream {
+  explicit Stream(std::chrono::milliseconds limit) : stream(io), timeout(limit) {}
+
+  void runUntilDone(bool& done) {
+    io.restart();
+    while (!done && io.run_one() > 0) {
+    }
+  }
+
+  HttpResponse readResponse(std::chrono::steady_clock::time_point started);
+
+  asio::io_context io;
+  beast::tcp_stream stream;
+  beast::flat_buffer buffer;
+  std::chrono::milliseconds timeout;
+};
+
 HttpConnection::HttpConnection(std::uint16_t port, std::chrono::milliseconds timeout)
-    : stream_(io_), timeout_(timeout) {
+    : stream_(std::make_unique<Stream>(timeout)) {
   bool done = false;
   error_code result;
-  stream_.expires_after(timeout_);
-  stream_.async_connect(loopback(port), [&](error_code error) {
+  stream_->stream.expires_after(stream_->timeout);
+  stream_->stream.async_connect(loopback(port), [&](error_code error) {
     result = error;
     done = true;
   });
-  runUntilDone(done);
+  stream_->runUntilDone(done);
   if (result)
     throw std::runtime_error("connect to port " + std::to_string(port) + ": " + result.message());
 }
 
-void HttpConnection::runUntilDone(bool& done) {
-  io_.restart();
-  while (!done && io_.run_one() > 0) {
-  }
-}
+HttpConnection::~HttpConnection() = default;
 
 HttpResponse HttpConnection::request(const std::string& method, const std::string& target,
                                      const std::string& body,
@@ -78,39 +94,39 @@ HttpResponse HttpConnection::request(const std::string& method, const std::strin
   request.prepare_payload();
   bool done = false;
   error_code result;
-  stream_.expires_after(timeout_);
-  http::async_write(stream_, request, [&](error_code error, std::size_t) {
+  stream_->stream.expires_after(stream_->timeout);
+  http::async_write(stream_->stream, request, [&](error_code error, std::size_t) {
     result = error;
     done = true;
   });
-  runUntilDone(done);
+  stream_->runUntilDone(done);
   if (result)
     throw std::runtime_error("write " + method + " " + target + ": " + result.message());
-  return readResponse(started);
+  return stream_->readResponse(started);
 }
 
 HttpResponse HttpConnection::rawRequest(const std::string& bytes) {
   const auto started = std::chrono::steady_clock::now();
   bool done = false;
   error_code result;
-  stream_.expires_after(timeout_);
-  asio::async_write(stream_, asio::buffer(bytes), [&](error_code error, std::size_t) {
+  stream_->stream.expires_after(stream_->timeout);
+  asio::async_write(stream_->stream, asio::buffer(bytes), [&](error_code error, std::size_t) {
     result = error;
     done = true;
   });
-  runUntilDone(done);
+  stream_->runUntilDone(done);
   if (result)
     throw std::runtime_error("raw write: " + result.message());
-  return readResponse(started);
+  return stream_->readResponse(started);
 }
 
-HttpResponse HttpConnection::readResponse(std::chrono::steady_clock::time_point started) {
+HttpResponse HttpConnection::Stream::readResponse(std::chrono::steady_clock::time_point started) {
   http::response_parser<http::string_body> parser;
   parser.body_limit(64 * 1024 * 1024);
   bool done = false;
   error_code result;
-  stream_.expires_after(timeout_);
-  http::async_read(stream_, buffer_, parser, [&](error_code error, std::size_t) {
+  stream.expires_after(timeout);
+  http::async_read(stream, buffer, parser, [&](error_code error, std::size_t) {
     result = error;
     done = true;
   });
@@ -133,12 +149,12 @@ bool HttpConnection::closedByServer(std::chrono::milliseconds wait) {
   char byte = 0;
   bool done = false;
   error_code result;
-  stream_.expires_after(wait);
-  stream_.async_read_some(asio::buffer(&byte, 1), [&](error_code error, std::size_t) {
+  stream_->stream.expires_after(wait);
+  stream_->stream.async_read_some(asio::buffer(&byte, 1), [&](error_code error, std::size_t) {
     result = error;
     done = true;
   });
-  runUntilDone(done);
+  stream_->runUntilDone(done);
   return result == asio::error::eof || result == asio::error::connection_reset;
 }
 
@@ -219,4 +235,4 @@ void raiseOpenFileLimit() {
   }
 }
 
-}  // namespace benchd::testing
+}  // namespace benchd::conformance

@@ -1,0 +1,268 @@
+#include "verify_plugin_command.hpp"
+
+#include "usage_error.hpp"
+
+#include <benchd/common/integer_option.hpp>
+#include <benchd/common/json_writing.hpp>
+#include <benchd/conformance/hostile_corpus.hpp>
+#include <benchd/conformance/rules.hpp>
+#include <benchd/runner/plugin_catalog.hpp>
+#include <benchd/runner/plugin_folders.hpp>
+
+#include <rapidjson/prettywriter.h>
+
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace benchd::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Requests of each family of the hostile corpus that verify-plugin sends (the in-tree suite
+/// sends all of them): enough to meet every family, few enough to take seconds.
+constexpr std::size_t kHostileSamplePerFamily = 3;
+
+struct VerifyOptions {
+  std::optional<fs::path> plugin;
+  std::vector<std::string> rules;  ///< ids or prefixes; empty: every rule
+  bool json = false;
+  bool list = false;
+  bool full_corpus = false;
+  std::optional<unsigned> threads;
+};
+
+std::string verifyUsage() {
+  return "usage: benchd verify-plugin PATH [--rule ID]... [--threads N] [--full-corpus] [--json]\n"
+         "       benchd verify-plugin --list\n"
+         "\n"
+         "Checks the approach plugin PATH (a .so) against the rules of the plugin contract\n"
+         "(CONTRACT.md in benchd-plugin-dev): every endpoint and parameter combination, the\n"
+         "answers to bad input, nested calls, keep-alive, HTTP framing, a sample of the hostile-\n"
+         "request corpus, concurrency, and a stop with requests in flight. Each rule serves the\n"
+         "plugin in a benchd-worker of its own on a loopback port and prints PASS or FAIL with\n"
+         "the reason: what was sent, what was expected, what came back. The in-tree conformance\n"
+         "suite checks the same rules. A full check takes about a minute.\n"
+         "benchd-worker is $BENCHD_WORKER when set, else the one installed with benchd.\n"
+         "\n"
+         "  --rule ID          check only the rules whose id is ID or starts with it (e.g.\n"
+         "                     'query' or 'stop.timeout'); repeatable\n"
+         "  --threads N        --threads for every worker (1 to 1024; default: the worker's,\n"
+         "                     the machine's hardware threads)\n"
+         "  --full-corpus      send the whole hostile-request corpus instead of " +
+         std::to_string(kHostileSamplePerFamily) +
+         " requests\n"
+         "                     of each family\n"
+         "  --json             print the outcome as one JSON document instead of lines\n"
+         "  --list             list the rules (id, CONTRACT.md section, statement) and exit\n"
+         "  --help             this text\n"
+         "\n"
+         "Exit codes: 0 every rule checked passed, 1 a rule failed or the plugin could not be\n"
+         "loaded (the reason names the file), 2 bad arguments.\n";
+}
+
+VerifyOptions parseVerifyOptions(std::span<const std::string_view> arguments) {
+  VerifyOptions options;
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    const std::string_view option = arguments[i];
+    const auto value = [&]() -> std::string_view {
+      if (i + 1 >= arguments.size())
+        throw UsageError(std::string(option) + ": missing value");
+      return arguments[++i];
+    };
+    if (option == "--json") {
+      options.json = true;
+    } else if (option == "--list") {
+      options.list = true;
+    } else if (option == "--full-corpus") {
+      options.full_corpus = true;
+    } else if (option == "--rule") {
+      const std::string_view id = value();
+      if (conformance::selectRules(id).empty() || id.empty()) {
+        throw UsageError("--rule: no rule has the id or id prefix '" + std::string(id) +
+                         "' ('benchd verify-plugin --list' lists them)");
+      }
+      options.rules.emplace_back(id);
+    } else if (option == "--threads") {
+      options.threads = common::parseIntegerOption<unsigned>("--threads", value(), 1, 1024);
+    } else if (option.starts_with("--")) {
+      throw UsageError("unknown option '" + std::string(option) + "'");
+    } else if (options.plugin) {
+      throw UsageError("unexpected argument '" + std::string(option) + "' (one plugin at a time)");
+    } else {
+      options.plugin = fs::path(option);
+    }
+  }
+  if (!options.plugin && !options.list)
+    throw UsageError("missing the plugin file (PATH)");
+  return options;
+}
+
+/// The rules to check, in list order, each once.
+std::vector<const conformance::Rule*> chosenRules(const std::vector<std::string>& patterns) {
+  if (patterns.empty()) {
+    std::vector<const conformance::Rule*> all;
+    for (const conformance::Rule& rule : conformance::contractRules())
+      all.push_back(&rule);
+    return all;
+  }
+  std::set<const conformance::Rule*> wanted;
+  for (const std::string& pattern : patterns) {
+    for (const conformance::Rule* rule : conformance::selectRules(pattern))
+      wanted.insert(rule);
+  }
+  std::vector<const conformance::Rule*> chosen;
+  for (const conformance::Rule& rule : conformance::contractRules()) {
+    if (wanted.contains(&rule))
+      chosen.push_back(&rule);
+  }
+  return chosen;
+}
+
+int listRules() {
+  for (const conformance::Rule& rule : conformance::contractRules()) {
+    const std::string section = "section " + rule.section;
+    std::cout << rule.id << std::string(rule.id.size() < 30 ? 30 - rule.id.size() : 1, ' ')
+              << section << std::string(section.size() < 14 ? 14 - section.size() : 1, ' ')
+              << rule.statement << "\n";
+  }
+  return 0;
+}
+
+/// The file checked before a worker sees it, so the common mistakes read plainly.
+void requirePluginFile(const fs::path& path) {
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);
+  if (!fs::exists(status))
+    throw std::runtime_error(path.string() + ": no such file");
+  if (!fs::is_regular_file(status))
+    throw std::runtime_error(path.string() +
+                             ": not a plugin file (a .so); it is a folder or "
+                             "another kind of file");
+}
+
+struct Checked {
+  const conformance::Rule* rule;
+  conformance::RuleOutcome outcome;
+};
+
+void writeJson(const runner::PluginDescription& plugin, const fs::path& worker,
+               const std::vector<Checked>& checked, std::size_t passed) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::PrettyWriter<rapidjson::StringBuffer> json(buffer);
+  json.StartObject();
+  common::key(json, "plugin");
+  json.StartObject();
+  common::field(json, "path", plugin.path.string());
+  common::field(json, "name", plugin.name);
+  common::field(json, "version", plugin.version);
+  common::field(json, "concurrencyModel", plugin.concurrency_model);
+  common::field(json, "ioStack", plugin.io_stack);
+  common::field(json, "abi", plugin.abi);
+  json.EndObject();
+  common::field(json, "workerPath", worker.string());
+  common::key(json, "rules");
+  json.StartArray();
+  for (const Checked& each : checked) {
+    json.StartObject();
+    common::field(json, "id", each.rule->id);
+    common::field(json, "statement", each.rule->statement);
+    common::field(json, "contractSection", each.rule->section);
+    common::field(json, "passed", each.outcome.passed);
+    if (!each.outcome.passed)
+      common::field(json, "reason", each.outcome.reason);
+    common::field(json, "millis", static_cast<std::int64_t>(each.outcome.took.count()));
+    json.EndObject();
+  }
+  json.EndArray();
+  common::field(json, "rulesPassed", static_cast<std::uint64_t>(passed));
+  common::field(json, "rulesChecked", static_cast<std::uint64_t>(checked.size()));
+  json.EndObject();
+  std::cout << buffer.GetString() << "\n";
+}
+
+/// A reason's lines, each indented under its rule.
+std::string indented(const std::string& reason) {
+  std::string text = "      ";
+  for (const char character : reason) {
+    text += character;
+    if (character == '\n')
+      text += "      ";
+  }
+  return text;
+}
+
+int runVerifyPlugin(std::span<const std::string_view> arguments) {
+  const VerifyOptions options = parseVerifyOptions(arguments);
+  if (options.list)
+    return listRules();
+  const fs::path& path = *options.plugin;
+  requirePluginFile(path);
+  const fs::path worker = runner::workerPath();
+  const runner::InspectedFile inspected = runner::inspectPluginFile(path, worker);
+  if (inspected.rejected) {
+    throw std::runtime_error(path.string() +
+                             ": refused by the plugin loader: " + inspected.rejected->reason);
+  }
+  const runner::PluginDescription& description = *inspected.accepted;
+
+  conformance::PluginUnderTest plugin;
+  plugin.worker = worker;
+  plugin.plugin = path;
+  plugin.name = description.name;
+  plugin.threads = options.threads;
+  const runner::Installation installation = runner::currentInstallation();
+  const fs::path corpus_path =
+      conformance::hostileCorpusPath(installation.build_tree, runner::currentExecutable());
+  try {
+    plugin.corpus =
+        conformance::sampleHostileCorpus(conformance::readHostileCorpus(corpus_path),
+                                         options.full_corpus ? 0 : kHostileSamplePerFamily);
+  } catch (const conformance::HostileCorpusError& error) {
+    plugin.corpus_problem = error.what();
+  }
+
+  const std::vector<const conformance::Rule*> rules = chosenRules(options.rules);
+  if (!options.json) {
+    std::cout << "Verifying " << path.string() << ": " << description.name << " "
+              << description.version << " (" << description.concurrency_model << ", "
+              << description.io_stack << "), ABI " << description.abi << "\n"
+              << "with " << worker.string() << ", " << rules.size()
+              << (rules.size() == 1 ? " rule\n\n" : " rules\n\n") << std::flush;
+  }
+  std::vector<Checked> checked;
+  std::size_t passed = 0;
+  for (const conformance::Rule* rule : rules) {
+    conformance::RuleOutcome outcome = conformance::checkRule(*rule, plugin);
+    passed += outcome.passed ? 1 : 0;
+    if (!options.json) {
+      std::cout << (outcome.passed ? "PASS  " : "FAIL  ") << rule->id << "  " << rule->statement
+                << "\n";
+      if (!outcome.passed)
+        std::cout << indented(outcome.reason) << "\n";
+      std::cout << std::flush;
+    }
+    checked.push_back({rule, std::move(outcome)});
+  }
+  if (options.json) {
+    writeJson(description, worker, checked, passed);
+  } else {
+    std::cout << "\n"
+              << passed << " of " << checked.size()
+              << (checked.size() == 1 ? " rule passed\n" : " rules passed\n");
+  }
+  return passed == checked.size() ? common::kExitOk : common::kExitFailure;
+}
+
+}  // namespace
+
+Subcommand verifyPluginSubcommand() {
+  return {"verify-plugin", "check a plugin file against the plugin contract, rule by rule",
+          verifyUsage(), runVerifyPlugin};
+}
+
+}  // namespace benchd::cli

@@ -1,0 +1,99 @@
+#pragma once
+// A rule of the plugin contract (plugins/sdk/CONTRACT.md) as something that can be checked: an
+// id, the statement as the contract says it, and a check that serves the plugin under test in
+// real benchd-worker processes, talks HTTP to it and either returns (pass) or throws
+// RuleFailure with a reason that names what was sent, what was expected and what came back.
+//
+// The list of rules (rules.hpp) is the one definition: `benchd verify-plugin` runs it against
+// any plugin file, and the in-tree conformance suite (tests/conformance) runs it against every
+// approach plugin, one test case per rule and plugin.
+//
+// Checks wait for states (a stats line, a closed socket), never for a fixed time, and bound
+// every wait; a check may take seconds (a stop timeout, a header deadline) but never hangs.
+// Each check starts and stops its own workers, so rules are independent and may run in any
+// order or at the same time.
+
+#include <benchd/conformance/hostile_corpus.hpp>
+#include <benchd/conformance/worker_process.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace benchd::conformance {
+
+/// The plugin a rule is checked against, and how.
+struct PluginUnderTest {
+  std::filesystem::path worker;  ///< the benchd-worker executable that serves it
+  std::filesystem::path plugin;  ///< the plugin file
+  /// The descriptor's name: the first path segment of every endpoint but /health.
+  std::string name;
+  /// --threads for every worker; unset: the worker's default (the machine's hardware threads).
+  std::optional<unsigned> threads;
+  /// The hostile-request corpus (hostile_corpus.hpp); empty: the hostile.* rules fail, saying
+  /// why in `corpus_problem`.
+  std::vector<HostileCase> corpus;
+  std::string corpus_problem;
+};
+
+/// A rule that does not hold. what() is the reason: what was sent, expected and received.
+class RuleFailure : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// What a check works with: the plugin under test, and workers serving it.
+class RuleContext {
+ public:
+  explicit RuleContext(const PluginUnderTest& plugin) : plugin_(plugin) {}
+
+  [[nodiscard]] const PluginUnderTest& plugin() const noexcept { return plugin_; }
+  /// "/{a}" + resource, e.g. path("/movies") is "/callbacks-asio/movies".
+  [[nodiscard]] std::string path(std::string_view resource) const;
+  /// path("/epoch-millis?" + query).
+  [[nodiscard]] std::string epoch(std::string_view query) const;
+
+  /// A worker serving the plugin on an ephemeral port, stats every 50 ms, with `extra_args`
+  /// (e.g. {"--profile", "read-write"}) after the plugin's --threads. Fails the rule when the
+  /// worker does not get ready.
+  [[nodiscard]] std::unique_ptr<WorkerProcess> serve(
+      std::vector<std::string> extra_args = {}) const;
+  /// A worker started with `--plugin <file>` and `args`, not waited for (for arguments the
+  /// worker must refuse).
+  [[nodiscard]] std::unique_ptr<WorkerProcess> start(std::vector<std::string> args) const;
+
+ private:
+  const PluginUnderTest& plugin_;
+};
+
+/// Fails the rule with `reason`.
+[[noreturn]] void fail(const std::string& reason);
+/// Fails the rule with `reason` unless `holds`.
+void require(bool holds, const std::string& reason);
+
+struct Rule {
+  std::string id;         ///< "group.name", e.g. "query.numbers"; stable, for --rule
+  std::string statement;  ///< one line, as CONTRACT.md states it
+  std::string section;    ///< the CONTRACT.md section(s), e.g. "3" or "2, 6"
+  std::function<void(RuleContext&)> check;
+};
+
+/// The outcome of one rule against one plugin.
+struct RuleOutcome {
+  bool passed = false;
+  std::string reason;  ///< empty when passed
+  std::chrono::milliseconds took{0};
+};
+
+/// Runs `rule`'s check against `plugin`. A RuleFailure is a failure with its reason; any other
+/// exception (a connection refused, a worker that would not start) is a failure whose reason
+/// says so. Never throws.
+RuleOutcome checkRule(const Rule& rule, const PluginUnderTest& plugin);
+
+}  // namespace benchd::conformance

@@ -1,0 +1,60 @@
+#include <benchd/conformance/rule.hpp>
+
+#include <exception>
+
+namespace benchd::conformance {
+
+std::string RuleContext::path(std::string_view resource) const {
+  std::string path = "/" + plugin_.name;
+  path += resource;
+  return path;
+}
+
+std::string RuleContext::epoch(std::string_view query) const {
+  return path("/epoch-millis?" + std::string(query));
+}
+
+std::unique_ptr<WorkerProcess> RuleContext::serve(std::vector<std::string> extra_args) const {
+  if (plugin_.threads)
+    extra_args.insert(extra_args.begin(), {"--threads", std::to_string(*plugin_.threads)});
+  try {
+    return WorkerProcess::serve(plugin_.worker, plugin_.plugin, std::move(extra_args));
+  } catch (const std::runtime_error& error) {
+    fail(error.what());
+  }
+}
+
+std::unique_ptr<WorkerProcess> RuleContext::start(std::vector<std::string> args) const {
+  args.insert(args.begin(), {"--plugin", plugin_.plugin.string()});
+  return std::make_unique<WorkerProcess>(plugin_.worker, args);
+}
+
+void fail(const std::string& reason) {
+  throw RuleFailure(reason);
+}
+
+void require(bool holds, const std::string& reason) {
+  if (!holds)
+    fail(reason);
+}
+
+RuleOutcome checkRule(const Rule& rule, const PluginUnderTest& plugin) {
+  RuleOutcome outcome;
+  const auto started = std::chrono::steady_clock::now();
+  try {
+    RuleContext context(plugin);
+    rule.check(context);
+    outcome.passed = true;
+  } catch (const RuleFailure& failure) {
+    outcome.reason = failure.what();
+  } catch (const std::exception& error) {
+    outcome.reason = std::string("could not complete the check: ") + error.what();
+  } catch (...) {
+    outcome.reason = "could not complete the check: an unknown exception";
+  }
+  outcome.took = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - started);
+  return outcome;
+}
+
+}  // namespace benchd::conformance

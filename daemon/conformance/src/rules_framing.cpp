@@ -1,0 +1,239 @@
+// CONTRACT.md section 7, framing and sizes: the request line, Content-Length, chunking, and the
+// limits of the head and the body. The statuses are those Beast's parser gives, which every
+// plugin must give too.
+#include "answer_checks.hpp"
+#include "rule_groups.hpp"
+
+#include <benchd/sdk/limits.hpp>
+
+#include <chrono>
+#include <optional>
+#include <stdexcept>
+#include <utility>
+
+namespace benchd::conformance {
+namespace {
+
+const std::string kNoDelay = "?delayCallDepth=0&delayInMillis=0";
+
+struct FramingCase {
+  std::string name;
+  std::string head;  ///< header lines after the request line, each ending in CRLF
+  std::string body;  ///< bytes after the blank line
+  int status;
+};
+
+/// The first answer to `bytes` on a fresh connection that stays open: a server that waits for
+/// input a correct reading of the framing would not wait for gets no more and times out.
+void expectFirstStatus(std::uint16_t port, const std::string& what, const std::string& bytes,
+                       int status) {
+  std::string got;
+  try {
+    HttpConnection client(port, std::chrono::seconds(5));
+    const HttpResponse response = client.rawRequest(bytes);
+    if (static_cast<int>(response.status) == status)
+      return;
+    got = shown(response);
+  } catch (const std::runtime_error& error) {
+    got = std::string("no answer (") + error.what() + ")";
+  }
+  fail("sent " + what + " '" + printableBytes(bytes) + "': expected " + std::to_string(status) +
+       ", got " + got);
+}
+
+/// Sends every case as one POST to `target` and checks the first answer.
+void expectFramingStatuses(std::uint16_t port, const std::string& target,
+                           const std::vector<FramingCase>& cases) {
+  for (const FramingCase& framing : cases) {
+    expectFirstStatus(
+        port, "(" + framing.name + ")",
+        "POST " + target + " HTTP/1.1\r\nHost: t\r\n" + framing.head + "\r\n" + framing.body,
+        framing.status);
+  }
+}
+
+void malformedHttpIsRefused(RuleContext& context) {
+  auto worker = context.serve();
+  for (const std::string request : {"GARBAGE\r\n\r\n", "GET /health HTTP/9.9\r\n\r\n"}) {
+    HttpConnection client(worker->port(), std::chrono::seconds(10));
+    const HttpResponse response = askRaw(client, request);
+    require(response.status == 400,
+            "sent '" + printableBytes(request) + "': expected 400, got " + shown(response));
+  }
+}
+
+void bodyOverTheLimitIs413(RuleContext& context) {
+  auto worker = context.serve();
+  HttpConnection client(worker->port());
+  const std::string target = context.path("/movies" + kNoDelay);
+  const std::string huge(sdk::kMaxRequestBodyBytes + 1, ' ');
+  expectError(ask(client, "POST", target, huge),
+              "POST " + target + " with " + std::to_string(huge.size()) + " bytes", 413, "exceeds");
+  expectOk(askOnce(worker->port(), "GET", "/health"), "GET /health after the 413");
+}
+
+void lengthOverTheLimitIs413BeforeTheBody(RuleContext& context) {
+  auto worker = context.serve();
+  expectFramingStatuses(
+      worker->port(), context.path("/movies" + kNoDelay),
+      {
+          {"Content-Length over the limit, body not sent", "Content-Length: 100000000\r\n", "[]",
+           413},
+          {"one chunk of 2 MiB, not sent", "Transfer-Encoding: chunked\r\n", "200000\r\n[]", 413},
+      });
+  expectFirstStatus(worker->port(), "(any method)",
+                    "GET /health HTTP/1.1\r\nHost: t\r\nContent-Length: 100000000\r\n\r\n[]", 413);
+}
+
+void noLengthMeansNoBody(RuleContext& context) {
+  auto worker = context.serve();
+  const std::string next = "GET /health HTTP/1.1\r\nHost: t\r\n\r\n";
+  for (const auto& [method, status] :
+       std::vector<std::pair<std::string, unsigned>>{{"POST", 400}, {"PUT", 405}}) {
+    HttpConnection client(worker->port(), std::chrono::seconds(5));
+    const std::string bytes =
+        method + " " + context.path("/movies" + kNoDelay) + " HTTP/1.1\r\nHost: t\r\n\r\n" + next;
+    const std::string sent = "'" + printableBytes(bytes) + "' (no Content-Length, no chunking)";
+    const HttpResponse first = askRaw(client, bytes);
+    require(first.status == status, "sent " + sent + ": expected " + std::to_string(status) +
+                                        " to the first request, got " + shown(first));
+    const HttpResponse pipelined = askRaw(client, "");
+    require(pipelined.status == 200 && pipelined.body == R"({"status":"UP"})",
+            "sent " + sent +
+                R"(: expected the pipelined GET /health answered 200 {"status":"UP"}, )" + "got " +
+                shown(pipelined));
+  }
+}
+
+void contentLengthIsChecked(RuleContext& context) {
+  auto worker = context.serve();
+  expectFramingStatuses(
+      worker->port(), context.path("/movies" + kNoDelay),
+      {
+          {"two different headers", "Content-Length: 2\r\nContent-Length: 3\r\n", "[]x", 400},
+          {"two different values in a list", "Content-Length: 2, 3\r\n", "[]x", 400},
+          {"trailing letter", "Content-Length: 2x\r\n", "[]", 400},
+          {"plus sign", "Content-Length: +2\r\n", "[]", 400},
+          {"minus sign", "Content-Length: -1\r\n", "[]", 400},
+          {"space inside", "Content-Length: 1 2\r\n", "[]", 400},
+          {"empty", "Content-Length: \r\n", "[]", 400},
+          {"over 64 bits", "Content-Length: 99999999999999999999999\r\n", "[]", 400},
+          {"two equal headers", "Content-Length: 2\r\nContent-Length: 2\r\n", "[]", 200},
+          {"leading zero", "Content-Length: 02\r\n", "[]", 200},
+      });
+  expectFirstStatus(
+      worker->port(), "(any method)",
+      "GET /health HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\nContent-Length: 1\r\n\r\nx", 400);
+}
+
+void lengthWithChunkingIsRefused(RuleContext& context) {
+  auto worker = context.serve();
+  expectFramingStatuses(worker->port(), context.path("/movies" + kNoDelay),
+                        {
+                            {"length first", "Content-Length: 7\r\nTransfer-Encoding: chunked\r\n",
+                             "2\r\n[]\r\n0\r\n\r\n", 400},
+                            {"chunked first", "Transfer-Encoding: chunked\r\nContent-Length: 7\r\n",
+                             "2\r\n[]\r\n0\r\n\r\n", 400},
+                        });
+}
+
+void chunkFramingIsChecked(RuleContext& context) {
+  auto worker = context.serve();
+  const std::string chunked = "Transfer-Encoding: chunked\r\n";
+  const std::string first = "2\r\n[]\r\n";
+  expectFramingStatuses(
+      worker->port(), context.path("/movies" + kNoDelay),
+      {
+          {"letters", chunked, first + "zz\r\n0\r\n\r\n", 400},
+          {"minus sign", chunked, first + "-1\r\n0\r\n\r\n", 400},
+          {"0x prefix", chunked, first + "0x0\r\n\r\n", 400},
+          {"over 64 bits", chunked, first + "fffffffffffffffffff\r\n0\r\n\r\n", 400},
+          {"empty size line", chunked, first + "\r\n0\r\n\r\n", 400},
+          {"space before the size", chunked, " 2\r\n[]\r\n0\r\n\r\n", 400},
+          {"space after the size", chunked, "2 \r\n[]\r\n0\r\n\r\n", 400},
+          {"bare LF after the size", chunked, "2\n[]\r\n0\r\n\r\n", 400},
+          {"no CRLF after the data", chunked, "2\r\n[]XX0\r\n\r\n", 400},
+          {"data shorter than the size", chunked, "5\r\n[]\r\n0\r\n\r\n", 400},
+          {"valid", chunked, first + "0\r\n\r\n", 200},
+          {"upper-case coding name", "Transfer-Encoding: CHUNKED\r\n", first + "0\r\n\r\n", 200},
+          {"extension", chunked, "2 ;a=b\r\n[]\r\n0\r\n\r\n", 200},
+          {"leading zeros", chunked, "000000002\r\n[]\r\n0\r\n\r\n", 200},
+          {"trailer field", chunked, first + "0\r\nX-Trailer: 1\r\n\r\n", 200},
+      });
+}
+
+/// A chunk line or trailer section too long to hold unparsed is refused, with 400 or by closing
+/// the connection, and the plugin keeps serving (a 64 KiB trailer field once made Beast throw
+/// out of the Asio plugins' read handlers and ended the worker); the lengths the contract
+/// requires are read.
+void unparsedBytesAreBounded(RuleContext& context) {
+  auto worker = context.serve();
+  const std::string target = context.path("/movies" + kNoDelay);
+  const std::string chunked = "Transfer-Encoding: chunked\r\n";
+  // The trailer section, line ends included, at the required 8 KiB; the chunk line at 4,096.
+  const std::string trailer_field = "X-T: " + std::string(sdk::kMaxRequestHeaderBytes - 9, 'a');
+  const std::string long_extension(4096 - 5, 'e');
+  expectFramingStatuses(worker->port(), target,
+                        {
+                            {"a trailer section of 8 KiB", chunked,
+                             "2\r\n[]\r\n0\r\n" + trailer_field + "\r\n\r\n", 200},
+                            {"a chunk line of 4,096 bytes", chunked,
+                             "2;" + long_extension + "\r\n[]\r\n0\r\n\r\n", 200},
+                        });
+  const std::size_t over = std::size_t{65'534};
+  const std::vector<std::pair<std::string, std::string>> too_long = {
+      {"a trailer field of 65,534 bytes",
+       "2\r\n[]\r\n0\r\nX-T: " + std::string(over, 'a') + "\r\n\r\n"},
+      {"a chunk extension of 65,534 bytes", "2;" + std::string(over, 'e') + "\r\n[]\r\n0\r\n\r\n"},
+  };
+  for (const auto& [what, body] : too_long) {
+    const std::string bytes =
+        "POST " + target + " HTTP/1.1\r\nHost: t\r\n" + chunked + "\r\n" + body;
+    std::optional<HttpResponse> answer;
+    try {
+      HttpConnection client(worker->port(), std::chrono::seconds(5));
+      answer = client.rawRequest(bytes);
+    } catch (const std::runtime_error&) {
+      // Closed unanswered (or reset while the rest was being sent): allowed.
+    }
+    require(!answer || answer->status == 400, "sent " + what +
+                                                  ": expected 400 or a closed connection, got " +
+                                                  (answer ? shown(*answer) : std::string()));
+    try {
+      expectOk(askOnce(worker->port(), "GET", "/health"), "GET /health after " + what);
+    } catch (const RuleFailure& failure) {
+      fail("after " + what +
+           " the plugin no longer serves (did the worker die?): " + failure.what());
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<Rule> framingRules() {
+  return {
+      {"framing.malformed", "a request line that does not parse, or another HTTP version, is 400",
+       "7", malformedHttpIsRefused},
+      {"framing.body-over-limit", "a body over kMaxRequestBodyBytes is 413", "7, 10",
+       bodyOverTheLimitIs413},
+      {"framing.length-over-limit", "a declared length over the limit is 413 before the body",
+       "7, 10", lengthOverTheLimitIs413BeforeTheBody},
+      {"framing.no-length",
+       "no Content-Length and no chunking: no body, and the next request is served", "7",
+       noLengthMeansNoBody},
+      {"framing.content-length",
+       "conflicting or malformed Content-Length is 400; equal repeats and leading zeros are fine",
+       "7", contentLengthIsChecked},
+      {"framing.length-with-chunked", "Content-Length with Transfer-Encoding is 400", "7",
+       lengthWithChunkingIsRefused},
+      {"framing.chunks",
+       "bad chunk framing is 400; extensions, trailers, leading zeros, any case accepted", "7",
+       chunkFramingIsChecked},
+      {"framing.unparsed-limit",
+       "a chunk line or trailer section over BENCHD_MAX_UNPARSED_REQUEST_BYTES is refused (400 or "
+       "closed) and the plugin keeps serving; 8 KiB trailers and 4,096-byte chunk lines are read",
+       "7, 10", unparsedBytesAreBounded},
+  };
+}
+
+}  // namespace benchd::conformance

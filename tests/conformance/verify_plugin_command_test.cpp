@@ -1,0 +1,112 @@
+// `benchd verify-plugin` as a user runs it: the real command on built plugins. An approach
+// plugin passes every rule; a plugin that answers wrongly fails, the rule named with its reason;
+// a file the loader refuses, a missing file and bad arguments are named.
+#include "build_paths.hpp"
+#include "command_runner.hpp"
+
+#include <benchd/conformance/rules.hpp>
+
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace benchd::testing {
+namespace {
+
+/// A full check takes half a minute, under a sanitizer a few; within ctest's 600 s per test.
+constexpr std::chrono::minutes kFullCheckTimeout{9};
+
+CommandResult verifyPlugin(const std::vector<std::string>& arguments,
+                           std::chrono::milliseconds timeout = std::chrono::minutes(5)) {
+  std::vector<std::string> all = {"verify-plugin"};
+  all.insert(all.end(), arguments.begin(), arguments.end());
+  return runCommand(cliPath(), all, timeout);
+}
+
+std::string callbacksAsio() {
+  return pluginDir() + "/callbacks-asio.so";
+}
+
+TEST(VerifyPlugin, AnApproachPluginPassesEveryRule) {
+  const CommandResult result = verifyPlugin({callbacksAsio()}, kFullCheckTimeout);
+  const std::size_t rules = conformance::contractRules().size();
+  EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+  EXPECT_NE(
+      result.out.find(std::to_string(rules) + " of " + std::to_string(rules) + " rules passed"),
+      std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("PASS  endpoints.health  "), std::string::npos) << result.out;
+  EXPECT_EQ(result.out.find("FAIL"), std::string::npos) << result.out;
+}
+
+TEST(VerifyPlugin, AWrongPluginFailsNamingTheRuleAndTheReason) {
+  // wrong-answers (tests/runner/test_plugins) answers 200 "[]" at once to anything but /health.
+  const CommandResult result =
+      verifyPlugin({testPluginDir() + "/wrong-answers/wrong-answers.so", "--rule", "endpoints"});
+  EXPECT_EQ(result.exit_code, 1) << result.out << result.err;
+  EXPECT_NE(result.out.find("FAIL  endpoints.epoch-millis  epoch-millis answers the time after "
+                            "the wait"),
+            std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("\n      delayCallDepth=0 delayInMillis=0: "), std::string::npos)
+      << "the reason, indented under the rule: " << result.out;
+  EXPECT_NE(result.out.find(" of 5 rules passed"), std::string::npos) << result.out;
+}
+
+TEST(VerifyPlugin, JsonHoldsEveryRuleChecked) {
+  const CommandResult result =
+      verifyPlugin({"--json", "--rule", "endpoints.health", "--threads", "2", callbacksAsio()});
+  ASSERT_EQ(result.exit_code, 0) << result.out << result.err;
+  rapidjson::Document document;
+  document.Parse(result.out.c_str());
+  ASSERT_TRUE(document.IsObject()) << result.out;
+  EXPECT_STREQ(document["plugin"]["name"].GetString(), "callbacks-asio");
+  ASSERT_EQ(document["rules"].Size(), 1U);
+  EXPECT_STREQ(document["rules"][0]["id"].GetString(), "endpoints.health");
+  EXPECT_TRUE(document["rules"][0]["passed"].GetBool());
+  EXPECT_EQ(document["rulesPassed"].GetUint(), 1U);
+}
+
+TEST(VerifyPlugin, APluginTheLoaderRefusesIsNamedWithTheReason) {
+  const std::string path = brokenPluginDir() + "/newer_abi_minor.so";
+  const CommandResult result = verifyPlugin({path});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find(path + ": refused by the plugin loader: "), std::string::npos)
+      << result.err;
+  EXPECT_NE(result.err.find("built for plugin ABI"), std::string::npos)
+      << "names both versions: " << result.err;
+  EXPECT_EQ(result.out, "");
+}
+
+TEST(VerifyPlugin, AMissingFileIsNamed) {
+  const CommandResult result = verifyPlugin({"/nonexistent/plugin.so"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "benchd verify-plugin: error: /nonexistent/plugin.so: no such file\n");
+}
+
+TEST(VerifyPlugin, BadArgumentsAreUsageErrors) {
+  for (const std::vector<std::string>& arguments : std::vector<std::vector<std::string>>{
+           {},
+           {callbacksAsio(), "--rule", "no-such-rule"},
+           {callbacksAsio(), "--threads", "0"},
+           {callbacksAsio(), callbacksAsio()},
+           {"--frobnicate"},
+       }) {
+    const CommandResult result = verifyPlugin(arguments);
+    EXPECT_EQ(result.exit_code, 2) << result.err;
+    EXPECT_NE(result.err.find("usage: benchd verify-plugin PATH"), std::string::npos) << result.err;
+  }
+}
+
+TEST(VerifyPlugin, ListNamesEveryRule) {
+  const CommandResult result = verifyPlugin({"--list"});
+  EXPECT_EQ(result.exit_code, 0);
+  for (const conformance::Rule& rule : conformance::contractRules())
+    EXPECT_NE(result.out.find(rule.id + " "), std::string::npos) << rule.id;
+}
+
+}  // namespace
+}  // namespace benchd::testing
