@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the packages into a clean Debian 12 root (mmdebstrap, from the Debian mirror) with
 # only their declared dependencies, then, inside it: `benchd plugins`, `benchd serve` on
-# loopback with a curl of /api/v1/health and a short run through the API; then removes and
+# loopback with a curl of /api/v1/health, a plugin dropped into /usr/local/lib/benchd/plugins
+# offered by the daemon's rescan and a short run through the API (which runs it); then removes and
 # purges every benchd package and checks that nothing of benchd is left behind.
 # Needs root (or working user namespaces) and the Debian mirror; takes a few minutes.
 # Usage: packaging/test-install.sh [DEB_FOLDER]   (default: build/debs)
@@ -36,6 +37,16 @@ for _ in $(seq 1 100); do
 done
 cat /tmp/health.json; echo
 token=$(cat /root/state/benchd/token)
+step "a plugin dropped into /usr/local/lib/benchd/plugins: the daemon's rescan offers it"
+# A copy of a packaged plugin under another file name stands in for a locally built one; the
+# local folder is searched before the packaged plugins, so the copy provides the name.
+mkdir -p /usr/local/lib/benchd/plugins
+cp /usr/lib/*/benchd/plugins/threads-poco.so /usr/local/lib/benchd/plugins/threads-poco.so
+curl -fsS -X POST -H "Authorization: Bearer $token" \
+  http://127.0.0.1:7878/api/v1/approaches/rescan >/tmp/rescan.json
+grep -q '"/usr/local/lib/benchd/plugins/threads-poco.so"' /tmp/rescan.json ||
+  { echo "test-install: the rescan did not offer the local plugin:"; cat /tmp/rescan.json; exit 1; }
+echo "threads-poco now from /usr/local/lib/benchd/plugins"
 step "a short run through the API"
 curl -fsS -X POST -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
   -d '{"scenarioFile": "scenarios-ci.csv", "approaches": ["callbacks-asio", "threads-poco"], "warmupSeconds": 0, "testSeconds": 2}' \
@@ -53,7 +64,7 @@ echo "run $run_url: $state"
 kill "$serve"; wait "$serve" || true
 [ "$state" = completed ] || { cat /tmp/serve.log; exit 1; }
 step "remove and purge"
-rm -rf /root/state
+rm -rf /root/state /usr/local/lib/benchd
 installed | cut -d' ' -f1 | xargs dpkg --purge
 leftovers=$(find / -xdev \( -path /proc -o -path /sys -o -path /dev \) -prune -o \
   -name '*benchd*' -print | grep -v '^/tmp/' || true)

@@ -9,7 +9,8 @@
 # run skipped (those whose premise the sanitizers' runtime breaks, e.g. a process without a
 # free descriptor). Running the whole suite twice took CI over 25 minutes here. Last, the
 # package checks (packaging/check-debs.sh: lintian, file lists, units, a run from the extracted
-# packages, the plugin templates built against the extracted SDK).
+# packages, the plugin templates built against the extracted SDK) and an install, serve, run
+# and purge in a clean Debian 12 root (packaging/test-install.sh, from the Debian mirror).
 # Installs the Debian packages it needs first.
 # Usage: scripts/test.sh [ctest args for both runs, e.g. -R Conformance]
 set -euo pipefail
@@ -67,4 +68,6 @@ else
 fi
 echo "== package checks"
 packaging/check-debs.sh
+echo "== the packages installed into a clean Debian 12 root, served, run and purged"
+packaging/test-install.sh
 echo "== build and tests took $(($(date +%s) - start)) s"
