@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Checks the packages packaging/build-debs.sh built, without installing them (CI runs this):
-#   1. lintian --fail-on error,warning on every package (overrides name their reasons);
+#   1. lintian --fail-on error,warning on every package (no override is needed today; one that
+#      is must name its reason in packaging/debian/<package>.lintian-overrides);
 #   2. each package's file list (dpkg-deb -c) against packaging/expected/<package>.files;
 #   3. every ELF file: no executable stack (MemoryDenyWriteExecute and lintian need that), no
 #      RPATH/RUNPATH;
@@ -12,7 +13,6 @@
 # Usage: packaging/check-debs.sh [DEB_FOLDER]   (default: build/debs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root=$PWD
 debs=$(realpath "${1:-build/debs}")
 scripts/install-deps.sh lintian desktop-file-utils systemd binutils
 
@@ -25,7 +25,7 @@ step() { echo "== check-debs: $*"; }
 packages=(benchd benchd-report benchd-gui benchd-plugin-dev)
 deb_of() { ls "$debs"/"$1"_*.deb 2>/dev/null | head -n 1; }
 for package in "${packages[@]}"; do
-  [ -n "$(deb_of "$package")" ] || { echo "check-debs: no $package_*.deb in $debs" >&2; exit 1; }
+  [ -n "$(deb_of "$package")" ] || { echo "check-debs: no ${package}_*.deb in $debs" >&2; exit 1; }
 done
 triplet=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 
