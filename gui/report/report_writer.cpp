@@ -5,10 +5,12 @@
 #include <benchd/charts/widget_image.hpp>
 #include <benchd/charts/winners_grid_view.hpp>
 #include <benchd/results/results_table.hpp>
-#include <benchd/results/winners.hpp>
+#include <benchd/results/winner_decision.hpp>
 
 #include <QApplication>
 #include <QImage>
+#include <algorithm>
+#include <iterator>
 #include <stdexcept>
 
 namespace benchd::report {
@@ -37,7 +39,11 @@ ReportSummary writeReport(const store::ResultStore& store, store::RunId run,
   if (!record) {
     throw std::invalid_argument("no run " + std::to_string(run) + " in " + store.file().string());
   }
-  const std::vector<results::SummaryRow> summaries = store.summaries(run);
+  const std::vector<results::SummaryRow> runs = store.summaries(run);
+  // One chart per (scenario, approach): its first run (the others are in the store).
+  std::vector<results::SummaryRow> summaries;
+  std::copy_if(runs.begin(), runs.end(), std::back_inserter(summaries),
+               [](const results::SummaryRow& row) { return row.repeat_number == 1; });
   const auto say = [&progress](const std::string& line) {
     if (progress) {
       progress(line);
@@ -77,7 +83,7 @@ ReportSummary writeReport(const store::ResultStore& store, store::RunId run,
   }
   if (!summaries.empty()) {
     const results::WinnersGrid grid =
-        results::computeWinners(results::toResultsTable(summaries), record->run.approaches);
+        results::decideRunWinners(runs, record->run.approaches, record->run.winner_rule);
     savePng(charts::renderWinnersGrid(grid, QApplication::font()),
             settings.out_dir / "results.png");
     summary.grid = true;

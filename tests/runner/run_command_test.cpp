@@ -163,6 +163,85 @@ TEST(BenchdRun, FailsWhatCannotRunAndCarriesOn) {
   EXPECT_NE(result.err.find("FAILED"), std::string::npos) << describe(result);
 }
 
+/// --repeat in rounds over variants: an A/A pair (--aa) and a plugin with an option it does not
+/// know. Every run is stored and in results-runs.csv, results.csv holds one median row per pair,
+/// each round runs every approach once, and the seed given is the seed recorded.
+TEST(BenchdRun, RepeatsInRoundsOverApproachVariants) {
+  const TempDir dir;
+  const fs::path file =
+      writeFile(dir.path() / "repeat.csv", scenarioCsv("time,get-time.js,,0,0,10,50,0,1\n"));
+  const CommandResult aa = runCommand(
+      benchdExecutable().string(),
+      {"run", file.string(), "-o", (dir.path() / "aa").string(), "--aa", "callbacks-asio",
+       "--repeat", "3", "--seed", "12345", "--store", (dir.path() / "runs.sqlite").string()},
+      std::chrono::minutes(3));
+  ASSERT_EQ(aa.exit_code, 0) << describe(aa);
+  EXPECT_NE(aa.err.find("1 rows x 2 approaches x 3 repeats"), std::string::npos) << describe(aa);
+  EXPECT_NE(aa.err.find("round 3/3"), std::string::npos) << describe(aa);
+  // 3 runs a side cannot be tested: the grid says its leads are unconfirmed.
+  EXPECT_NE(aa.out.find("unconfirmed leads"), std::string::npos) << describe(aa);
+  const fs::path folder = dir.path() / "aa" / "repeat";
+  const results::ResultsTable runs = results::readResultsCsvFile(folder / "results-runs.csv");
+  ASSERT_EQ(runs.rows().size(), 6U);
+  for (const results::ResultsRow& row : runs.rows()) {
+    EXPECT_EQ(number(runs, row, "requests_error"), 0) << row.approach;  // the copy answers too
+  }
+  const results::ResultsTable medians = results::readResultsCsvFile(folder / "results.csv");
+  ASSERT_EQ(medians.rows().size(), 2U);
+  EXPECT_NE(findRow(medians, "time", "callbacks-asio#2"), nullptr);
+
+  store::ResultStore store(dir.path() / "runs.sqlite");
+  const std::vector<store::RunRecord> recorded = store.listRuns();
+  ASSERT_EQ(recorded.size(), 1U);
+  EXPECT_EQ(recorded[0].run.repeats, 3U);
+  EXPECT_EQ(recorded[0].run.order_seed, 12345U);
+  EXPECT_EQ(recorded[0].run.approaches,
+            (std::vector<std::string>{"callbacks-asio", "callbacks-asio#2"}));
+  const std::vector<results::SummaryRow> stored = store.summaries(recorded[0].id);
+  ASSERT_EQ(stored.size(), 6U);
+  for (std::size_t round = 0; round < 3; ++round) {
+    // Each round: both approaches once, at positions 1 and 2, in the round's own order.
+    const results::SummaryRow& first = stored[2 * round];
+    const results::SummaryRow& second = stored[2 * round + 1];
+    EXPECT_EQ(first.repeat_number, round + 1);
+    EXPECT_EQ(second.repeat_number, round + 1);
+    EXPECT_EQ(first.round_position, 1U);
+    EXPECT_EQ(second.round_position, 2U);
+    EXPECT_NE(first.approach, second.approach);
+  }
+  const std::string markdown = readFile(folder / "results.md");
+  EXPECT_NE(markdown.find("seed 12345"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("Run 3 of 3"), std::string::npos) << markdown;
+
+  // A variant with an option its plugin refuses fails its rows with the plugin's reason; the
+  // plugin as installed beside it runs.
+  const CommandResult option =
+      runCommand(benchdExecutable().string(),
+                 {"run", file.string(), "-o", (dir.path() / "option").string(), "-a",
+                  "callbacks-asio,callbacks-asio[no_such_option=1]"},
+                 std::chrono::minutes(3));
+  ASSERT_EQ(option.exit_code, 0) << describe(option);
+  const std::string option_markdown = readFile(dir.path() / "option" / "repeat" / "results.md");
+  EXPECT_NE(option_markdown.find("callbacks-asio[no_such_option=1]: **failed**"), std::string::npos)
+      << option_markdown;
+  EXPECT_NE(option_markdown.find("no_such_option"), std::string::npos) << option_markdown;
+
+  // Bad spellings are usage errors (exit 2) naming the place.
+  const CommandResult bad = runCommand(benchdExecutable().string(),
+                                       {"run", file.string(), "--plan", "-a", "callbacks-asio[x]"},
+                                       std::chrono::minutes(1));
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.err.find("at character 17: expected '=' after option 'x'"), std::string::npos)
+      << describe(bad);
+  const CommandResult both =
+      runCommand(benchdExecutable().string(),
+                 {"run", file.string(), "--plan", "--aa", "callbacks-asio", "-a", "threads-asio"},
+                 std::chrono::minutes(1));
+  EXPECT_EQ(both.exit_code, 2) << describe(both);
+  EXPECT_NE(both.err.find("--aa: an A/A check runs one approach against itself"), std::string::npos)
+      << describe(both);
+}
+
 /// A fast but wrong approach must not win: its answers are checked before any load.
 TEST(BenchdRun, FailsAnApproachThatAnswersWrongly) {
   const TempDir dir;

@@ -9,7 +9,9 @@
 
 #include <filesystem>
 #include <limits>
+#include <optional>
 #include <sqlite3.h>
+#include <string>
 
 namespace benchd::store {
 namespace {
@@ -194,6 +196,85 @@ TEST_F(StoreTest, MigratesAVersionOneFileAndKeepsItsRuns) {
   EXPECT_EQ(store.seconds(result, measurement::PhaseKind::kTest).size(), 1U);
   store.addEvent(runs[0].id, {1, "end", "{}"});
   EXPECT_EQ(store.events(runs[0].id, 0).size(), 1U);
+}
+
+TEST_F(StoreTest, MigratesAVersionThreeFileKeepingItsResultsAndTheirSeries) {
+  // Step 4 rebuilds `result` (its unique key gains the repeat): the results, their ids and
+  // everything that refers to them must survive, foreign keys and all.
+  {
+    std::filesystem::create_directories(file().parent_path());
+    sqlite::SqliteConnection old(file().string());
+    old.execute("PRAGMA foreign_keys = ON");
+    migrateSchema(old, 3);
+    old.execute(
+        "INSERT INTO run (id, scenario_file, scenario_set, approaches, options, results_dir, "
+        "started_epoch_millis, status) VALUES (7, 'old.csv', 'old', 'a,b', '', 'r', 1, "
+        "'completed')");
+    old.execute(
+        "INSERT INTO result (id, run_id, row_index, scenario, approach, finished) VALUES "
+        "(41, 7, 0, 's', 'a', 1), (42, 7, 0, 's', 'b', 1)");
+    old.execute(
+        "INSERT INTO result_metric (result_id, name, value) VALUES (41, 'requests_ok', 100), "
+        "(42, 'requests_ok', 200)");
+  }
+  ResultStore store(file());
+  EXPECT_EQ(store.schemaVersion(), 4);
+  const std::optional<RunRecord> run = store.findRun(7);
+  ASSERT_TRUE(run);
+  EXPECT_EQ(run->run.repeats, 1U);
+  EXPECT_EQ(run->run.winner_rule, "significant");
+  const std::vector<results::SummaryRow> rows = store.summaries(7);
+  ASSERT_EQ(rows.size(), 2U);
+  EXPECT_EQ(rows[0].approach, "a");
+  EXPECT_DOUBLE_EQ(rows[0].metric("requests_ok"), 100.0);
+  EXPECT_EQ(rows[0].repeat_number, 1U);
+  EXPECT_EQ(rows[0].round_position, 0U);  // unknown before version 4
+  EXPECT_DOUBLE_EQ(rows[1].metric("requests_ok"), 200.0);
+  EXPECT_EQ(store.findResult(7, "s", "b"), std::optional<ResultId>(42));
+  // Deleting the run still cascades to the rebuilt table and from it to the metrics.
+  EXPECT_TRUE(store.deleteRun(7));
+  sqlite::SqliteConnection check(file().string());
+  sqlite::SqliteStatement metrics = check.prepare("SELECT count(*) FROM result_metric");
+  ASSERT_TRUE(metrics.step());
+  EXPECT_EQ(metrics.columnInt64(0), 0);
+}
+
+TEST_F(StoreTest, KeepsEveryRepeatOfAPairWithItsRoundPosition) {
+  ResultStore store(file());
+  NewRun run;
+  run.scenario_file = "f.csv";
+  run.scenario_set = "f";
+  run.approaches = {"a", "a#2"};
+  run.repeats = 3;
+  run.order_seed = std::numeric_limits<std::uint64_t>::max() - 5;  // above int64's range
+  run.winner_rule = "original";
+  const RunId id = store.createRun(run);
+  for (std::uint32_t repeat = 1; repeat <= 3; ++repeat) {
+    for (const std::string approach : {"a", "a#2"}) {
+      const ResultId result =
+          store.beginResult(id, 0, "s", approach, repeat, approach == "a" ? 2 : 1);
+      results::SummaryRow summary;
+      summary.scenario = "s";
+      summary.approach = approach;
+      summary.setMetric("requests_ok", 10.0 * repeat);
+      store.finishResult(result, summary);
+    }
+  }
+  const std::optional<RunRecord> record = store.findRun(id);
+  ASSERT_TRUE(record);
+  EXPECT_EQ(record->run.repeats, 3U);
+  EXPECT_EQ(record->run.order_seed, run.order_seed);
+  EXPECT_EQ(record->run.winner_rule, "original");
+  const std::vector<results::SummaryRow> rows = store.summaries(id);
+  ASSERT_EQ(rows.size(), 6U);
+  EXPECT_EQ(rows[4].approach, "a");
+  EXPECT_EQ(rows[4].repeat_number, 3U);
+  EXPECT_EQ(rows[4].round_position, 2U);
+  EXPECT_DOUBLE_EQ(rows[4].metric("requests_ok"), 30.0);
+  EXPECT_NE(store.findResult(id, "s", "a#2", 2), store.findResult(id, "s", "a#2", 3));
+  EXPECT_FALSE(store.findResult(id, "s", "a", 4));
+  // The same run of a pair cannot be stored twice.
+  EXPECT_THROW(store.beginResult(id, 0, "s", "a", 1, 1), std::exception);
 }
 
 TEST_F(StoreTest, RefusesAFileFromANewerBenchd) {

@@ -6,6 +6,7 @@
 #include "serve_command.hpp"
 #include "subcommand_table.hpp"
 #include "verify_plugin_command.hpp"
+#include "winners_command.hpp"
 
 int main(int argc, char** argv) {
   benchd::cli::SubcommandTable commands;
@@ -14,6 +15,7 @@ int main(int argc, char** argv) {
   commands.add(benchd::cli::loadSubcommand());
   commands.add(benchd::cli::pluginsSubcommand());
   commands.add(benchd::cli::compareSubcommand());
+  commands.add(benchd::cli::winnersSubcommand());
   commands.add(benchd::cli::verifyPluginSubcommand());
   return commands.dispatch(argc, argv);
 }

@@ -6,8 +6,9 @@
 #include "usage_error.hpp"
 #include "workload_source.hpp"
 
+#include <benchd/results/metric_format.hpp>
 #include <benchd/results/results_table.hpp>
-#include <benchd/results/winners.hpp>
+#include <benchd/results/winner_decision.hpp>
 #include <benchd/runner/benchmark_run.hpp>
 #include <benchd/runner/plugin_folders.hpp>
 #include <benchd/runner/run_preparation.hpp>
@@ -25,18 +26,24 @@ namespace {
 constexpr int kStoppedExitCode = 130;
 
 void printStandings(std::ostream& out, const std::vector<results::SummaryRow>& rows,
-                    const std::vector<std::string>& approaches) {
+                    const runner::RunSettings& settings) {
   if (rows.empty()) {
     return;
   }
   const results::WinnersGrid grid =
-      results::computeWinners(results::toResultsTable(rows), approaches);
-  out << "winners over " << grid.contests << " contests:\n";
+      results::decideRunWinners(rows, settings.plan.approaches, settings.winner_rule);
+  out << "winners over " << grid.contests << " contests"
+      << (grid.confirmed ? "" : " (unconfirmed leads: not tested)") << ":\n";
   for (const results::ApproachStanding& standing : grid.standings) {
     out << "  (" << standing.rank << ") " << standing.approach << ": " << standing.wins << " wins, "
         << standing.percent << " %\n";
   }
-  out << "  no winner: " << grid.draws << ", " << grid.draw_percent << " %\n";
+  out << "  no winner: " << grid.draws + grid.undecided << ", " << grid.draw_percent << " %";
+  if (grid.confirmed) {
+    out << " (" << grid.undecided << " with no significant difference); expected false winners: "
+        << "at most " << results::formatMetricValue(grid.expected_false_winners);
+  }
+  out << "\n" << grid.rule_note << "\n";
 }
 
 /// A request the runner refused, in `benchd run`'s words: a bad option value is a usage error
@@ -55,6 +62,12 @@ void printStandings(std::ostream& out, const std::vector<results::SummaryRow>& r
       throw UsageError("--server-cpus: " + reason);
     case runner::RunRequestField::kGeneratorCpus:
       throw UsageError("--generator-cpus: " + reason);
+    case runner::RunRequestField::kRepeats:
+      throw UsageError("--repeat: " + reason);
+    case runner::RunRequestField::kWinnerRule:
+      throw UsageError("--winners: " + reason);
+    case runner::RunRequestField::kAa:
+      throw UsageError("--aa: " + reason + " (leave out -a)");
   }
   throw std::runtime_error(reason);  // only for a value outside the enumeration
 }
@@ -64,6 +77,10 @@ int runBenchmarks(std::span<const std::string_view> arguments) {
   runner::RunRequest request;
   request.scenario_file = options.scenario_file;
   request.approaches = options.approaches;
+  request.aa_approach = options.aa_approach;
+  request.repeats = options.repeats;
+  request.order_seed = options.order_seed;
+  request.winner_rule = options.winner_rule;
   request.overrides = {options.warmup_seconds, options.test_seconds};
   request.keep_csv = options.keep_csv;
   request.server_cpus = options.server_cpus;
@@ -107,15 +124,17 @@ int runBenchmarks(std::span<const std::string_view> arguments) {
                                : std::filesystem::path(options.output_dir) / "benchd.sqlite");
   std::cerr << "benchd run: " << settings.scenario_file.string() << ": "
             << settings.plan.rows.size() << " rows x " << settings.approaches.size()
-            << " approaches, about " << runner::formatDuration(settings.plan.total)
-            << "; results in " << settings.results_dir.string() << "\n";
+            << " approaches"
+            << (settings.repeats > 1 ? " x " + std::to_string(settings.repeats) + " repeats" : "")
+            << ", about " << runner::formatDuration(settings.plan.total) << "; results in "
+            << settings.results_dir.string() << "\n";
   RunProgress progress(std::cerr, ::isatty(STDERR_FILENO) == 1, options.quiet);
   runner::BenchmarkRun run(settings, store, progress);
   const StopOnSignal stop_on_signal([&run] { run.requestStop(); });
   const runner::RunReport report = run.execute();
   progress.finish();
 
-  printStandings(std::cout, report.rows, settings.plan.approaches);
+  printStandings(std::cout, report.rows, settings);
   std::cout << (report.outcome == runner::RunOutcome::kStopped ? "stopped" : "completed")
             << " after " << runner::formatDuration(report.elapsed) << ": " << report.rows.size()
             << " results in " << settings.results_dir.string() << " (results.csv, results.md); run "

@@ -7,6 +7,7 @@
 #include <benchd/scenario/phase_limits.hpp>
 
 #include <charconv>
+#include <limits>
 #include <stdexcept>
 
 namespace benchd::cli {
@@ -16,10 +17,35 @@ std::uint32_t parseSeconds(std::string_view option, std::string_view text) {
   return common::parseIntegerOption<std::uint32_t>(option, text, 0, scenario::kMaxPhaseSeconds);
 }
 
-std::vector<std::string> splitNames(std::string_view option, std::string_view text) {
+std::vector<unsigned> cpuList(std::string_view option, std::string_view text) {
+  try {
+    return runner::parseCpuList(text);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(std::string(option) + ": " + error.what());
+  }
+}
+
+/// The first comma of `text` outside a variant's [options], or npos.
+std::size_t nameSeparator(std::string_view text) {
+  int depth = 0;
+  for (std::size_t index = 0; index < text.size(); ++index) {
+    if (text[index] == '[') {
+      ++depth;
+    } else if (text[index] == ']') {
+      --depth;
+    } else if (text[index] == ',' && depth <= 0) {
+      return index;
+    }
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
+std::vector<std::string> splitApproachList(std::string_view option, std::string_view text) {
   std::vector<std::string> names;
   while (!text.empty()) {
-    const std::size_t comma = text.find(',');
+    const std::size_t comma = nameSeparator(text);
     const std::string_view name = text.substr(0, comma);
     if (name.empty()) {
       throw UsageError(std::string(option) + ": expected approach names separated by commas");
@@ -33,16 +59,6 @@ std::vector<std::string> splitNames(std::string_view option, std::string_view te
   return names;
 }
 
-std::vector<unsigned> cpuList(std::string_view option, std::string_view text) {
-  try {
-    return runner::parseCpuList(text);
-  } catch (const std::invalid_argument& error) {
-    throw UsageError(std::string(option) + ": " + error.what());
-  }
-}
-
-}  // namespace
-
 std::string runUsage() {
   return "usage: benchd run [SCENARIO_FILE] [-a a,b,c] [-w S] [-t S] [-o DIR] [-C] [--plan]\n"
          "                  [options]\n"
@@ -55,7 +71,17 @@ std::string runUsage() {
          "  SCENARIO_FILE           a path, or a bare name looked up in the scenarios folder\n"
          "                          (default scenarios-quick.csv)\n"
          "  -a a,b,c                approaches to run, in this order (default: every plugin\n"
-         "                          found, by name; see `benchd plugins`)\n"
+         "                          found, by name; see `benchd plugins`); a variant runs a\n"
+         "                          plugin with options or again under a label:\n"
+         "                          'threads-asio[max_threads=200]', callbacks-asio#2\n"
+         "  --aa APPROACH           an A/A check: APPROACH against itself (APPROACH#2)\n"
+         "  --repeat N              run every (row, approach) N times, in rounds of every\n"
+         "                          approach in a shuffled order (default 1; 5 or more let\n"
+         "                          the winners grid test its leads)\n"
+         "  --seed N                seed of the rounds' orders (default: a fresh one, recorded)\n"
+         "  --winners RULE          significant (default: a lead wins when significant over\n"
+         "                          the repeats and above the noise) or original (any lead\n"
+         "                          wins, as the original study; unconfirmed leads)\n"
          "  -w S                    warm-up seconds for every row (overrides the file)\n"
          "  -t S                    test seconds for every row (overrides the file)\n"
          "  -o DIR                  results folder (default ./results)\n"
@@ -117,7 +143,21 @@ RunOptions parseRunOptions(std::span<const std::string_view> arguments) {
     }
     const std::string_view value = arguments[++i];
     if (option == "-a") {
-      options.approaches = splitNames(option, value);
+      options.approaches = splitApproachList(option, value);
+    } else if (option == "--aa") {
+      options.aa_approach = std::string(value);
+    } else if (option == "--repeat") {
+      options.repeats =
+          common::parseIntegerOption<std::uint32_t>(option, value, 1, scenario::kMaxRepeats);
+    } else if (option == "--seed") {
+      options.order_seed = common::parseIntegerOption<std::uint64_t>(
+          option, value, 0, std::numeric_limits<std::uint64_t>::max());
+    } else if (option == "--winners") {
+      if (value != "significant" && value != "original") {
+        throw UsageError("--winners: expected 'significant' or 'original', got '" +
+                         std::string(value) + "'");
+      }
+      options.winner_rule = value;
     } else if (option == "-w") {
       options.warmup_seconds = parseSeconds(option, value);
     } else if (option == "-t") {

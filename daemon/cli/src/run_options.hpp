@@ -13,6 +13,10 @@ namespace benchd::cli {
 struct RunOptions {
   std::string scenario_file = "scenarios-quick.csv";  ///< positional: a bare name or a path
   std::vector<std::string> approaches;                ///< -a a,b,c (default: every plugin)
+  std::optional<std::string> aa_approach;             ///< --aa APPROACH
+  std::uint32_t repeats = 1;                          ///< --repeat N
+  std::optional<std::uint64_t> order_seed;            ///< --seed N
+  std::string winner_rule = "significant";            ///< --winners RULE
   std::optional<std::uint32_t> warmup_seconds;        ///< -w S
   std::optional<std::uint32_t> test_seconds;          ///< -t S
   std::string output_dir = "results";                 ///< -o DIR: results go to DIR/<stem>/
@@ -27,6 +31,10 @@ struct RunOptions {
   std::uint32_t health_timeout_seconds = 30;          ///< --health-timeout S
   bool quiet = false;                                 ///< --quiet
 };
+
+/// An -a list: approach names separated by commas, a comma inside a variant's [options]
+/// belonging to the variant. Throws UsageError naming `option` for an empty name.
+std::vector<std::string> splitApproachList(std::string_view option, std::string_view text);
 
 /// Parses the arguments after `run`. Throws UsageError with one line naming the option.
 RunOptions parseRunOptions(std::span<const std::string_view> arguments);

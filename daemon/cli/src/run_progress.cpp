@@ -15,7 +15,11 @@ std::string where(const runner::Progress& progress) {
   std::ostringstream text;
   text << "[" << progress.row_number << "/" << progress.row_count << " " << progress.scenario
        << " x " << progress.approach << " " << progress.approach_number << "/"
-       << progress.approach_count << "]";
+       << progress.approach_count;
+  if (progress.repeat_count > 1) {
+    text << " round " << progress.repeat_number << "/" << progress.repeat_count;
+  }
+  text << "]";
   return text.str();
 }
 

@@ -4,7 +4,7 @@
 #include <benchd/control/control_api.hpp>
 #include <benchd/results/comparison.hpp>
 #include <benchd/results/results_table.hpp>
-#include <benchd/results/winners.hpp>
+#include <benchd/results/winner_decision.hpp>
 
 #include <charconv>
 #include <cmath>
@@ -30,9 +30,9 @@ http::Response fileOf(const store::RunRecord& record, const std::filesystem::pat
   return http::Response::text(200, body.str(), content_type);
 }
 
-/// The run's summary rows as results.csv holds them.
+/// The run's results.csv: one row per (scenario, approach), the median of its runs.
 results::ResultsTable tableOf(const store::ResultStore& store, store::RunId run) {
-  return results::toResultsTable(store.summaries(run));
+  return results::medianTable(results::toResultsTable(store.summaries(run)));
 }
 
 /// The PNG charts of a run's folder, relative paths ("results.png", "<scenario>/<file>.png").
@@ -187,8 +187,8 @@ void ControlApi::addResultRoutes(http::Router& router) {
 
   router.add("GET", "/api/v1/runs/{id}/winners",
              withRun([this](const http::Request&, const store::RunRecord& record) {
-               const results::WinnersGrid grid =
-                   results::computeWinners(tableOf(store_, record.id), record.run.approaches);
+               const results::WinnersGrid grid = results::decideRunWinners(
+                   store_.summaries(record.id), record.run.approaches, record.run.winner_rule);
                return http::Response::json(200, winnersJson(grid));
              }));
 

@@ -14,6 +14,8 @@ std::string_view cellOutcomeName(results::CellOutcome outcome) {
       return "win";
     case results::CellOutcome::kDraw:
       return "draw";
+    case results::CellOutcome::kUndecided:
+      return "undecided";
     case results::CellOutcome::kEmpty:
       break;
   }
@@ -38,6 +40,10 @@ void writeRanked(JsonWriter& json, const results::RankedResult& ranked) {
   field(json, "value", ranked.value);
   field(json, "text", ranked.text);
   field(json, "hasErrors", ranked.has_errors);
+  field(json, "runs", std::uint64_t{ranked.runs});
+  field(json, "low", ranked.low);
+  field(json, "high", ranked.high);
+  field(json, "coverage", ranked.coverage);
   json.EndObject();
 }
 
@@ -241,6 +247,11 @@ std::string winnersJson(const results::WinnersGrid& grid) {
       field(json, "alpha", cell.alpha);
       field(json, "colour", cell.colour);
       field(json, "colourHex", results::colourHex(cell.colour));
+      field(json, "pValue", cell.p_value);
+      field(json, "adjustedPValue", cell.adjusted_p_value);
+      field(json, "leadLow", cell.lead_low);
+      field(json, "leadHigh", cell.lead_high);
+      field(json, "verdict", cell.verdict);
       json.EndObject();
     }
     json.EndArray();
@@ -262,7 +273,14 @@ std::string winnersJson(const results::WinnersGrid& grid) {
   json.EndArray();
   field(json, "contests", std::uint64_t{grid.contests});
   field(json, "draws", std::uint64_t{grid.draws});
+  field(json, "undecided", std::uint64_t{grid.undecided});
   field(json, "drawPercent", std::int64_t{grid.draw_percent});
+  field(json, "rule", grid.rule);
+  field(json, "confirmed", grid.confirmed);
+  field(json, "ruleNote", grid.rule_note);
+  field(json, "minRuns", std::uint64_t{grid.min_runs});
+  field(json, "maxRuns", std::uint64_t{grid.max_runs});
+  field(json, "expectedFalseWinners", grid.expected_false_winners);
   json.EndObject();
   return buffer.GetString();
 }

@@ -228,17 +228,8 @@ store::RunId RunQueue::submit(const runner::RunRequest& request,
   // Checked outside the lock: inspecting plugins takes a while.
   runner::PreparedRun prepared = runner::prepareRun(request, impl_->options.environment, catalog);
   runner::RunSettings& settings = prepared.settings;
-  store::NewRun record;
-  record.scenario_file = settings.scenario_file.string();
-  record.scenario_set = settings.scenario_set;
-  record.approaches = settings.plan.approaches;
-  record.options_text = settings.options_text;
-  record.results_dir = settings.results_dir.string();
-  record.started_epoch_millis = common::epochMillisNow();
-  std::vector<scenario::ScenarioRow> rows;
-  for (const runner::RowPlan& row_plan : settings.plan.rows) {
-    rows.push_back(row_plan.row);
-  }
+  const store::NewRun record = runner::runRecordOf(settings, common::epochMillisNow());
+  const std::vector<scenario::ScenarioRow> rows = runner::plannedRows(settings.plan);
   const std::scoped_lock lock(impl_->mutex);
   if (impl_->shutting_down) {
     throw RunQueueClosedError("the daemon is shutting down and takes no more runs");

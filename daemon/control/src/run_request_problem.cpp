@@ -14,6 +14,12 @@ std::optional<std::string_view> runRequestMember(runner::RunRequestField field) 
       return "warmupSeconds";
     case runner::RunRequestField::kTest:
       return "testSeconds";
+    case runner::RunRequestField::kRepeats:
+      return "repeat";
+    case runner::RunRequestField::kWinnerRule:
+      return "winners";
+    case runner::RunRequestField::kAa:
+      return "aa";
     case runner::RunRequestField::kServerCpus:
     case runner::RunRequestField::kGeneratorCpus:
       break;

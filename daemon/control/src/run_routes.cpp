@@ -19,7 +19,8 @@ namespace benchd::control {
 namespace {
 
 /// The body of POST /api/v1/runs: {"scenarioFile": "...", "approaches": [...],
-/// "warmupSeconds": n, "testSeconds": n, "keepCsv": bool}. Unknown members are errors. Checks
+/// "warmupSeconds": n, "testSeconds": n, "keepCsv": bool, "repeat": n, "seed": n, "aa": "...",
+/// "winners": "significant" | "original"}. Unknown members are errors. Checks
 /// the body's shape only; runner::prepareRun checks what the request asks for (e.g. a test
 /// phase of at least 1 s), and runRequestProblem names its refusals in the API's words.
 std::variant<runner::RunRequest, http::Response> runRequestOf(const http::Request& request) {
@@ -75,6 +76,28 @@ std::variant<runner::RunRequest, http::Response> runRequestOf(const http::Reques
       if (auto problem = seconds(run.overrides.test_seconds)) {
         return std::move(*problem);
       }
+    } else if (name == "repeat") {
+      if (!value.IsUint() || value.GetUint() == 0 || value.GetUint() > scenario::kMaxRepeats) {
+        return fieldProblem(
+            400, "repeat",
+            "expected a number of runs from 1 to " + std::to_string(scenario::kMaxRepeats));
+      }
+      run.repeats = value.GetUint();
+    } else if (name == "seed") {
+      if (!value.IsUint64()) {
+        return fieldProblem(400, "seed", "expected a whole number from 0 to 2^64 - 1");
+      }
+      run.order_seed = value.GetUint64();
+    } else if (name == "aa") {
+      if (!value.IsString() || value.GetStringLength() == 0) {
+        return fieldProblem(400, "aa", "expected an approach name");
+      }
+      run.aa_approach = std::string(value.GetString(), value.GetStringLength());
+    } else if (name == "winners") {
+      if (!value.IsString()) {
+        return fieldProblem(400, "winners", "expected 'significant' or 'original'");
+      }
+      run.winner_rule = std::string(value.GetString(), value.GetStringLength());
     } else if (name == "keepCsv") {
       if (!value.IsBool()) {
         return fieldProblem(400, "keepCsv", "expected true or false");

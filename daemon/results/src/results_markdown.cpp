@@ -92,6 +92,37 @@ void writeKeyNumbers(std::ostream& out, const SummaryRow& row) {
   out << "\n\n";
 }
 
+/// `path` for a Markdown link: every byte but letters, digits, '/', '-', '_', '.' and '~'
+/// percent-encoded, so a variant's name ("callbacks-asio#2", "x[k=v]") does not end the link or
+/// start a fragment.
+std::string linkPath(std::string_view path) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string encoded;
+  for (const char c : path) {
+    const auto byte = static_cast<unsigned char>(c);
+    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                       c == '/' || c == '-' || c == '_' || c == '.' || c == '~';
+    if (plain) {
+      encoded += c;
+    } else {
+      encoded += '%';
+      encoded += kHex[byte >> 4U];
+      encoded += kHex[byte & 0x0fU];
+    }
+  }
+  return encoded;
+}
+
+/// "1st", "2nd", "3rd", "4th", ... "11th", "12th", "13th", "21st".
+std::string ordinal(std::uint32_t number) {
+  const std::uint32_t tens = number % 100;
+  const char* suffix = "th";
+  if (tens < 11 || tens > 13) {
+    suffix = number % 10 == 1 ? "st" : number % 10 == 2 ? "nd" : number % 10 == 3 ? "rd" : "th";
+  }
+  return std::to_string(number) + suffix;
+}
+
 /// What the grid ranks but should not be read without: failed results (ranked last, as in the
 /// original) and results whose load generator saturated (their numbers may be the generator's
 /// limit, not the server's). Nothing when there are none.
@@ -105,7 +136,11 @@ void writeCaveats(std::ostream& out, const std::vector<SummaryRow>& results) {
       out << "### Caveats\n\n";
       any = true;
     }
-    out << "- " << row.scenario << " × " << row.approach << ": ";
+    out << "- " << row.scenario << " × " << row.approach;
+    if (row.repeat_number > 1) {
+      out << " (run " << row.repeat_number << ")";
+    }
+    out << ": ";
     if (row.failed) {
       out << "**failed** (all metrics 0, ranked last): " << row.failure_reason << "\n";
     } else {
@@ -167,21 +202,41 @@ void writeResultsMarkdown(std::ostream& out, const ResultsDocument& document) {
   out << "## Result Details\n\n";
   for (const scenario::ScenarioRow& row : document.rows) {
     out << "### " << row.name << "\n\n";
+    // One heading and chart per approach (its first run's chart), then every run of it.
+    std::vector<std::string> approaches;
     for (const SummaryRow& result : document.results) {
-      if (result.scenario != row.name) {
-        continue;
+      if (result.scenario == row.name &&
+          std::find(approaches.begin(), approaches.end(), result.approach) == approaches.end()) {
+        approaches.push_back(result.approach);
       }
-      const std::string image = row.name + "/" + result.approach + ".png";
+    }
+    for (const std::string& approach : approaches) {
+      std::vector<const SummaryRow*> runs;
+      for (const SummaryRow& result : document.results) {
+        if (result.scenario == row.name && result.approach == approach) {
+          runs.push_back(&result);
+        }
+      }
+      const std::string image = row.name + "/" + approach + ".png";
       const bool has_image = document.images.count(image) != 0;
-      out << "#### " << result.approach << (has_image ? "" : " (No image available)") << "\n\n";
+      out << "#### " << approach << (has_image ? "" : " (No image available)") << "\n\n";
       if (has_image) {
-        out << "![" << result.approach << "](./" << image << ")\n\n";
+        out << "![" << markdownCell(approach) << "](./" << linkPath(image) << ")\n\n";
       }
-      if (result.failed) {
-        out << "**Failed**: " << result.failure_reason << "\n\n";
-        continue;
+      for (const SummaryRow* result : runs) {
+        if (runs.size() > 1) {
+          out << "Run " << result->repeat_number << " of " << runs.size()
+              << (result->round_position > 0
+                      ? " (" + ordinal(result->round_position) + " in its round)"
+                      : std::string())
+              << (has_image && result->repeat_number == 1 ? ", the chart above" : "") << ":\n\n";
+        }
+        if (result->failed) {
+          out << "**Failed**: " << result->failure_reason << "\n\n";
+          continue;
+        }
+        writeKeyNumbers(out, *result);
       }
-      writeKeyNumbers(out, result);
     }
   }
 }

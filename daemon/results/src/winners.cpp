@@ -101,8 +101,9 @@ WinnersCell rankCell(const ResultsTable& table, std::size_t metric, Direction di
     return cell;
   }
   for (const Entry& entry : entries) {
-    cell.ranked.push_back({entry.approach, table.number(*entry.row, metric),
-                           entry.row->cells[metric], entry.has_errors});
+    const double value = table.number(*entry.row, metric);
+    cell.ranked.push_back(
+        {entry.approach, value, entry.row->cells[metric], entry.has_errors, 1, value, value, 0.0});
   }
   std::stable_sort(cell.ranked.begin(), cell.ranked.end(),
                    [direction](const RankedResult& a, const RankedResult& b) {
@@ -252,43 +253,57 @@ WinnersGrid computeWinners(const ResultsTable& table, const std::vector<std::str
   }
   grid.metrics = table.metricNames();
 
-  std::vector<std::size_t> wins(grid.approaches.size(), 0);
   for (std::size_t metric = 0; metric < grid.metrics.size(); ++metric) {
     const Direction direction = metricDirection(grid.metrics[metric]);
     grid.directions.push_back(direction);
     std::vector<WinnersCell>& row = grid.cells.emplace_back();
     for (const ScenarioEntries& scenario : scenarios) {
-      WinnersCell cell =
-          rankCell(table, metric, direction, scenario.entries, grid.approaches, colours);
+      row.push_back(rankCell(table, metric, direction, scenario.entries, grid.approaches, colours));
+    }
+  }
+  grid.rule = "original";
+  recountStandings(grid);
+  return grid;
+}
+
+void recountStandings(WinnersGrid& grid) {
+  std::vector<std::size_t> wins(grid.approaches.size(), 0);
+  grid.contests = 0;
+  grid.draws = 0;
+  grid.undecided = 0;
+  for (const std::vector<WinnersCell>& row : grid.cells) {
+    for (const WinnersCell& cell : row) {
       if (cell.outcome != CellOutcome::kEmpty) {
         ++grid.contests;
       }
       if (cell.outcome == CellOutcome::kDraw) {
         ++grid.draws;
       }
+      if (cell.outcome == CellOutcome::kUndecided) {
+        ++grid.undecided;
+      }
       if (cell.outcome == CellOutcome::kWin) {
         const auto index = static_cast<std::size_t>(
             std::find(grid.approaches.begin(), grid.approaches.end(), cell.winner) -
             grid.approaches.begin());
-        ++wins[index];
+        ++wins.at(index);
       }
-      row.push_back(std::move(cell));
     }
   }
-
+  const std::vector<std::string> colours = approachColours(grid.approaches);
   std::vector<std::size_t> order(grid.approaches.size());
   for (std::size_t i = 0; i < order.size(); ++i) {
     order[i] = i;
   }
   std::stable_sort(order.begin(), order.end(),
                    [&wins](std::size_t a, std::size_t b) { return wins[a] > wins[b]; });
+  grid.standings.clear();
   for (std::size_t position = 0; position < order.size(); ++position) {
     const std::size_t index = order[position];
     grid.standings.push_back({grid.approaches[index], position + 1, wins[index],
                               roundedPercent(wins[index], grid.contests), colours[index]});
   }
-  grid.draw_percent = roundedPercent(grid.draws, grid.contests);
-  return grid;
+  grid.draw_percent = roundedPercent(grid.draws + grid.undecided, grid.contests);
 }
 
 }  // namespace benchd::results

@@ -33,16 +33,28 @@ std::string formatAlpha(double alpha) {
   return text.substr(1);  // "0.50" → ".50"
 }
 
+/// With repeats, the median's interval after the value: " [low, high]".
+std::string intervalText(const RankedResult& result) {
+  if (result.runs < 2) {
+    return {};
+  }
+  return " [" + formatMetricValue(result.low) + ", " + formatMetricValue(result.high) + "]";
+}
+
 std::string winnersCellText(const WinnersCell& cell) {
   switch (cell.outcome) {
     case CellOutcome::kEmpty:
       return "–";
     case CellOutcome::kDraw:
       return cell.both_top_errors ? "draw E" : "draw " + valueText(*cell.top());
+    case CellOutcome::kUndecided:
+      return "~ " + valueText(*cell.top()) + intervalText(*cell.top()) + " vs " +
+             valueText(*cell.runnerUp()) + intervalText(*cell.runnerUp());
     case CellOutcome::kWin:
       break;
   }
-  return cell.winner + " " + valueText(*cell.top()) + " (" + formatAlpha(cell.alpha) + ")";
+  return cell.winner + " " + valueText(*cell.top()) + intervalText(*cell.top()) + " (" +
+         formatAlpha(cell.alpha) + ")";
 }
 
 void writeStandingsMarkdown(std::ostream& out, const WinnersGrid& grid) {
@@ -52,8 +64,10 @@ void writeStandingsMarkdown(std::ostream& out, const WinnersGrid& grid) {
     out << "| " << standing.rank << " | " << markdownCell(standing.approach) << " | "
         << standing.wins << " | " << standing.percent << " % |\n";
   }
-  if (grid.draws > 0) {
-    out << "| | no winner (draws) | " << grid.draws << " | " << grid.draw_percent << " % |\n";
+  if (grid.draws + grid.undecided > 0) {
+    out << "| | no winner ("
+        << (grid.undecided > 0 ? "draws and no significant difference" : "draws") << ") | "
+        << grid.draws + grid.undecided << " | " << grid.draw_percent << " % |\n";
   }
   out << "\n"
       << grid.contests << (grid.contests == 1 ? " contest" : " contests") << ": "
@@ -87,10 +101,24 @@ void writeWinnersGridMarkdown(std::ostream& out, const WinnersGrid& grid) {
 }
 
 void writeWinnersMarkdown(std::ostream& out, const WinnersGrid& grid) {
+  if (!grid.rule_note.empty()) {
+    out << (grid.confirmed ? "" : "**") << grid.rule_note << (grid.confirmed ? "" : "**") << "\n\n";
+  }
   writeStandingsMarkdown(out, grid);
-  out << "\nCell: the winner, its value and, in brackets, the lead's colour saturation (0 to 1; "
-         "small means a narrow win). `E`: that approach had request errors; it ranks below every "
-         "error-free approach in that scenario.\n\n";
+  out << "\nCell: the winner, its value";
+  if (grid.max_runs > 1) {
+    out << " (the median of its runs, then the 95 % interval of the median)";
+  }
+  out << " and, in brackets, the lead's colour saturation (0 to 1; small means a narrow win";
+  if (grid.confirmed) {
+    out << "; from the lower bound of the lead's interval";
+  }
+  out << ").";
+  if (grid.confirmed) {
+    out << " `~`: no significant difference between the top two, whose values follow.";
+  }
+  out << " `E`: that approach had request errors; it ranks below every error-free approach in "
+         "that scenario.\n\n";
   writeWinnersGridMarkdown(out, grid);
 }
 

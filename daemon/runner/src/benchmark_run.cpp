@@ -9,6 +9,7 @@
 #include <benchd/microservice/service_profile.hpp>
 #include <benchd/results/summary_metrics.hpp>
 #include <benchd/runner/benchmark_run.hpp>
+#include <benchd/runner/round_order.hpp>
 #include <benchd/sampling/host_sampler.hpp>
 #include <benchd/sampling/process_sampler.hpp>
 #include <benchd/sampling/system_specs.hpp>
@@ -60,6 +61,28 @@ std::string_view runStepName(RunStep step) {
   return "unknown";
 }
 
+store::NewRun runRecordOf(const RunSettings& settings, std::int64_t started_epoch_millis) {
+  store::NewRun record;
+  record.scenario_file = settings.scenario_file.string();
+  record.scenario_set = settings.scenario_set;
+  record.approaches = settings.plan.approaches;
+  record.options_text = settings.options_text;
+  record.results_dir = settings.results_dir.string();
+  record.started_epoch_millis = started_epoch_millis;
+  record.repeats = settings.repeats;
+  record.order_seed = settings.order_seed;
+  record.winner_rule = settings.winner_rule;
+  return record;
+}
+
+std::vector<scenario::ScenarioRow> plannedRows(const RunPlan& plan) {
+  std::vector<scenario::ScenarioRow> rows;
+  for (const RowPlan& row_plan : plan.rows) {
+    rows.push_back(row_plan.row);
+  }
+  return rows;
+}
+
 /// Where the run is, for progress reports.
 struct BenchmarkRun::Context {
   store::RunId run_id = 0;
@@ -107,20 +130,11 @@ RunReport BenchmarkRun::execute() {
 
   const std::int64_t started_millis = common::epochMillisNow();
   const sampling::SystemSpecs specs = sampling::collectSystemSpecs(settings_.results_dir);
-  store::NewRun new_run;
-  new_run.scenario_file = settings_.scenario_file.string();
-  new_run.scenario_set = settings_.scenario_set;
-  new_run.approaches = settings_.plan.approaches;
-  new_run.options_text = settings_.options_text;
-  new_run.results_dir = settings_.results_dir.string();
-  new_run.started_epoch_millis = started_millis;
+  store::NewRun new_run = runRecordOf(settings_, started_millis);
   for (const sampling::SpecEntry& entry : specs.entries) {
     new_run.system_specs.emplace_back(entry.label, entry.value);
   }
-  std::vector<scenario::ScenarioRow> rows;
-  for (const RowPlan& row_plan : settings_.plan.rows) {
-    rows.push_back(row_plan.row);
-  }
+  const std::vector<scenario::ScenarioRow> rows = plannedRows(settings_.plan);
   Context context;
   context.total = settings_.plan.total;
   if (settings_.queued_run) {
@@ -169,33 +183,46 @@ RunReport BenchmarkRun::execute() {
 void BenchmarkRun::runAll(Context& context, ResultsFolder& folder, RunReport& report) {
   context.progress.row_count = settings_.plan.rows.size();
   context.progress.approach_count = settings_.approaches.size();
+  const std::uint32_t repeats = std::max<std::uint32_t>(1, settings_.repeats);
+  context.progress.repeat_count = repeats;
   for (std::size_t row_index = 0; row_index < settings_.plan.rows.size(); ++row_index) {
     const RowPlan& row_plan = settings_.plan.rows[row_index];
-    for (std::size_t approach_index = 0; approach_index < settings_.approaches.size();
-         ++approach_index) {
-      if (stop_requested_.load()) {
-        return;
+    for (std::uint32_t round = 1; round <= repeats; ++round) {
+      // One run per approach keeps the order asked for; rounds are shuffled, each its own way.
+      const std::vector<std::size_t> order =
+          repeats == 1
+              ? roundOrder(0, 0, 0, 0)
+              : roundOrder(settings_.approaches.size(), settings_.order_seed, row_index, round);
+      for (std::size_t position = 0; position < settings_.approaches.size(); ++position) {
+        if (stop_requested_.load()) {
+          return;
+        }
+        const std::size_t approach_index = order.empty() ? position : order[position];
+        const Approach& approach = settings_.approaches[approach_index];
+        context.progress.row_number = row_index + 1;
+        context.progress.approach_number = position + 1;
+        context.progress.repeat_number = round;
+        context.progress.scenario = row_plan.row.name;
+        context.progress.approach = approach.name;
+        context.current_started = std::chrono::steady_clock::now();
+        context.current_planned = row_plan.seconds_per_approach;
+        const auto round_position = static_cast<std::uint32_t>(position + 1);
+        const store::ResultId result_id = store_.beginResult(
+            context.run_id, row_index, row_plan.row.name, approach.name, round, round_position);
+        std::vector<results::SecondRecord> seconds;
+        std::optional<results::SummaryRow> summary =
+            runOne(context, row_plan, approach, result_id, seconds);
+        context.planned_done += row_plan.seconds_per_approach;
+        if (!summary) {
+          return;  // stopped mid-way: the partial result is not a result
+        }
+        summary->repeat_number = round;
+        summary->round_position = round_position;
+        store_.finishResult(result_id, *summary);
+        folder.addResult(*summary, seconds);
+        report.rows.push_back(*summary);
+        observer_.onResult(context.at(RunStep::kStopping), *summary);
       }
-      const Approach& approach = settings_.approaches[approach_index];
-      context.progress.row_number = row_index + 1;
-      context.progress.approach_number = approach_index + 1;
-      context.progress.scenario = row_plan.row.name;
-      context.progress.approach = approach.name;
-      context.current_started = std::chrono::steady_clock::now();
-      context.current_planned = row_plan.seconds_per_approach;
-      const store::ResultId result_id =
-          store_.beginResult(context.run_id, row_index, row_plan.row.name, approach.name);
-      std::vector<results::SecondRecord> seconds;
-      const std::optional<results::SummaryRow> summary =
-          runOne(context, row_plan, approach, result_id, seconds);
-      context.planned_done += row_plan.seconds_per_approach;
-      if (!summary) {
-        return;  // stopped mid-way: the partial result is not a result
-      }
-      store_.finishResult(result_id, *summary);
-      folder.addResult(*summary, seconds);
-      report.rows.push_back(*summary);
-      observer_.onResult(context.at(RunStep::kStopping), *summary);
     }
   }
 }
@@ -225,6 +252,7 @@ std::optional<results::SummaryRow> BenchmarkRun::runOne(
     launch.worker = settings_.worker;
     launch.plugin = approach.plugin;
     launch.profiles = row.server_profiles;
+    launch.plugin_options = approach.plugin_options;
     launch.cpus = settings_.server_cpus;
     launch.stop_timeout = settings_.worker_stop_timeout;
     WorkerSupervisor worker(launch);
@@ -237,7 +265,8 @@ std::optional<results::SummaryRow> BenchmarkRun::runOne(
       return failed(*not_ready);
     }
     observer_.onStep(context.at(RunStep::kVerifying));
-    if (const auto wrong = findWrongAnswer(worker.port(), approach.name, row, row_plan.workload)) {
+    if (const auto wrong =
+            findWrongAnswer(worker.port(), approach.routeName(), row, row_plan.workload)) {
       // A worker that crashed on the request resets the connection a moment before the kernel
       // reports its exit; give it that moment, so the reason names the crash.
       constexpr std::chrono::milliseconds kCrashGrace{2'000};
@@ -248,7 +277,7 @@ std::optional<results::SummaryRow> BenchmarkRun::runOne(
 
     loadgen::RequestTarget target;  // the row's delays are runScenario's to set
     target.port = worker.port();
-    target.approach = approach.name;
+    target.approach = approach.routeName();
 
     // The samplers of the current phase, primed just before the engine sets the phase up
     // (connects), so the first sample covers that setup and the first interval, and every later
@@ -326,7 +355,7 @@ std::optional<results::SummaryRow> BenchmarkRun::runOne(
     // approach that degrades into fast wrong answers under load fails here.
     if (microservice::ServiceProfile::fromNames(row.server_profiles).read_only) {
       if (const auto wrong =
-              findWrongAnswer(worker.port(), approach.name, row, row_plan.workload)) {
+              findWrongAnswer(worker.port(), approach.routeName(), row, row_plan.workload)) {
         return failed("after the test phase, " + *wrong,
                       std::max<std::uint64_t>(1, test_result->totals.errors.total()));
       }

@@ -2,7 +2,7 @@
 
 #include <benchd/results/results_markdown.hpp>
 #include <benchd/results/results_table.hpp>
-#include <benchd/results/winners.hpp>
+#include <benchd/results/winner_decision.hpp>
 
 #include <fstream>
 #include <stdexcept>
@@ -86,16 +86,25 @@ ResultsFolder::ResultsFolder(std::filesystem::path dir, bool keep_csv, store::Ne
 }
 
 void ResultsFolder::writeResultsCsv() const {
-  writeFile(dir_ / "results.csv", [this](std::ostream& out) {
-    results::writeResultsCsv(out, results::toResultsTable(results_));
+  // results.csv holds one row per (scenario, approach), the median of its runs, so the
+  // original's tools read it as they read their own; every run is in results-runs.csv.
+  const results::ResultsTable runs = results::toResultsTable(results_);
+  writeFile(dir_ / "results.csv", [&runs](std::ostream& out) {
+    results::writeResultsCsv(out, results::medianTable(runs));
   });
+  if (run_.repeats > 1) {
+    writeFile(dir_ / "results-runs.csv",
+              [&runs](std::ostream& out) { results::writeResultsCsv(out, runs); });
+  }
 }
 
 void ResultsFolder::addResult(const results::SummaryRow& row,
                               const std::vector<results::SecondRecord>& test_seconds) {
   results_.push_back(row);
   writeResultsCsv();
-  if (keep_csv_ && !test_seconds.empty()) {  // a failed row keeps what it measured, if anything
+  // The per-second files keep a (scenario, approach)'s first run, as the charts do.
+  if (keep_csv_ && !test_seconds.empty() &&
+      row.repeat_number == 1) {  // a failed row keeps what it measured, if anything
     const std::filesystem::path scenario_dir = dir_ / row.scenario;
     std::filesystem::create_directories(scenario_dir);
     writeFile(scenario_dir / (row.approach + "-load.csv"),
@@ -121,7 +130,7 @@ void ResultsFolder::finish(const std::vector<results::SummaryRow>& rows,
   document.settings_note = run_.options_text;
   document.rows = rows_;
   document.results = rows;
-  document.winners = results::computeWinners(results::toResultsTable(rows), run_.approaches);
+  document.winners = results::decideRunWinners(rows, run_.approaches, run_.winner_rule);
   for (const char* image : {"results.png"}) {
     if (std::filesystem::exists(dir_ / image)) {
       document.images.insert(image);

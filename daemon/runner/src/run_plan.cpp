@@ -37,9 +37,10 @@ std::string formatDuration(std::chrono::seconds duration) {
 RunPlan planRun(const std::vector<scenario::ScenarioRow>& rows,
                 const scenario::WorkloadCatalog& workloads,
                 const std::vector<std::string>& approaches, const DurationOverrides& overrides,
-                const loadgen::HostLimits& limits) {
+                const loadgen::HostLimits& limits, std::uint32_t repeats) {
   RunPlan plan;
   plan.approaches = approaches;
+  plan.repeats = std::max<std::uint32_t>(1, repeats);
   for (const scenario::ScenarioRow& source : rows) {
     RowPlan row_plan;
     row_plan.row = source;
@@ -63,7 +64,8 @@ RunPlan planRun(const std::vector<scenario::ScenarioRow>& rows,
         kPerRunOverhead;
     row_plan.limits =
         loadgen::checkHostLimits(row_plan.peak_connections, row_plan.row.delay_call_depth, limits);
-    plan.total += row_plan.seconds_per_approach * static_cast<std::int64_t>(approaches.size());
+    plan.total += row_plan.seconds_per_approach * static_cast<std::int64_t>(approaches.size()) *
+                  static_cast<std::int64_t>(plan.repeats);
     plan.peak_connections = std::max(plan.peak_connections, row_plan.peak_connections);
     plan.rows.push_back(std::move(row_plan));
   }
@@ -72,8 +74,11 @@ RunPlan planRun(const std::vector<scenario::ScenarioRow>& rows,
 
 void printPlan(std::ostream& out, const RunPlan& plan, const std::string& scenario_file) {
   out << "plan: " << scenario_file << ": " << plan.rows.size() << " rows x "
-      << plan.approaches.size() << " approaches = " << plan.rows.size() * plan.approaches.size()
-      << " runs\n";
+      << plan.approaches.size() << " approaches";
+  if (plan.repeats > 1) {
+    out << " x " << plan.repeats << " repeats (rounds, each in its own shuffled order)";
+  }
+  out << " = " << plan.rows.size() * plan.approaches.size() * plan.repeats << " runs\n";
   out << "approaches:";
   for (const std::string& approach : plan.approaches) {
     out << " " << approach;
@@ -96,7 +101,8 @@ void printPlan(std::ostream& out, const RunPlan& plan, const std::string& scenar
       }
     }
     out << " (peak " << row_plan.peak_connections << " connections, about "
-        << formatDuration(row_plan.seconds_per_approach) << " per approach)\n";
+        << formatDuration(row_plan.seconds_per_approach) << " per approach"
+        << (plan.repeats > 1 ? " and repeat" : "") << ")\n";
     for (const std::string& profile : row_plan.unsupported_profiles) {
       out << "     UNSUPPORTED: server profile '" << profile
           << "' is implemented by no installed plugin nor the core; this row will get a "

@@ -1,6 +1,9 @@
 #include <benchd/loadgen/engine_options.hpp>
 #include <benchd/loadgen/host_limits.hpp>
+#include <benchd/results/winner_decision.hpp>
+#include <benchd/runner/approach_variant.hpp>
 #include <benchd/runner/cpu_list.hpp>
+#include <benchd/runner/round_order.hpp>
 #include <benchd/runner/run_preparation.hpp>
 #include <benchd/scenario/phase_limits.hpp>
 #include <benchd/scenario/scenario_file.hpp>
@@ -14,13 +17,19 @@ namespace benchd::runner {
 namespace {
 
 /// One line for results.md and the store: what was run and how.
-std::string settingsNote(const RunRequest& request, const RunPlan& plan,
+std::string settingsNote(const RunRequest& request, const RunSettings& settings,
                          unsigned generator_threads) {
   std::string note = "Approaches:";
-  for (const std::string& approach : plan.approaches) {
+  for (const std::string& approach : settings.plan.approaches) {
     note += " " + approach;
   }
   note += ". ";
+  if (settings.repeats > 1) {
+    note += "Repeats: " + std::to_string(settings.repeats) +
+            " rounds per row, each in its own shuffled order (seed " +
+            std::to_string(settings.order_seed) + "). ";
+  }
+  note += "Winners: " + settings.winner_rule + " rule. ";
   if (request.overrides.warmup_seconds || request.overrides.test_seconds) {
     note += "Overrides:";
     if (request.overrides.warmup_seconds) {
@@ -63,6 +72,68 @@ void checkOverrides(const DurationOverrides& overrides) {
                                 std::to_string(*overrides.test_seconds));
     }
   }
+}
+
+void checkRepeatsAndRule(const RunRequest& request) {
+  if (request.repeats == 0 || request.repeats > scenario::kMaxRepeats) {
+    throw RunRequestError(RunRequestField::kRepeats, "expected a number of runs from 1 to " +
+                                                         std::to_string(scenario::kMaxRepeats) +
+                                                         ", got " +
+                                                         std::to_string(request.repeats));
+  }
+  if (!results::winnerRuleFromName(request.winner_rule)) {
+    throw RunRequestError(
+        RunRequestField::kWinnerRule,
+        "expected 'significant' or 'original', got '" + request.winner_rule + "'");
+  }
+  if (request.aa_approach && !request.approaches.empty()) {
+    throw RunRequestError(RunRequestField::kAa,
+                          "an A/A check runs one approach against itself; it takes no list of "
+                          "approaches besides");
+  }
+}
+
+/// The approach names of a request: its list, or an A/A check's pair.
+std::vector<std::string> requestedApproaches(const RunRequest& request) {
+  if (!request.aa_approach) {
+    return request.approaches;
+  }
+  try {
+    const ApproachVariant variant = parseApproachVariant(*request.aa_approach);
+    return {variant.name(), aaPartner(variant).name()};
+  } catch (const ApproachVariantError& error) {
+    throw UnknownApproachError(error.what(), false);
+  }
+}
+
+/// Each requested variant with the accepted plugin it runs; every accepted plugin as installed
+/// when none is requested. A name given twice runs once (as before variants existed).
+std::vector<Approach> resolveVariants(const PluginCatalog& catalog,
+                                      const std::vector<std::string>& requested) {
+  std::vector<Approach> approaches;
+  if (requested.empty()) {
+    for (const PluginDescription& plugin : resolveApproaches(catalog, {})) {
+      approaches.push_back({plugin.name, plugin.path, {}, plugin.name});
+    }
+    return approaches;
+  }
+  for (const std::string& text : requested) {
+    ApproachVariant variant;
+    try {
+      variant = parseApproachVariant(text);
+    } catch (const ApproachVariantError& error) {
+      throw UnknownApproachError(error.what(), false);
+    }
+    const PluginDescription plugin = resolveApproaches(catalog, {variant.plugin}).front();
+    const std::string name = variant.name();
+    const bool repeated =
+        std::any_of(approaches.begin(), approaches.end(),
+                    [&name](const Approach& chosen) { return chosen.name == name; });
+    if (!repeated) {
+      approaches.push_back({name, plugin.path, variant.optionArguments(), plugin.name});
+    }
+  }
+  return approaches;
 }
 
 /// `name` in `folder`, with ".csv" added when it is missing and that file exists.
@@ -144,6 +215,7 @@ PreparedRun prepareRun(const RunRequest& request, const RunEnvironment& environm
                        const PluginCatalog* catalog) {
   checkOverrides(request.overrides);
   checkCpuSets(request.server_cpus, request.generator_cpus);
+  checkRepeatsAndRule(request);
   const std::filesystem::path scenario_file = resolveScenarioFile(
       request.scenario_file, environment.scenarios_dir, environment.uploaded_scenarios_dir);
   const scenario::WorkloadCatalog workloads =
@@ -155,15 +227,19 @@ PreparedRun prepareRun(const RunRequest& request, const RunEnvironment& environm
   prepared.catalog = catalog != nullptr
                          ? *catalog
                          : inspectPlugins(environment.plugin_folders, environment.worker);
-  std::vector<std::string> names;
   RunSettings& settings = prepared.settings;
-  for (const PluginDescription& plugin : resolveApproaches(prepared.catalog, request.approaches)) {
-    names.push_back(plugin.name);
-    settings.approaches.push_back({plugin.name, plugin.path});
+  settings.approaches = resolveVariants(prepared.catalog, requestedApproaches(request));
+  std::vector<std::string> names;
+  for (const Approach& approach : settings.approaches) {
+    names.push_back(approach.name);
   }
 
   loadgen::raiseOpenFileLimit();
-  settings.plan = planRun(rows, workloads, names, request.overrides, loadgen::readHostLimits());
+  settings.plan = planRun(rows, workloads, names, request.overrides, loadgen::readHostLimits(),
+                          request.repeats);
+  settings.repeats = request.repeats;
+  settings.order_seed = request.order_seed.value_or(freshOrderSeed());
+  settings.winner_rule = request.winner_rule;
   settings.generator_threads = request.generator_threads.value_or(
       request.generator_cpus.empty()
           ? loadgen::defaultLoadThreads()
@@ -177,7 +253,7 @@ PreparedRun prepareRun(const RunRequest& request, const RunEnvironment& environm
   settings.results_dir = environment.output_dir / settings.scenario_set;
   settings.keep_csv = request.keep_csv;
   settings.health_timeout = request.health_timeout;
-  settings.options_text = settingsNote(request, settings.plan, settings.generator_threads);
+  settings.options_text = settingsNote(request, settings, settings.generator_threads);
   return prepared;
 }
 

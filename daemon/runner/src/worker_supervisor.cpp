@@ -30,6 +30,10 @@ std::vector<std::string> workerArguments(const WorkerLaunch& launch) {
     arguments.emplace_back("--profile");
     arguments.push_back(profile);
   }
+  for (const std::string& option : launch.plugin_options) {
+    arguments.emplace_back("--option");
+    arguments.push_back(option);
+  }
   return arguments;
 }
 

@@ -21,7 +21,8 @@ struct WorkerLaunch {
   std::filesystem::path worker;  ///< the benchd-worker executable
   std::filesystem::path plugin;
   std::vector<std::string> profiles;
-  std::vector<unsigned> cpus;  ///< empty: unpinned
+  std::vector<std::string> plugin_options;  ///< "KEY=VALUE" each, the worker's --option
+  std::vector<unsigned> cpus;               ///< empty: unpinned
   /// The worker's own bound on draining requests at stop (its --stop-timeout-ms).
   std::chrono::milliseconds stop_timeout{0};
 };

@@ -131,7 +131,8 @@ RunId ResultStore::createRun(const NewRun& run, RunStatus initial) {
   const RunId id = next.columnInt64(0);
   SqliteStatement insert = connection.prepare(
       "INSERT INTO run (id, scenario_file, scenario_set, approaches, options, results_dir, "
-      "started_epoch_millis, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+      "started_epoch_millis, status, repeats, order_seed, winner_rule) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   insert.bind(1, id);
   insert.bind(2, std::string_view(run.scenario_file));
   insert.bind(3, std::string_view(run.scenario_set));
@@ -140,6 +141,10 @@ RunId ResultStore::createRun(const NewRun& run, RunStatus initial) {
   insert.bind(6, std::string_view(run.results_dir));
   insert.bind(7, run.started_epoch_millis);
   insert.bind(8, runStatusName(initial));
+  insert.bind(9, std::int64_t{run.repeats});
+  // SQLite integers are signed; the seed's bits are stored as they are.
+  insert.bind(10, static_cast<std::int64_t>(run.order_seed));
+  insert.bind(11, std::string_view(run.winner_rule));
   insert.run();
   SqliteStatement spec = connection.prepare(
       "INSERT INTO run_spec (run_id, position, label, value) VALUES (?, ?, ?, ?)");
@@ -232,15 +237,19 @@ void ResultStore::addScenarioRows(RunId run, std::span<const scenario::ScenarioR
 }
 
 ResultId ResultStore::beginResult(RunId run, std::size_t row_index, const std::string& scenario,
-                                  const std::string& approach) {
+                                  const std::string& approach, std::uint32_t repeat_number,
+                                  std::uint32_t round_position) {
   const std::scoped_lock lock(impl_->mutex);
   SqliteConnection& connection = impl_->connection;
   SqliteStatement insert = connection.prepare(
-      "INSERT INTO result (run_id, row_index, scenario, approach) VALUES (?, ?, ?, ?)");
+      "INSERT INTO result (run_id, row_index, scenario, approach, repeat_number, round_position) "
+      "VALUES (?, ?, ?, ?, ?, ?)");
   insert.bind(1, run);
   insert.bind(2, asInt(row_index));
   insert.bind(3, std::string_view(scenario));
   insert.bind(4, std::string_view(approach));
+  insert.bind(5, std::int64_t{repeat_number});
+  insert.bind(6, std::int64_t{round_position});
   insert.run();
   return connection.lastInsertRowId();
 }
@@ -351,7 +360,8 @@ namespace {
 
 constexpr std::string_view kRunColumns =
     "SELECT id, scenario_file, scenario_set, approaches, options, results_dir, "
-    "started_epoch_millis, finished_epoch_millis, status, error FROM run";
+    "started_epoch_millis, finished_epoch_millis, status, error, repeats, order_seed, "
+    "winner_rule FROM run";
 
 RunRecord readRun(SqliteConnection& connection, const SqliteStatement& row) {
   RunRecord record;
@@ -365,6 +375,9 @@ RunRecord readRun(SqliteConnection& connection, const SqliteStatement& row) {
   record.finished_epoch_millis = row.columnInt64(7);
   record.status = runStatusFromName(row.columnText(8)).value_or(RunStatus::kFailed);
   record.error = row.columnText(9);
+  record.run.repeats = static_cast<std::uint32_t>(row.columnInt64(10));
+  record.run.order_seed = static_cast<std::uint64_t>(row.columnInt64(11));
+  record.run.winner_rule = row.columnText(12);
   SqliteStatement specs =
       connection.prepare("SELECT label, value FROM run_spec WHERE run_id = ? ORDER BY position");
   specs.bind(1, record.id);
@@ -458,8 +471,8 @@ std::vector<results::SummaryRow> ResultStore::summaries(RunId run) const {
   const std::scoped_lock lock(impl_->mutex);
   SqliteConnection& connection = impl_->connection;
   SqliteStatement select = connection.prepare(
-      "SELECT id, scenario, approach, failed, failure_reason FROM result "
-      "WHERE run_id = ? AND finished = 1 ORDER BY row_index, id");
+      "SELECT id, scenario, approach, failed, failure_reason, repeat_number, round_position "
+      "FROM result WHERE run_id = ? AND finished = 1 ORDER BY row_index, id");
   select.bind(1, run);
   SqliteStatement metrics =
       connection.prepare("SELECT name, value FROM result_metric WHERE result_id = ?");
@@ -473,6 +486,8 @@ std::vector<results::SummaryRow> ResultStore::summaries(RunId run) const {
     row.approach = select.columnText(2);
     row.failed = select.columnInt64(3) != 0;
     row.failure_reason = select.columnText(4);
+    row.repeat_number = static_cast<std::uint32_t>(select.columnInt64(5));
+    row.round_position = static_cast<std::uint32_t>(select.columnInt64(6));
     {
       const StatementExecution execution(metrics);
       metrics.bind(1, id);
@@ -497,13 +512,16 @@ std::vector<results::SummaryRow> ResultStore::summaries(RunId run) const {
 }
 
 std::optional<ResultId> ResultStore::findResult(RunId run, const std::string& scenario,
-                                                const std::string& approach) const {
+                                                const std::string& approach,
+                                                std::uint32_t repeat_number) const {
   const std::scoped_lock lock(impl_->mutex);
   SqliteStatement select = impl_->connection.prepare(
-      "SELECT id FROM result WHERE run_id = ? AND scenario = ? AND approach = ?");
+      "SELECT id FROM result WHERE run_id = ? AND scenario = ? AND approach = ? AND "
+      "repeat_number = ?");
   select.bind(1, run);
   select.bind(2, std::string_view(scenario));
   select.bind(3, std::string_view(approach));
+  select.bind(4, std::int64_t{repeat_number});
   if (!select.step()) {
     return std::nullopt;
   }

@@ -1,6 +1,7 @@
 #include "schema.hpp"
 
 #include <benchd/sqlite/sqlite_connection.hpp>
+#include <benchd/sqlite/sqlite_error.hpp>
 #include <benchd/sqlite/sqlite_transaction.hpp>
 #include <benchd/store/result_store.hpp>
 
@@ -175,11 +176,81 @@ CREATE TABLE run_event (
   PRIMARY KEY (run_id, sequence)
 );
 )sql",
+    // 4: repeated runs. A result is one run of a (row, approach): repeat_number counts a
+    // pair's runs from 1 and round_position is the approach's place in its round's shuffled
+    // order (from 1; 0 for results stored before this step), so the unique key gains the repeat.
+    // SQLite cannot change a table's constraints, so `result` is rebuilt: the old table is
+    // renamed aside without touching the references to it (legacy_alter_table), and
+    // migrateSchema runs this step with foreign keys off, so dropping it deletes no children.
+    // The run records how many repeats it asked for, the seed of its round orders and the
+    // rule that decides its winners.
+    R"sql(
+PRAGMA legacy_alter_table = ON;
+ALTER TABLE result RENAME TO result_before_repeats;
+CREATE TABLE result (
+  id INTEGER PRIMARY KEY,
+  run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+  row_index INTEGER NOT NULL,
+  scenario TEXT NOT NULL,
+  approach TEXT NOT NULL,
+  repeat_number INTEGER NOT NULL DEFAULT 1,
+  round_position INTEGER NOT NULL DEFAULT 0,
+  finished INTEGER NOT NULL DEFAULT 0,
+  failed INTEGER NOT NULL DEFAULT 0,
+  failure_reason TEXT NOT NULL DEFAULT '',
+  UNIQUE (run_id, scenario, approach, repeat_number)
+);
+INSERT INTO result (id, run_id, row_index, scenario, approach, finished, failed, failure_reason)
+  SELECT id, run_id, row_index, scenario, approach, finished, failed, failure_reason
+  FROM result_before_repeats;
+DROP TABLE result_before_repeats;
+PRAGMA legacy_alter_table = OFF;
+CREATE INDEX result_by_run ON result (run_id, row_index);
+ALTER TABLE run ADD COLUMN repeats INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE run ADD COLUMN order_seed INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE run ADD COLUMN winner_rule TEXT NOT NULL DEFAULT 'significant';
+)sql",
 };
 
 int userVersion(sqlite::SqliteConnection& connection) {
   sqlite::SqliteStatement statement = connection.prepare("PRAGMA user_version");
   return statement.step() ? static_cast<int>(statement.columnInt64(0)) : 0;
+}
+
+/// Turns foreign-key enforcement off for its lifetime and restores what it was: a step that
+/// rebuilds a table must drop the old one without its ON DELETE CASCADE emptying the children.
+/// The pragma is a no-op inside a transaction, so this wraps the steps' transactions; each step
+/// checks the keys itself before it commits.
+class ForeignKeysOff {
+ public:
+  explicit ForeignKeysOff(sqlite::SqliteConnection& connection) : connection_(connection) {
+    sqlite::SqliteStatement statement = connection_.prepare("PRAGMA foreign_keys");
+    were_on_ = statement.step() && statement.columnInt64(0) != 0;
+    connection_.execute("PRAGMA foreign_keys = OFF");
+  }
+  ~ForeignKeysOff() {
+    if (were_on_) {
+      try {
+        connection_.execute("PRAGMA foreign_keys = ON");
+      } catch (const sqlite::SqliteError&) {
+        // Nothing left to do: the connection is unusable anyway.
+      }
+    }
+  }
+  ForeignKeysOff(const ForeignKeysOff&) = delete;
+  ForeignKeysOff& operator=(const ForeignKeysOff&) = delete;
+
+ private:
+  sqlite::SqliteConnection& connection_;
+  bool were_on_ = false;
+};
+
+void checkForeignKeys(sqlite::SqliteConnection& connection, int step) {
+  sqlite::SqliteStatement check = connection.prepare("PRAGMA foreign_key_check");
+  if (check.step()) {
+    throw sqlite::SqliteError("migration step " + std::to_string(step) + " left a row of table '" +
+                              std::string(check.columnText(0)) + "' without its parent");
+  }
 }
 
 }  // namespace
@@ -190,6 +261,10 @@ int schemaVersionOf(sqlite::SqliteConnection& connection) {
 
 void migrateSchema(sqlite::SqliteConnection& connection, int target_version) {
   const int target = std::min(target_version, ResultStore::kSchemaVersion);
+  if (userVersion(connection) >= target) {
+    return;
+  }
+  const ForeignKeysOff keys_off(connection);
   for (;;) {
     // The version is read inside the write transaction: two processes opening a new file at
     // once must not both run the same step.
@@ -199,6 +274,7 @@ void migrateSchema(sqlite::SqliteConnection& connection, int target_version) {
       return;  // the transaction rolls back; it changed nothing
     }
     connection.execute(kMigrations[static_cast<std::size_t>(version)]);
+    checkForeignKeys(connection, version + 1);
     connection.execute(("PRAGMA user_version = " + std::to_string(version + 1)).c_str());
     transaction.commit();
   }

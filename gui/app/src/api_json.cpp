@@ -29,6 +29,10 @@ results::RankedResult rankedFromJson(const QJsonObject& ranked) {
   result.value = value.isNull() ? std::nan("") : value.toDouble();
   result.text = text(ranked, "text");
   result.has_errors = ranked.value(QLatin1String("hasErrors")).toBool();
+  result.runs = ranked.contains(QLatin1String("runs")) ? count(ranked, "runs") : 1;
+  result.low = ranked.contains(QLatin1String("low")) ? number(ranked, "low") : result.value;
+  result.high = ranked.contains(QLatin1String("high")) ? number(ranked, "high") : result.value;
+  result.coverage = number(ranked, "coverage");
   return result;
 }
 
@@ -38,6 +42,9 @@ results::CellOutcome outcomeFromName(const QString& name) {
   }
   if (name == QLatin1String("draw")) {
     return results::CellOutcome::kDraw;
+  }
+  if (name == QLatin1String("undecided")) {
+    return results::CellOutcome::kUndecided;
   }
   return results::CellOutcome::kEmpty;
 }
@@ -113,6 +120,13 @@ results::WinnersGrid winnersGridFromJson(const QJsonObject& winners) {
       cell.lead = lead.isNull() ? std::numeric_limits<double>::infinity() : lead.toDouble();
       cell.alpha = number(cell_json, "alpha");
       cell.colour = text(cell_json, "colour");
+      const QJsonValue p_value = cell_json.value(QLatin1String("pValue"));
+      cell.p_value = p_value.isDouble() ? p_value.toDouble() : std::nan("");
+      const QJsonValue adjusted = cell_json.value(QLatin1String("adjustedPValue"));
+      cell.adjusted_p_value = adjusted.isDouble() ? adjusted.toDouble() : std::nan("");
+      cell.lead_low = number(cell_json, "leadLow");
+      cell.lead_high = number(cell_json, "leadHigh");
+      cell.verdict = text(cell_json, "verdict");
       row.push_back(std::move(cell));
     }
     // A document with fewer cells than scenarios would break cell(); pad with empty cells.
@@ -131,7 +145,14 @@ results::WinnersGrid winnersGridFromJson(const QJsonObject& winners) {
   }
   grid.contests = count(winners, "contests");
   grid.draws = count(winners, "draws");
+  grid.undecided = count(winners, "undecided");
   grid.draw_percent = static_cast<int>(number(winners, "drawPercent"));
+  grid.rule = text(winners, "rule");
+  grid.confirmed = winners.value(QLatin1String("confirmed")).toBool();
+  grid.rule_note = text(winners, "ruleNote");
+  grid.min_runs = winners.contains(QLatin1String("minRuns")) ? count(winners, "minRuns") : 1;
+  grid.max_runs = winners.contains(QLatin1String("maxRuns")) ? count(winners, "maxRuns") : 1;
+  grid.expected_false_winners = number(winners, "expectedFalseWinners");
   return grid;
 }
 

@@ -86,8 +86,17 @@ RunPanel::RunPanel(ApiClient& api, QWidget* parent) : QWidget(parent), api_(api)
   test_->setSpecialValueText(tr("as in the file"));
   test_->setValue(0);
   test_->setSuffix(tr(" s"));
+  repeat_ = new QSpinBox(this);
+  repeat_->setObjectName(QStringLiteral("repeat"));
+  repeat_->setRange(1, static_cast<int>(scenario::kMaxRepeats));
+  repeat_->setValue(1);
+  repeat_->setSuffix(tr(" runs"));
+  repeat_->setToolTip(
+      tr("Runs of every (row, approach), in rounds of a shuffled order. With 5 or more the "
+         "winners grid tests each lead and calls only significant ones."));
   overrides->addRow(tr("War&m-up:"), warmup_);
   overrides->addRow(tr("T&est:"), test_);
+  overrides->addRow(tr("&Repeat:"), repeat_);
   layout->addLayout(overrides);
 
   auto* buttons = new QHBoxLayout();
@@ -231,6 +240,9 @@ void RunPanel::start() {
   }
   if (test_->value() > 0) {
     request.insert(QStringLiteral("testSeconds"), test_->value());
+  }
+  if (repeat_->value() > 1) {
+    request.insert(QStringLiteral("repeat"), repeat_->value());
   }
   start_->setEnabled(false);
   api_.post(QStringLiteral("/api/v1/runs"), QJsonDocument(request).toJson(QJsonDocument::Compact),

@@ -53,6 +53,7 @@ class RunPanel : public QWidget {
   QTableWidget* rows_ = nullptr;
   QSpinBox* warmup_ = nullptr;
   QSpinBox* test_ = nullptr;
+  QSpinBox* repeat_ = nullptr;  ///< runs per (row, approach)
   QPushButton* start_ = nullptr;
   QPushButton* stop_ = nullptr;
   QLabel* status_ = nullptr;

@@ -1,4 +1,5 @@
 #include <benchd/charts/winners_grid_view.hpp>
+#include <benchd/results/metric_format.hpp>
 
 #include <QFontMetrics>
 #include <QPainter>
@@ -177,7 +178,10 @@ void paintWinnersGrid(QPainter& painter, const results::WinnersGrid& grid,
       if (const results::RankedResult* top = cell.top()) {
         painter.setFont(bold);
         painter.setPen(textColour(fill, top->has_errors));
-        painter.drawText(upper, Qt::AlignCenter, entryText(grid, *top));
+        // "~": the top two are not shown to differ (the cell stays white).
+        const QString prefix =
+            cell.outcome == results::CellOutcome::kUndecided ? QStringLiteral("~ ") : QString();
+        painter.drawText(upper, Qt::AlignCenter, prefix + entryText(grid, *top));
       }
       if (const results::RankedResult* runner_up = cell.runnerUp();
           runner_up != nullptr && cell.ranked.size() > 1) {
@@ -268,14 +272,23 @@ QString describeCell(const results::WinnersGrid& grid, std::size_t metric, std::
     case results::CellOutcome::kDraw:
       text += QStringLiteral("no winner; ");
       break;
+    case results::CellOutcome::kUndecided:
+      text += QStringLiteral("no significant difference; ");
+      break;
     case results::CellOutcome::kWin:
       text += QStringLiteral("winner ");
       break;
   }
   QStringList entries;
   for (const results::RankedResult& ranked : cell.ranked) {
-    entries << QStringLiteral("%1 %2 (rank %3)%4")
-                   .arg(QString::fromStdString(ranked.approach), valueText(ranked))
+    const QString interval =
+        ranked.runs > 1 ? QStringLiteral(" [%1, %2] over %3 runs")
+                              .arg(QString::fromStdString(results::formatMetricValue(ranked.low)),
+                                   QString::fromStdString(results::formatMetricValue(ranked.high)))
+                              .arg(ranked.runs)
+                        : QString();
+    entries << QStringLiteral("%1 %2%3 (rank %4)%5")
+                   .arg(QString::fromStdString(ranked.approach), valueText(ranked), interval)
                    .arg(rankOf(grid, ranked.approach))
                    .arg(ranked.has_errors ? QStringLiteral(" with errors") : QString());
   }
@@ -284,6 +297,9 @@ QString describeCell(const results::WinnersGrid& grid, std::size_t metric, std::
     text += std::isfinite(cell.lead)
                 ? QStringLiteral("; lead %1%").arg(std::lround(cell.lead * 100.0))
                 : QStringLiteral("; runner-up at 0");
+  }
+  if (!cell.verdict.empty()) {
+    text += QStringLiteral("; ") + QString::fromStdString(cell.verdict);
   }
   return text;
 }

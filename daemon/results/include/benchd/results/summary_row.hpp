@@ -77,6 +77,10 @@ struct Diagnostics {
 struct SummaryRow {
   std::string scenario;
   std::string approach;
+  /// Which run of the (scenario, approach) this is, from 1 (`benchd run --repeat N`).
+  std::uint32_t repeat_number = 1;
+  /// Its place in the approach order of its round, from 1; 0 when not known (older stores).
+  std::uint32_t round_position = 0;
   std::array<double, kMetricCount> metrics{};  ///< kMetricNames order
   /// A failed run (worker would not start, died, answered wrongly, ...): every metric is 0
   /// except requests_error (>= 1), as the original's failed-run row

@@ -3,6 +3,7 @@
 #include <benchd/results/results_table.hpp>
 
 #include <cstddef>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -73,15 +74,24 @@ inline constexpr std::string_view kBothErrorsColour = "white";
 /// One approach's entry in a cell.
 struct RankedResult {
   std::string approach;
-  double value = 0.0;  ///< the number results.csv holds
+  double value = 0.0;  ///< the number results.csv holds (with repeats: the median of the runs)
   std::string text;    ///< the cell text as results.csv holds it ("" shows as 0)
   bool has_errors = false;
+  /// With repeats (winner_decision.hpp): how many runs, and the median's confidence interval
+  /// (low = high = value for one run); `coverage` is the interval's real coverage probability.
+  std::size_t runs = 1;
+  double low = 0.0;
+  double high = 0.0;
+  double coverage = 0.0;
 };
 
 enum class CellOutcome {
   kWin = 1,  ///< ranked.front() won this contest
-  kDraw,     ///< a contest nobody won
+  kDraw,     ///< a contest nobody won: equal values, or errors on both top two
   kEmpty,    ///< no approach of the set ran this scenario; not a contest
+  /// A contest whose lead is not shown to be real: not significant, or within the metric's
+  /// noise threshold (decideWinners with WinnerRule::kSignificant). Counts as no winner.
+  kUndecided,
 };
 
 struct WinnersCell {
@@ -92,6 +102,14 @@ struct WinnersCell {
   double lead = 0.0;                 ///< winningLead(top, runner-up); 0 for one approach
   double alpha = 0.0;                ///< leadAlpha(lead); 0 for one approach
   std::string colour;                ///< top's colour, kBothErrorsColour, or "" for kEmpty
+  /// Filled by decideWinners with WinnerRule::kSignificant for a cell it tested (top against
+  /// runner-up over their runs); NaN / 0 / empty otherwise. With the significant rule `alpha`
+  /// comes from lead_low, the interval's lower bound, not from the point lead.
+  double p_value = std::numeric_limits<double>::quiet_NaN();           ///< Mann–Whitney U
+  double adjusted_p_value = std::numeric_limits<double>::quiet_NaN();  ///< Benjamini–Hochberg
+  double lead_low = 0.0;  ///< 95 % bootstrap interval of the lead
+  double lead_high = 0.0;
+  std::string verdict;  ///< why the cell is as it is, one line for people
 
   /// ranked[0], or nullptr for kEmpty.
   [[nodiscard]] const RankedResult* top() const;
@@ -117,7 +135,18 @@ struct WinnersGrid {
   std::vector<ApproachStanding> standings;  ///< rank order, one per approach of the set
   std::size_t contests = 0;                 ///< cells that are not kEmpty
   std::size_t draws = 0;
-  int draw_percent = 0;  ///< roundedPercent(draws, contests): the "no winner" share
+  std::size_t undecided = 0;  ///< kUndecided cells
+  /// roundedPercent(draws + undecided, contests): the "no winner" share
+  int draw_percent = 0;
+
+  /// How the cells were decided (winner_decision.hpp). computeWinners alone: the original's rule
+  /// on one value per approach, which calls any lead a win (`confirmed` false).
+  bool confirmed = false;
+  std::string rule;       ///< "original" or "significant"
+  std::string rule_note;  ///< one paragraph for people: the rule, runs, thresholds, false winners
+  std::size_t min_runs = 1;  ///< the fewest and most runs of any (scenario, approach) in the grid
+  std::size_t max_runs = 1;
+  double expected_false_winners = 0.0;  ///< at most, under the rule (0 when not confirmed)
 
   [[nodiscard]] const WinnersCell& cell(std::size_t metric, std::size_t scenario) const {
     return cells.at(metric).at(scenario);
@@ -133,5 +162,9 @@ struct WinnersGrid {
 /// `approaches`.
 [[nodiscard]] WinnersGrid computeWinners(const ResultsTable& table,
                                          const std::vector<std::string>& approaches = {});
+
+/// Recounts `grid`'s wins, draws, undecided cells and standings from its cells (after a rule
+/// changed some outcomes), by the same rules as computeWinners.
+void recountStandings(WinnersGrid& grid);
 
 }  // namespace benchd::results

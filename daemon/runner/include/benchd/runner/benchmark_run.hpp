@@ -19,10 +19,19 @@ namespace benchd::runner {
 
 class ResultsFolder;
 
-/// An accepted plugin to run.
+/// An accepted plugin to run, as one approach of the run: a plugin may appear more than once,
+/// as variants (approach_variant.hpp) with their own names and options.
 struct Approach {
-  std::string name;
+  std::string name;  ///< the variant's name (the plugin's, when it is the plugin as installed)
   std::filesystem::path plugin;
+  std::vector<std::string> plugin_options;  ///< "KEY=VALUE" each, passed to the worker
+  /// The plugin's own name: the path prefix its service answers under (/<plugin_name>/...),
+  /// whatever the variant is called. Empty: `name`.
+  std::string plugin_name;
+
+  [[nodiscard]] const std::string& routeName() const {
+    return plugin_name.empty() ? name : plugin_name;
+  }
 };
 
 /// Where one (row, approach) stands.
@@ -40,8 +49,10 @@ std::string_view runStepName(RunStep step);
 struct Progress {
   std::size_t row_number = 0;  ///< 1-based
   std::size_t row_count = 0;
-  std::size_t approach_number = 0;  ///< 1-based
+  std::size_t approach_number = 0;  ///< 1-based: the place in the current round's order
   std::size_t approach_count = 0;
+  std::uint32_t repeat_number = 1;  ///< 1-based: the round
+  std::uint32_t repeat_count = 1;
   std::string scenario;
   std::string approach;
   RunStep step = RunStep::kStarting;
@@ -84,6 +95,13 @@ struct RunSettings {
   /// -C: keep each (row, approach)'s per-second series as CSV files beside the results.
   bool keep_csv = false;
   std::string options_text;  ///< for results.md and the store
+  /// Runs of every (row, approach): for each row, `repeats` rounds that each run every
+  /// approach once, in an order shuffled per round from order_seed (with one repeat, the order
+  /// given). One run is one sample of the winners' statistics.
+  std::uint32_t repeats = 1;
+  std::uint64_t order_seed = 0;
+  /// How the winners grid is decided (stored with the run; results::WinnerRule by name).
+  std::string winner_rule = "significant";
   /// A worker must be ready and answer /health within this (the original polled for 120 s).
   std::chrono::milliseconds health_timeout{30'000};
   /// How long a worker may drain requests in flight at stop (its --stop-timeout-ms); SIGKILL
@@ -93,6 +111,13 @@ struct RunSettings {
   /// record instead of creating one.
   std::optional<store::RunId> queued_run;
 };
+
+/// The store's record of a run with these settings (system specs left empty): the one
+/// definition for `benchd run` and the daemon's queue, which records a run before it starts.
+[[nodiscard]] store::NewRun runRecordOf(const RunSettings& settings,
+                                        std::int64_t started_epoch_millis);
+/// The scenario rows as the run uses them (overrides applied), in file order.
+[[nodiscard]] std::vector<scenario::ScenarioRow> plannedRows(const RunPlan& plan);
 
 enum class RunOutcome : std::uint8_t { kCompleted = 1, kStopped };
 

@@ -34,7 +34,9 @@ struct RowPlan {
 struct RunPlan {
   std::vector<RowPlan> rows;
   std::vector<std::string> approaches;
-  std::chrono::seconds total{0};  ///< estimated wall time of the whole run
+  /// Runs of every (row, approach), in rounds: each round runs every approach once.
+  std::uint32_t repeats = 1;
+  std::chrono::seconds total{0};  ///< estimated wall time of the whole run, repeats included
   std::uint32_t peak_connections = 0;
 };
 
@@ -46,11 +48,11 @@ struct DurationOverrides {
 };
 
 /// Plans the run. `limits` are this host's (loadgen::readHostLimits() after raising the
-/// open-file limit). Pure function.
+/// open-file limit); `repeats` (at least 1) multiplies the time. Pure function.
 RunPlan planRun(const std::vector<scenario::ScenarioRow>& rows,
                 const scenario::WorkloadCatalog& workloads,
                 const std::vector<std::string>& approaches, const DurationOverrides& overrides,
-                const loadgen::HostLimits& limits);
+                const loadgen::HostLimits& limits, std::uint32_t repeats = 1);
 
 /// "1 h 02 min 05 s", "3 min 10 s", "45 s".
 std::string formatDuration(std::chrono::seconds duration);

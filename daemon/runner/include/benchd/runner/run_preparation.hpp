@@ -18,7 +18,18 @@ namespace benchd::runner {
 /// What a user asks for: the arguments of `benchd run`, or a run request to the daemon.
 struct RunRequest {
   std::string scenario_file = "scenarios-quick.csv";  ///< a bare name or a path
-  std::vector<std::string> approaches;                ///< empty: every accepted plugin
+  /// Approach names, each a plugin or a variant of one (approach_variant.hpp); empty: every
+  /// accepted plugin. A name given twice runs once.
+  std::vector<std::string> approaches;
+  /// An A/A check: this approach and its aaPartner() instead of `approaches` (which must then
+  /// be empty).
+  std::optional<std::string> aa_approach;
+  /// Runs of every (row, approach), in rounds; 1 to scenario::kMaxRepeats.
+  std::uint32_t repeats = 1;
+  /// Seeds the rounds' orders; none: a fresh seed, recorded with the run.
+  std::optional<std::uint64_t> order_seed;
+  /// "significant" (default) or "original": results::winnerRuleFromName.
+  std::string winner_rule = "significant";
   DurationOverrides overrides;
   bool keep_csv = false;
   std::vector<unsigned> server_cpus;     ///< empty: unpinned
@@ -51,6 +62,9 @@ enum class RunRequestField : std::uint8_t {
   kServerCpus,  ///< server_cpus: a CPU this process may not run on
   /// generator_cpus: a CPU this process may not run on, or one that server_cpus has too.
   kGeneratorCpus,
+  kRepeats,     ///< repeats: 0 or above scenario::kMaxRepeats
+  kWinnerRule,  ///< winner_rule: not a rule's name
+  kAa,          ///< aa_approach given together with approaches
 };
 
 /// A request that cannot run as asked. what() is one line for the user in neutral words: it
@@ -84,13 +98,14 @@ std::filesystem::path resolveScenarioFile(const std::string& name,
 void checkCpuSets(const std::vector<unsigned>& server, const std::vector<unsigned>& generator);
 
 /// Checks a request and turns it into RunSettings: checks the duration overrides and the CPU
-/// sets (RunRequestError), resolves and loads the scenario file (RunRequestError when it is not
-/// found, scenario::ScenarioFileError for a bad file), inspects the plugins (PluginSearchError)
-/// and resolves the approaches (UnknownApproachError), raises the open-file limit and plans the
-/// run against this host's limits. Nothing runs. One path for `benchd run` and the daemon. With
-/// `catalog`, the plugins are taken from it instead of being inspected again (the daemon's catalog
-/// of its last scan: inspecting takes up to seconds per plugin, and a run should use the approaches
-/// the API lists).
+/// sets, the repeats and the winner rule (RunRequestError), resolves and loads the scenario file
+/// (RunRequestError when it is not found, scenario::ScenarioFileError for a bad file), inspects
+/// the plugins (PluginSearchError) and resolves the approaches and their variants
+/// (UnknownApproachError, also for a variant that cannot be read), raises the open-file limit and
+/// plans the run against this host's limits. Nothing runs. One path for `benchd run` and the
+/// daemon. With `catalog`, the plugins are taken from it instead of being inspected again (the
+/// daemon's catalog of its last scan: inspecting takes up to seconds per plugin, and a run should
+/// use the approaches the API lists).
 PreparedRun prepareRun(const RunRequest& request, const RunEnvironment& environment,
                        const PluginCatalog* catalog = nullptr);
 

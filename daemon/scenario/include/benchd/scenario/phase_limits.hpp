@@ -13,6 +13,11 @@ namespace benchd::scenario {
 /// spans far from overflow. Every check quotes this constant; tests pin the texts.
 inline constexpr std::uint32_t kMaxPhaseSeconds = 86'400;
 
+/// The most runs of every (row, approach) a run may ask for (`benchd run --repeat`, the API's
+/// `repeat`, the GUI's field): a thousand is far beyond what any test needs (10 to 20 are
+/// plenty) and keeps a typo from planning a run of months.
+inline constexpr std::uint32_t kMaxRepeats = 1'000;
+
 /// "whole seconds from 0 to 86400", or from `minimum`: what the integer checks say was expected.
 inline std::string phaseSecondsExpectation(std::uint32_t minimum = 0) {
   return "whole seconds from " + std::to_string(minimum) + " to " +

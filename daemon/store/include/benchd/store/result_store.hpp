@@ -56,6 +56,12 @@ struct NewRun {
   std::vector<std::pair<std::string, std::string>> system_specs;
   std::string results_dir;
   std::int64_t started_epoch_millis = 0;
+  /// Runs per (row, approach), in rounds (RunSettings::repeats).
+  std::uint32_t repeats = 1;
+  /// Seeds the approach order of every round, so a run's order can be reproduced.
+  std::uint64_t order_seed = 0;
+  /// How its winners are decided: "significant" or "original" (results::winnerRuleName).
+  std::string winner_rule = "significant";
 };
 
 struct RunRecord {
@@ -96,7 +102,7 @@ struct RunQuery {
 /// ResultStore on the same file, which WAL lets read while the writer writes.
 class ResultStore {
  public:
-  static constexpr int kSchemaVersion = 3;
+  static constexpr int kSchemaVersion = 4;
 
   /// Opens or creates the file (and its folder) and migrates it to kSchemaVersion. Throws
   /// StoreError.
@@ -120,9 +126,11 @@ class ResultStore {
   std::size_t markInterruptedRuns(std::int64_t now_epoch_millis);
   /// The scenario rows of the run, in file order (row index = position).
   void addScenarioRows(RunId run, std::span<const scenario::ScenarioRow> rows);
-  /// Starts the result of one (row, approach).
+  /// Starts the result of one run of a (row, approach): its `repeat_number` (from 1) and its
+  /// place in the round's approach order (`round_position`, from 1).
   ResultId beginResult(RunId run, std::size_t row_index, const std::string& scenario,
-                       const std::string& approach);
+                       const std::string& approach, std::uint32_t repeat_number = 1,
+                       std::uint32_t round_position = 1);
   /// One second of a phase of a result.
   void addSecond(ResultId result, const results::SecondRecord& second);
   /// The result's summary row (a failed row too).
@@ -150,11 +158,12 @@ class ResultStore {
   [[nodiscard]] std::size_t countRuns(std::optional<RunStatus> status) const;
   [[nodiscard]] std::optional<RunRecord> findRun(RunId run) const;
   [[nodiscard]] std::vector<scenario::ScenarioRow> scenarioRows(RunId run) const;
-  /// The finished results of a run, in row order then the order they were begun.
+  /// The finished results of a run, every repeat, in row order then the order they were begun.
   [[nodiscard]] std::vector<results::SummaryRow> summaries(RunId run) const;
-  /// The result id of (run, scenario, approach), or nullopt.
+  /// The result id of (run, scenario, approach, repeat), or nullopt.
   [[nodiscard]] std::optional<ResultId> findResult(RunId run, const std::string& scenario,
-                                                   const std::string& approach) const;
+                                                   const std::string& approach,
+                                                   std::uint32_t repeat_number = 1) const;
   /// The stored seconds of one phase of a result, in order.
   [[nodiscard]] std::vector<results::SecondRecord> seconds(ResultId result,
                                                            measurement::PhaseKind phase) const;

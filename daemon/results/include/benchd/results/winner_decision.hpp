@@ -1,0 +1,86 @@
+#pragma once
+
+#include <benchd/results/results_table.hpp>
+#include <benchd/results/winners.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace benchd::results {
+
+/// How a winners grid decides its cells (docs/metrics-and-ranking.md#deciding-a-winner).
+enum class WinnerRule : std::uint8_t {
+  /// A lead is a win only when it is statistically significant over repeated runs and larger
+  /// than the metric's noise threshold; needs at least 4 runs per approach (5 or more advised).
+  kSignificant = 1,
+  /// The original's rule on one value per approach (with repeats, the median): any lead wins.
+  /// Its wins are unconfirmed leads.
+  kOriginal,
+};
+[[nodiscard]] std::string_view winnerRuleName(WinnerRule rule);
+[[nodiscard]] std::optional<WinnerRule> winnerRuleFromName(std::string_view name);
+
+/// What a difference must exceed, besides significance, to count: `absolute` is the
+/// measurement's resolution in the metric's unit (a tick-sampled CPU percentage cannot separate
+/// 1.24 from 1.30), `relative` the share of the runner-up's value that A/A runs (the same plugin
+/// twice) show as noise.
+struct NoiseThreshold {
+  double absolute = 0.0;
+  double relative = 0.0;
+};
+
+/// The threshold of `metric` for a relative noise threshold of `relative` (its absolute part
+/// comes from how the metric is measured: docs/metrics-and-ranking.md#noise-thresholds).
+[[nodiscard]] NoiseThreshold noiseThreshold(std::string_view metric, double relative);
+
+struct DecisionSettings {
+  WinnerRule rule = WinnerRule::kSignificant;
+  /// The U test's level and the false-discovery rate of the Benjamini–Hochberg step across the
+  /// grid's tested cells.
+  double alpha = 0.05;
+  /// The relative noise threshold: a lead whose 95 % interval does not clear it is no win.
+  /// Default from A/A runs on a two-core machine (docs/metrics-and-ranking.md#noise-thresholds).
+  double relative_noise = 0.03;
+  std::uint64_t bootstrap_seed =
+      1;  ///< the lead intervals' resampling; fixed: same input, same grid
+};
+
+/// One row per (scenario, approach) of `runs`, in first-appearance order, each metric the median
+/// of that pair's rows (a row of `runs` is one run; repeats are rows with the same pair). The
+/// cells are formatMetricValue's text of the medians, so this is the results.csv of a repeated
+/// run, and a table without repeats comes back unchanged in value.
+[[nodiscard]] ResultsTable medianTable(const ResultsTable& runs);
+
+/// The winners grid of repeated runs. Ranking, draws, errors and colours are the original's
+/// (computeWinners on medianTable(runs)); then, with WinnerRule::kSignificant, each cell won
+/// between two error-free approaches is tested, top against runner-up over their runs:
+///   - Mann–Whitney U, two-sided, over the per-run values (one run is one sample);
+///   - Benjamini–Hochberg at `alpha` across every tested cell of the grid (a 250-cell grid at
+///     α = 0.05 would otherwise call about 12 winners by chance);
+///   - the 95 % bootstrap interval of the lead (ratio of medians, runs resampled) must clear the
+///     metric's relative noise threshold, and the medians must differ by more than its absolute
+///     one.
+/// A cell that fails any of them is CellOutcome::kUndecided ("no significant difference"), with
+/// the reason in its verdict; a win's colour saturation comes from the interval's lower bound.
+/// A win by errors (the runner-up had errors, the top none) stands as in the original.
+///
+/// When no pair has enough runs for the test to reach `alpha` (fewer than 4 each at 0.05), or
+/// with WinnerRule::kOriginal, the grid is the original rule's on the medians, `confirmed` false
+/// and its rule_note saying plainly that its wins are unconfirmed leads.
+///
+/// `approaches` as computeWinners. Pure function; deterministic for a given seed.
+[[nodiscard]] WinnersGrid decideWinners(const ResultsTable& runs,
+                                        const std::vector<std::string>& approaches,
+                                        const DecisionSettings& settings = {});
+
+/// The grid of a run's stored results (every repeat, SummaryRow order) under the rule the run
+/// recorded by name (winnerRuleName; an unknown name decides as kSignificant): the one call
+/// behind results.md, `benchd run`'s standings, the REST API's winners and benchd-report.
+[[nodiscard]] WinnersGrid decideRunWinners(const std::vector<SummaryRow>& runs,
+                                           const std::vector<std::string>& approaches,
+                                           std::string_view rule_name);
+
+}  // namespace benchd::results

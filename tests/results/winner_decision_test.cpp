@@ -1,0 +1,209 @@
+// The winners grid of repeated runs (results/winner_decision.hpp): medians, the significance
+// rule, its noise thresholds, its control of false winners across the grid, and its plain
+// fallback to the original's rule. Synthetic runs from seeded generators: no processes, no clock.
+
+#include <benchd/results/metric_format.hpp>
+#include <benchd/results/winner_decision.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace benchd::results {
+namespace {
+
+const std::vector<std::string> kMetrics = {"requests_error", "latency_millis_p50",
+                                           "cpu_use_percent_avg", "requests_per_second_p50"};
+
+/// Appends one run of `approach` in `scenario` with these metric values (kMetrics order).
+void addRun(ResultsTable& table, const std::string& scenario, const std::string& approach,
+            const std::vector<double>& values) {
+  ResultsRow row;
+  row.scenario = scenario;
+  row.approach = approach;
+  for (const double value : values) {
+    row.cells.push_back(formatMetricValue(value));
+  }
+  table.addRow(std::move(row));
+}
+
+/// A uniform number in [0, 1) from the generator's bits (the same on every standard library).
+double uniform(std::mt19937_64& generator) {
+  return static_cast<double>(generator() >> 11U) * 0x1.0p-53;
+}
+
+std::size_t countOutcome(const WinnersGrid& grid, CellOutcome outcome) {
+  std::size_t count = 0;
+  for (const auto& row : grid.cells) {
+    for (const WinnersCell& cell : row) {
+      count += cell.outcome == outcome ? 1 : 0;
+    }
+  }
+  return count;
+}
+
+TEST(WinnerDecision, TheMedianTableHoldsOneRowPerPairWithItsMedians) {
+  ResultsTable runs(kMetrics);
+  addRun(runs, "s", "a", {0, 10, 5, 100});
+  addRun(runs, "s", "b", {0, 20, 6, 200});
+  addRun(runs, "s", "a", {0, 30, 7, 300});
+  addRun(runs, "s", "a", {2, 20, 6, 250});
+  const ResultsTable medians = medianTable(runs);
+  ASSERT_EQ(medians.rows().size(), 2U);
+  EXPECT_EQ(medians.rows()[0].approach, "a");
+  EXPECT_EQ(medians.rows()[0].cells, (std::vector<std::string>{"0", "20", "6", "250"}));
+  EXPECT_EQ(medians.rows()[1].cells, (std::vector<std::string>{"0", "20", "6", "200"}));
+}
+
+TEST(WinnerDecision, SeparatedRunsWinWithTheirIntervalsAndAColourFromTheLowerBound) {
+  ResultsTable runs(kMetrics);
+  for (int scenario = 0; scenario < 4; ++scenario) {
+    const std::string name = "s" + std::to_string(scenario);
+    for (int repeat = 0; repeat < 5; ++repeat) {
+      addRun(runs, name, "fast", {0, 10.0 + 0.1 * repeat, 20, 1000.0 + repeat});
+      addRun(runs, name, "slow", {0, 12.0 + 0.1 * repeat, 40, 800.0 + repeat});
+    }
+  }
+  const WinnersGrid grid = decideWinners(runs, {"fast", "slow"});
+  EXPECT_TRUE(grid.confirmed);
+  EXPECT_EQ(grid.rule, "significant");
+  EXPECT_EQ(grid.min_runs, 5U);
+  EXPECT_EQ(grid.max_runs, 5U);
+  const WinnersCell& latency = grid.cell(1, 0);
+  ASSERT_EQ(latency.outcome, CellOutcome::kWin);
+  EXPECT_EQ(latency.winner, "fast");
+  EXPECT_NEAR(latency.p_value, 2.0 / 252.0, 1e-12);  // 5 vs 5 fully separated
+  EXPECT_EQ(latency.top()->runs, 5U);
+  EXPECT_DOUBLE_EQ(latency.top()->value, 10.2);
+  EXPECT_DOUBLE_EQ(latency.top()->low, 10.0);  // n = 5: the interval is min..max
+  EXPECT_DOUBLE_EQ(latency.top()->high, 10.4);
+  EXPECT_DOUBLE_EQ(latency.top()->coverage, 0.9375);
+  EXPECT_GT(latency.lead_low, 0.03);
+  EXPECT_LE(latency.lead_low, latency.lead);
+  EXPECT_GE(latency.lead_high, latency.lead);
+  EXPECT_DOUBLE_EQ(latency.alpha, leadAlpha(latency.lead_low));
+  EXPECT_NE(latency.verdict.find("p = 0.0079"), std::string::npos) << latency.verdict;
+  EXPECT_EQ(grid.cell(3, 0).winner, "fast");  // higher is better
+  EXPECT_EQ(grid.cell(2, 0).winner, "fast");  // 20 % against 40 %: beyond a tick
+  EXPECT_EQ(grid.cell(0, 0).outcome, CellOutcome::kDraw);
+  EXPECT_EQ(grid.standing("fast")->wins, 12U);
+  EXPECT_NEAR(grid.expected_false_winners, 0.05 * 12, 1e-12);
+}
+
+TEST(WinnerDecision, AnAaGridCallsAtMostFivePercentWhereTheOriginalRuleCallsHalf) {
+  // The same distribution on both sides (an approach against a copy of itself): 5 runs each,
+  // 50 scenarios x 4 metrics, drift shared by the round as rounds share the machine.
+  std::mt19937_64 generator(2024);
+  ResultsTable runs(kMetrics);
+  for (int scenario = 0; scenario < 50; ++scenario) {
+    const std::string name = "s" + std::to_string(scenario);
+    for (int repeat = 0; repeat < 5; ++repeat) {
+      const double drift = 1.0 + 0.2 * (uniform(generator) - 0.5);
+      for (const char* approach : {"a", "a#2"}) {
+        addRun(runs, name, approach,
+               {0, 10.0 * drift * (1.0 + 0.1 * uniform(generator)),
+                30.0 * drift * (1.0 + 0.1 * uniform(generator)),
+                2000.0 / drift * (1.0 + 0.1 * uniform(generator))});
+      }
+    }
+  }
+  const WinnersGrid significant = decideWinners(runs, {"a", "a#2"});
+  ASSERT_TRUE(significant.confirmed);
+  const std::size_t false_wins = countOutcome(significant, CellOutcome::kWin);
+  EXPECT_LE(false_wins * 20, significant.contests) << false_wins << " of " << significant.contests;
+  DecisionSettings original;
+  original.rule = WinnerRule::kOriginal;
+  const WinnersGrid leads = decideWinners(runs, {"a", "a#2"}, original);
+  EXPECT_FALSE(leads.confirmed);
+  EXPECT_GT(countOutcome(leads, CellOutcome::kWin) * 2, leads.contests);
+}
+
+TEST(WinnerDecision, ASignificantLeadWithinTheNoiseThresholdIsUndecided) {
+  ResultsTable runs(kMetrics);
+  for (int scenario = 0; scenario < 4; ++scenario) {
+    const std::string name = "s" + std::to_string(scenario);
+    for (int repeat = 0; repeat < 6; ++repeat) {
+      // 1 % apart in every run: significant, but less than the noise threshold (3 %). CPU 1.24
+      // against 1.30: separated, but below the tick's resolution.
+      addRun(runs, name, "a", {0, 100.0 + 0.01 * repeat, 1.24, 1000});
+      addRun(runs, name, "b", {0, 101.0 + 0.01 * repeat, 1.30, 1500});
+    }
+  }
+  const WinnersGrid grid = decideWinners(runs, {"a", "b"});
+  const WinnersCell& latency = grid.cell(1, 0);
+  EXPECT_EQ(latency.outcome, CellOutcome::kUndecided);
+  EXPECT_TRUE(latency.winner.empty());
+  EXPECT_LT(latency.p_value, 0.01);
+  EXPECT_NE(latency.verdict.find("noise threshold of 3 %"), std::string::npos) << latency.verdict;
+  const WinnersCell& cpu = grid.cell(2, 0);
+  EXPECT_EQ(cpu.outcome, CellOutcome::kUndecided);
+  EXPECT_NE(cpu.verdict.find("resolution (1)"), std::string::npos) << cpu.verdict;
+  EXPECT_EQ(grid.cell(3, 0).winner, "b");  // 50 % more throughput is a win
+  EXPECT_EQ(grid.undecided, 8U);
+  EXPECT_EQ(grid.standing("b")->wins, 4U);
+  EXPECT_EQ(grid.draw_percent, roundedPercent(grid.draws + grid.undecided, grid.contests));
+}
+
+TEST(WinnerDecision, TooFewRunsGiveTheOriginalRuleLabelledAsUnconfirmed) {
+  ResultsTable runs(kMetrics);
+  for (int repeat = 0; repeat < 3; ++repeat) {
+    addRun(runs, "s", "a", {0, 10, 20, 100});
+    addRun(runs, "s", "b", {0, 11, 22, 90});
+  }
+  const WinnersGrid grid = decideWinners(runs, {"a", "b"});
+  EXPECT_FALSE(grid.confirmed);
+  EXPECT_EQ(grid.rule, "original");
+  EXPECT_EQ(grid.cell(1, 0).winner, "a");  // the original rule's lead, on the medians
+  EXPECT_NE(grid.rule_note.find("Unconfirmed leads"), std::string::npos);
+  EXPECT_NE(grid.rule_note.find("Too few runs"), std::string::npos);
+  EXPECT_NE(grid.rule_note.find("3 runs per approach"), std::string::npos);
+  // One run each: exactly the original grid.
+  ResultsTable single(kMetrics);
+  addRun(single, "s", "a", {0, 10, 20, 100});
+  addRun(single, "s", "b", {0, 11, 22, 90});
+  const WinnersGrid once = decideWinners(single, {"a", "b"});
+  const WinnersGrid original = computeWinners(single, {"a", "b"});
+  EXPECT_EQ(once.standing("a")->wins, original.standing("a")->wins);
+  EXPECT_EQ(once.cell(1, 0).alpha, original.cell(1, 0).alpha);
+}
+
+TEST(WinnerDecision, TheOriginalRuleCanBeAskedForWithRepeats) {
+  ResultsTable runs(kMetrics);
+  for (int repeat = 0; repeat < 5; ++repeat) {
+    addRun(runs, "s", "a", {0, 10.0 + repeat, 20, 100});
+    addRun(runs, "s", "b", {0, 10.1 + repeat, 20, 100});
+  }
+  DecisionSettings settings;
+  settings.rule = WinnerRule::kOriginal;
+  const WinnersGrid grid = decideWinners(runs, {"a", "b"}, settings);
+  EXPECT_FALSE(grid.confirmed);
+  EXPECT_EQ(grid.cell(1, 0).outcome, CellOutcome::kWin);  // a 1 % lead: a win to the original
+  EXPECT_NE(grid.rule_note.find("--winners original"), std::string::npos);
+  EXPECT_EQ(decideWinners(runs, {"a", "b"}).cell(1, 0).outcome, CellOutcome::kUndecided);
+}
+
+TEST(WinnerDecision, ErrorsStillDeRankAsInTheOriginal) {
+  ResultsTable runs(kMetrics);
+  for (int repeat = 0; repeat < 5; ++repeat) {
+    addRun(runs, "s", "clean", {0, 50, 20, 100});
+    addRun(runs, "s", "failing", {3, 10, 20, 100});
+  }
+  const WinnersGrid grid = decideWinners(runs, {"clean", "failing"});
+  ASSERT_TRUE(grid.confirmed);
+  EXPECT_EQ(grid.cell(1, 0).winner, "clean");        // slower, but without errors
+  EXPECT_TRUE(std::isnan(grid.cell(1, 0).p_value));  // a win by errors is not tested
+  EXPECT_EQ(grid.cell(0, 0).winner, "clean");
+}
+
+TEST(WinnerDecision, RuleNamesRoundTrip) {
+  EXPECT_EQ(winnerRuleFromName("significant"), WinnerRule::kSignificant);
+  EXPECT_EQ(winnerRuleFromName(winnerRuleName(WinnerRule::kOriginal)), WinnerRule::kOriginal);
+  EXPECT_FALSE(winnerRuleFromName("best"));
+}
+
+}  // namespace
+}  // namespace benchd::results
