@@ -176,6 +176,25 @@ class ChartRenderTest : public QObject {
     QTest::keyClick(&view, Qt::Key_Right);  // already at the last scenario: stays
     QVERIFY(selected.last().first().toString().contains(QStringLiteral(" in s2: ")));
   }
+
+  void aSmallerWidgetDrawsTheWholeGridScaledAndClicksFindTheirCell() {
+    benchd::charts::WinnersGridView view;
+    view.setGrid(sampleGrid());
+    const QSize natural = view.sizeHint();
+    view.resize(natural);
+    QCOMPARE(view.scale(), 1.0);
+    view.resize(natural / 2);
+    QVERIFY(view.scale() <= 0.5 + 1e-9);
+    QVERIFY(view.scale() > 0.45);
+    // The last cell lies inside the smaller widget, and a click on it selects it.
+    const QRect last = view.cellRect(1, 1);
+    QVERIFY(view.rect().contains(last));
+    QSignalSpy selected(&view, &benchd::charts::WinnersGridView::cellSelected);
+    QTest::mouseClick(&view, Qt::LeftButton, {}, last.center());
+    QCOMPARE(selected.count(), 1);
+    QVERIFY2(selected.last().first().toString().contains(QStringLiteral(" in s2: ")),
+             qPrintable(selected.last().first().toString()));
+  }
 };
 
 QTEST_MAIN(ChartRenderTest)

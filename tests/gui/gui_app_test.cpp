@@ -26,6 +26,7 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QProcess>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -172,7 +173,12 @@ class GuiAppTest : public QObject {
     // The grid fills after the first result and is complete at the end.
     QTRY_VERIFY_WITH_TIMEOUT(window.winners().hasGrid(), 60'000);
     QTRY_VERIFY_WITH_TIMEOUT(window.lastMessage().contains(QStringLiteral("completed")), 120'000);
+    auto* progress = child<QProgressBar>(window, "liveProgress");
+    QTRY_COMPARE_WITH_TIMEOUT(progress->value(), progress->maximum(), 10'000);
     QTRY_COMPARE_WITH_TIMEOUT(window.winners().grid().scenarios.size(), std::size_t{4}, 10'000);
+    // One run each: the grid says its wins are unconfirmed leads.
+    QVERIFY(!window.winners().grid().confirmed);
+    QVERIFY(window.winners().grid().rule_note.find("Unconfirmed leads") != std::string::npos);
     QCOMPARE(window.winners().grid().standings.size(), std::size_t{2});
     window.winners().resize(window.winners().sizeHint());
     saveScreenshot(window.winners(), QStringLiteral("winners-grid.png"));

@@ -1,4 +1,5 @@
 #include <benchd/results/comparison.hpp>
+#include <benchd/results/metric_format.hpp>
 
 #include <gtest/gtest.h>
 
@@ -169,6 +170,58 @@ TEST(ComparisonTest, Markdown) {
   EXPECT_NE(markdown.find("## Not compared\n\n- only in before: s2 / a\n- only in after: s3 / a\n"),
             std::string::npos)
       << markdown;
+}
+
+}  // namespace
+}  // namespace benchd::results
+
+namespace benchd::results {
+namespace {
+
+/// A table of `runs` runs of s/a: requests_per_second_p50 from `rps`, latency_millis_p50 from
+/// `latency`, the i-th run adding i · `step` to both.
+std::string repeatedRuns(int runs, double rps, double latency, double step) {
+  std::string text = "scenario,approach,requests_per_second_p50,latency_millis_p50\n";
+  for (int run = 0; run < runs; ++run) {
+    text += "s,a," + formatMetricValue(rps + run * step) + "," +
+            formatMetricValue(latency + run * step) + "\n";
+  }
+  return text;
+}
+
+TEST(ComparisonTest, RepeatedRunsOnBothSidesAreTestedNotThresholded) {
+  // 5 runs a side: throughput 20 % up (every run above every run before), latency 0.3 % up with
+  // runs that overlap: the first is a significant improvement, the second "~".
+  const Comparison comparison =
+      compareResults(readResultsCsv(repeatedRuns(5, 1000, 100, 1), "before.csv"),
+                     readResultsCsv(repeatedRuns(5, 1200, 100.3, 1), "after.csv"));
+  const MetricChange& rps = changeOf(comparison.groups[0], "requests_per_second_p50");
+  EXPECT_TRUE(rps.tested);
+  EXPECT_EQ(rps.change, ChangeClass::kImproved);
+  EXPECT_DOUBLE_EQ(rps.before, 1002.0);  // medians
+  EXPECT_DOUBLE_EQ(rps.after, 1202.0);
+  EXPECT_NEAR(rps.p_value, 2.0 / 252.0, 1e-12);
+  EXPECT_LT(rps.percent_low, rps.percent_change);
+  EXPECT_GT(rps.percent_low, 10.0);
+  EXPECT_EQ(rps.runs_before, 5U);
+  const MetricChange& latency = changeOf(comparison.groups[1], "latency_millis_p50");
+  EXPECT_TRUE(latency.tested);
+  EXPECT_EQ(latency.change, ChangeClass::kNeutral);  // the runs overlap: not significant
+  EXPECT_GT(latency.p_value, 0.05);
+  std::ostringstream markdown;
+  writeComparisonMarkdown(markdown, comparison, {"before.csv", ""}, {"after.csv", ""});
+  EXPECT_NE(markdown.str().find("| ~ | s | a | lat_p50 |"), std::string::npos) << markdown.str();
+  EXPECT_NE(markdown.str().find("p < 0.05"), std::string::npos);
+  EXPECT_NE(markdown.str().find("| 0.0079 | 5 / 5 |"), std::string::npos) << markdown.str();
+
+  // Three runs a side cannot be tested: the original's means and threshold decide.
+  const Comparison few =
+      compareResults(readResultsCsv(repeatedRuns(3, 1000, 100, 1), "before.csv"),
+                     readResultsCsv(repeatedRuns(3, 1200, 100.3, 1), "after.csv"));
+  const MetricChange& untested = changeOf(few.groups[0], "requests_per_second_p50");
+  EXPECT_FALSE(untested.tested);
+  EXPECT_DOUBLE_EQ(untested.before, 1001.0);  // the mean
+  EXPECT_EQ(untested.change, ChangeClass::kImproved);
 }
 
 }  // namespace

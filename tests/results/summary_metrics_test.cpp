@@ -142,6 +142,30 @@ TEST(ComputeSummary, FollowsTheOriginalsDefinitions) {
   EXPECT_FALSE(row.diagnostics.open_model);
 }
 
+TEST(ComputeSummary, MeasuresWhatTheRestOfTheHostUsed) {
+  // Two CPUs. In the load window the host is 21.5, 61.5 and 31.5 % busy (of both CPUs); the
+  // worker uses 30 % of one core and benchd 10 %, i.e. 20 % of the host: the rest used 1.5,
+  // 41.5 and 11.5 %. A second where ours exceeds the host's figure (samples a tick apart)
+  // counts as 0, not negative.
+  std::vector<SecondRecord> seconds = {second(100, 20.0, 10, 0, 0), second(100, 60.0, 10, 0, 0),
+                                       second(100, 30.0, 10, 0, 0), second(100, 0.0, 10, 0, 0)};
+  for (SecondRecord& record : seconds) {
+    record.system.worker.cpu_percent = 30.0;
+    record.system.generator.cpu_percent = 10.0;
+  }
+  measurement::PhaseResult test;
+  test.totals.requests_ok = 400;
+  const SummaryRow row = computeSummary("s", "a", TestPhaseData{test, seconds, false, 2});
+  // (1.5 + 41.5 + 11.5 + 0) / 4.
+  EXPECT_DOUBLE_EQ(row.diagnostics.other_cpu_percent_avg, 13.625);
+  EXPECT_DOUBLE_EQ(row.diagnostics.other_cpu_percent_max, 41.5);
+  EXPECT_TRUE(busyHost(row.diagnostics));
+  // Without the host's CPU count the share is not computed.
+  EXPECT_DOUBLE_EQ(computeSummary("s", "a", TestPhaseData{test, seconds, false})
+                       .diagnostics.other_cpu_percent_avg,
+                   0.0);
+}
+
 TEST(ComputeSummary, GivesZerosWithoutRequests) {
   measurement::PhaseResult test;
   const std::vector<SecondRecord> seconds = {second(0, 50.0, 10, 0, 0)};

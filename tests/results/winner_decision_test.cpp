@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -44,6 +45,14 @@ std::size_t countOutcome(const WinnersGrid& grid, CellOutcome outcome) {
     }
   }
   return count;
+}
+
+const WinnersCell& cellOf(const WinnersGrid& grid, const std::string& metric,
+                          const std::string& scenario) {
+  const auto m = std::find(grid.metrics.begin(), grid.metrics.end(), metric);
+  const auto s = std::find(grid.scenarios.begin(), grid.scenarios.end(), scenario);
+  return grid.cell(static_cast<std::size_t>(m - grid.metrics.begin()),
+                   static_cast<std::size_t>(s - grid.scenarios.begin()));
 }
 
 TEST(WinnerDecision, TheMedianTableHoldsOneRowPerPairWithItsMedians) {
@@ -197,6 +206,40 @@ TEST(WinnerDecision, ErrorsStillDeRankAsInTheOriginal) {
   EXPECT_EQ(grid.cell(1, 0).winner, "clean");        // slower, but without errors
   EXPECT_TRUE(std::isnan(grid.cell(1, 0).p_value));  // a win by errors is not tested
   EXPECT_EQ(grid.cell(0, 0).winner, "clean");
+}
+
+TEST(WinnerDecision, ABusyHostTakesTheScenariosHostWideCellsOutOfTheRanking) {
+  std::vector<SummaryRow> runs;
+  for (std::uint32_t repeat = 1; repeat <= 5; ++repeat) {
+    for (const char* scenario : {"quiet", "busy"}) {
+      for (const char* approach : {"fast", "slow"}) {
+        SummaryRow row;
+        row.scenario = scenario;
+        row.approach = approach;
+        row.repeat_number = repeat;
+        const bool fast = std::string(approach) == "fast";
+        row.setMetric("latency_millis_p50", (fast ? 10.0 : 20.0) + 0.1 * repeat);
+        row.setMetric("cpu_use_percent_avg", (fast ? 20.0 : 40.0) + 0.1 * repeat);
+        row.diagnostics.other_cpu_percent_avg =
+            std::string(scenario) == "busy" && repeat == 2 ? 35.0 : 1.0;
+        runs.push_back(row);
+      }
+    }
+  }
+  const WinnersGrid grid = decideRunWinners(runs, {"fast", "slow"}, "significant");
+  EXPECT_EQ(cellOf(grid, "cpu_use_percent_avg", "quiet").winner, "fast");
+  // The approach's own metric stays ranked.
+  EXPECT_EQ(cellOf(grid, "latency_millis_p50", "busy").winner, "fast");
+  const WinnersCell& host = cellOf(grid, "cpu_use_percent_avg", "busy");
+  EXPECT_EQ(host.outcome, CellOutcome::kUndecided);
+  EXPECT_NE(host.verdict.find("busy host"), std::string::npos) << host.verdict;
+  EXPECT_NE(host.verdict.find("35 %"), std::string::npos) << host.verdict;
+  EXPECT_TRUE(isHostWideMetric("network_kib_per_req_avg"));
+  EXPECT_FALSE(isHostWideMetric("cpu_millis_per_request"));
+  // Under the original rule too.
+  const WinnersGrid original = decideRunWinners(runs, {"fast", "slow"}, "original");
+  EXPECT_EQ(cellOf(original, "cpu_use_percent_avg", "busy").outcome, CellOutcome::kUndecided);
+  EXPECT_EQ(cellOf(original, "cpu_use_percent_avg", "quiet").winner, "fast");
 }
 
 TEST(WinnerDecision, RuleNamesRoundTrip) {

@@ -1,5 +1,6 @@
 #include "compare_command.hpp"
 
+#include "results_file.hpp"
 #include "usage_error.hpp"
 
 #include <benchd/results/comparison.hpp>
@@ -24,8 +25,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::string_view kResultsFileName = "results.csv";
-
 struct CompareOptions {
   std::string before;
   std::string after;
@@ -40,9 +39,11 @@ std::string compareUsage() {
          "and latency (latency_millis_*) of every scenario and approach present in both, the %\n"
          "change of each, improved / regressed / neutral against the threshold, and the mean and\n"
          "standard deviation of the changes. Repeated rows of a scenario and approach are\n"
-         "averaged.\n"
+         "averaged; with at least 4 runs on each side they are tested instead (Mann-Whitney U,\n"
+         "p < 0.05; '~' for no significant change) and shown with their 95 % interval.\n"
          "\n"
-         "  BEFORE, AFTER         a results.csv file, or a folder holding one\n"
+         "  BEFORE, AFTER         a results.csv file, or a results folder (its\n"
+         "                        results-runs.csv when there is one, else its results.csv)\n"
          "  --threshold PCT       a change beyond +-PCT percent counts (default 2.0)\n"
          "  -o, --output OUT.md   write the report there instead of to stdout\n"
          "  --help                this text\n"
@@ -91,16 +92,6 @@ CompareOptions parseCompareOptions(std::span<const std::string_view> arguments) 
   options.before = positional[0];
   options.after = positional[1];
   return options;
-}
-
-/// The results.csv that `argument` names: the file itself, or results.csv inside a folder.
-fs::path resultsFileOf(const std::string& argument) {
-  fs::path path(argument);
-  std::error_code error;
-  if (fs::is_directory(path, error)) {
-    return path / kResultsFileName;
-  }
-  return path;
 }
 
 std::string modificationTime(const fs::path& path) {

@@ -1,5 +1,6 @@
 #include "winners_command.hpp"
 
+#include "results_file.hpp"
 #include "run_options.hpp"
 #include "usage_error.hpp"
 
@@ -18,8 +19,6 @@
 
 namespace benchd::cli {
 namespace {
-
-namespace fs = std::filesystem;
 
 struct WinnersOptions {
   std::string file;
@@ -87,16 +86,6 @@ WinnersOptions parseWinnersOptions(std::span<const std::string_view> arguments) 
     throw UsageError("expected a results file or folder");
   }
   return options;
-}
-
-fs::path resultsFileOf(const std::string& argument) {
-  const fs::path path(argument);
-  std::error_code error;
-  if (!fs::is_directory(path, error)) {
-    return path;
-  }
-  return fs::exists(path / "results-runs.csv", error) ? path / "results-runs.csv"
-                                                      : path / "results.csv";
 }
 
 int printWinners(std::span<const std::string_view> arguments) {

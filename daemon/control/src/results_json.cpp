@@ -139,6 +139,9 @@ void writeSummaryRow(JsonWriter& json, const results::SummaryRow& row, bool diag
     field(json, "generatorCpuPercentAvg", d.generator_cpu_percent_avg);
     field(json, "generatorCpuPercentMax", d.generator_cpu_percent_max);
     field(json, "generatorCores", std::uint64_t{d.generator_cores});
+    field(json, "otherCpuPercentAvg", d.other_cpu_percent_avg);
+    field(json, "otherCpuPercentMax", d.other_cpu_percent_max);
+    field(json, "busyHost", results::busyHost(d));
     field(json, "achievedRequestsPerSecond", d.achieved_requests_per_second);
     field(json, "intendedRequestsPerSecond", d.intended_requests_per_second);
     field(json, "droppedArrivals", std::uint64_t{d.dropped_arrivals});

@@ -2,6 +2,7 @@
 
 #include <benchd/results/comparison.hpp>
 #include <benchd/results/metric_format.hpp>
+#include <benchd/results/statistics.hpp>
 
 #include <algorithm>
 #include <array>
@@ -56,6 +57,48 @@ double meanOf(const ResultsTable& table, const RunRows& run, std::size_t metric)
     }
   }
   return count == 0 ? kNaN : sum / static_cast<double>(count);
+}
+
+/// The run's values of `metric`, one per row with a value (empty cells and NaN left out).
+std::vector<double> valuesOf(const ResultsTable& table, const RunRows& run, std::size_t metric) {
+  std::vector<double> values;
+  for (const ResultsRow* row : run.rows) {
+    if (row->cells[metric].find_first_not_of(" \t") != std::string::npos) {
+      const double value = table.number(*row, metric);
+      if (!std::isnan(value)) {
+        values.push_back(value);
+      }
+    }
+  }
+  return values;
+}
+
+/// Whether the metric is better when it grows (throughput) rather than when it shrinks.
+bool higherIsBetter(std::string_view metric) {
+  const std::vector<std::string>& throughput = groupMetrics(MetricGroup::kThroughput);
+  return std::find(throughput.begin(), throughput.end(), metric) != throughput.end();
+}
+
+/// Tests the change of one metric over repeated runs of both sides (the "Beyond the original"
+/// part of compareResults' contract).
+void testChange(MetricChange& change, const std::vector<double>& before,
+                const std::vector<double>& after) {
+  change.tested = true;
+  change.before = stats::median(before);
+  change.after = stats::median(after);
+  change.absolute_change = change.after - change.before;
+  change.percent_change =
+      change.before == 0.0 ? kNaN : (change.after - change.before) / change.before * 100.0;
+  change.p_value = stats::mannWhitneyU(after, before).p_value;
+  const stats::RatioInterval ratio = stats::bootstrapMedianRatio(after, before);
+  change.percent_low = (ratio.low - 1.0) * 100.0;
+  change.percent_high = (ratio.high - 1.0) * 100.0;
+  change.change = ChangeClass::kNeutral;
+  if (change.p_value < 0.05 && !std::isnan(change.percent_change) && change.percent_change != 0.0) {
+    const bool grew = change.percent_change > 0.0;
+    change.change =
+        grew == higherIsBetter(change.metric) ? ChangeClass::kImproved : ChangeClass::kRegressed;
+  }
 }
 
 std::size_t firstIndexOf(const std::vector<std::string>& names, const std::string& name) {
@@ -253,12 +296,20 @@ Comparison compareResults(const ResultsTable& before, const ResultsTable& after,
         change.scenario = before_run->scenario;
         change.approach = before_run->approach;
         change.metric = metric;
-        change.before = meanOf(before, *before_run, *before_column);
-        change.after = meanOf(after, *after_run, *after_column);
-        change.absolute_change = change.after - change.before;
-        change.percent_change =
-            change.before == 0.0 ? kNaN : (change.after - change.before) / change.before * 100.0;
-        change.change = classifyChange(metric, change.percent_change, threshold_percent);
+        const std::vector<double> before_values = valuesOf(before, *before_run, *before_column);
+        const std::vector<double> after_values = valuesOf(after, *after_run, *after_column);
+        change.runs_before = before_run->rows.size();
+        change.runs_after = after_run->rows.size();
+        if (stats::smallestPossiblePValue(before_values.size(), after_values.size()) < 0.05) {
+          testChange(change, before_values, after_values);
+        } else {
+          change.before = meanOf(before, *before_run, *before_column);
+          change.after = meanOf(after, *after_run, *after_column);
+          change.absolute_change = change.after - change.before;
+          change.percent_change =
+              change.before == 0.0 ? kNaN : (change.after - change.before) / change.before * 100.0;
+          change.change = classifyChange(metric, change.percent_change, threshold_percent);
+        }
         group.changes.push_back(std::move(change));
       }
     }
@@ -280,7 +331,18 @@ void writeComparisonMarkdown(std::ostream& out, const Comparison& comparison,
       << "A change beyond ±" << twoDecimals(comparison.threshold_percent)
       << " % counts as improved (✅) or regressed (❌), otherwise neutral (➖). Throughput: higher "
          "is better; latency: lower is better. Repeated runs of a scenario and approach are "
-         "averaged.\n";
+         "averaged";
+  const bool any_tested = std::any_of(
+      comparison.groups.begin(), comparison.groups.end(), [](const GroupComparison& group) {
+        return std::any_of(group.changes.begin(), group.changes.end(),
+                           [](const MetricChange& change) { return change.tested; });
+      });
+  if (any_tested) {
+    out << ", except where both sides have at least 4 runs: there before and after are medians, "
+           "a change counts only when the Mann–Whitney U test over the runs gives p < 0.05, "
+           "otherwise it is `~` (no significant change), and its 95 % interval is shown";
+  }
+  out << ".\n";
   for (const GroupComparison& group : comparison.groups) {
     out << "\n## " << groupName(group.group) << " metrics\n\n"
         << "- Overall change: **" << twoDecimals(group.mean_percent_change) << " %**\n"
@@ -292,14 +354,26 @@ void writeComparisonMarkdown(std::ostream& out, const Comparison& comparison,
       continue;
     }
     out << "| impact | scenario | approach | metric | before | after | change (%) | change "
-           "(abs) |\n"
-        << "|---|---|---|---|---:|---:|---:|---:|\n";
+           "(abs) |"
+        << (any_tested ? " 95 % interval (%) | p | runs |" : "") << "\n"
+        << "|---|---|---|---|---:|---:|---:|---:|" << (any_tested ? "---:|---:|---:|" : "") << "\n";
     for (const MetricChange& change : group.changes) {
-      out << "| " << impactSymbol(change.change) << " | " << markdownCell(change.scenario) << " | "
-          << markdownCell(change.approach) << " | " << shortMetricName(change.metric) << " | "
-          << meanText(change.before) << " | " << meanText(change.after) << " | "
-          << twoDecimals(change.percent_change) << " | " << twoDecimals(change.absolute_change)
-          << " |\n";
+      const bool unchanged = change.tested && change.change == ChangeClass::kNeutral;
+      out << "| " << (unchanged ? std::string_view("~") : impactSymbol(change.change)) << " | "
+          << markdownCell(change.scenario) << " | " << markdownCell(change.approach) << " | "
+          << shortMetricName(change.metric) << " | " << meanText(change.before) << " | "
+          << meanText(change.after) << " | " << twoDecimals(change.percent_change) << " | "
+          << twoDecimals(change.absolute_change) << " |";
+      if (any_tested) {
+        if (change.tested) {
+          out << " " << twoDecimals(change.percent_low) << " to "
+              << twoDecimals(change.percent_high) << " | " << formatPValue(change.p_value) << " | "
+              << change.runs_before << " / " << change.runs_after << " |";
+        } else {
+          out << " | | " << change.runs_before << " / " << change.runs_after << " |";
+        }
+      }
+      out << "\n";
     }
   }
   if (!comparison.only_before.empty() || !comparison.only_after.empty()) {

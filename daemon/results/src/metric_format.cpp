@@ -34,4 +34,17 @@ std::string formatMetricValue(double value) {
   return text;
 }
 
+std::string formatPValue(double p) {
+  if (std::isnan(p)) {
+    return "n/a";
+  }
+  if (p < 0.0001) {
+    return "< 0.0001";
+  }
+  std::array<char, 32> buffer{};
+  const auto printed =
+      std::to_chars(buffer.data(), buffer.data() + buffer.size(), p, std::chars_format::general, 2);
+  return {buffer.data(), printed.ptr};
+}
+
 }  // namespace benchd::results

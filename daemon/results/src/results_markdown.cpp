@@ -124,12 +124,13 @@ std::string ordinal(std::uint32_t number) {
 }
 
 /// What the grid ranks but should not be read without: failed results (ranked last, as in the
-/// original) and results whose load generator saturated (their numbers may be the generator's
-/// limit, not the server's). Nothing when there are none.
+/// original), results whose load generator saturated (their numbers may be the generator's
+/// limit, not the server's) and results measured on a busy host (busyHost). Nothing when there
+/// are none.
 void writeCaveats(std::ostream& out, const std::vector<SummaryRow>& results) {
   bool any = false;
   for (const SummaryRow& row : results) {
-    if (!row.failed && !row.diagnostics.generator_saturated) {
+    if (!row.failed && !row.diagnostics.generator_saturated && !busyHost(row.diagnostics)) {
       continue;
     }
     if (!any) {
@@ -143,6 +144,13 @@ void writeCaveats(std::ostream& out, const std::vector<SummaryRow>& results) {
     out << ": ";
     if (row.failed) {
       out << "**failed** (all metrics 0, ranked last): " << row.failure_reason << "\n";
+    } else if (busyHost(row.diagnostics)) {
+      out << "**measured on a busy host**: other processes used "
+          << formatMetricValue(row.diagnostics.other_cpu_percent_avg)
+          << " % of its CPUs on average ("
+          << formatMetricValue(row.diagnostics.other_cpu_percent_max)
+          << " % at most), so the scenario's host-wide cells (host CPU and RAM, sockets, "
+             "network) are not ranked\n";
     } else {
       out << "**load generator saturated**, so its numbers may show the generator's limit "
              "rather than the server's: "

@@ -3,8 +3,6 @@
 #include <benchd/results/winner_decision.hpp>
 
 #include <algorithm>
-#include <array>
-#include <charconv>
 #include <cmath>
 #include <map>
 #include <utility>
@@ -52,18 +50,28 @@ std::string percentText(double share) {
   return formatMetricValue(100.0 * share) + " %";
 }
 
-/// Two significant digits ("0.0079", "0.31"), as p-values are usually read.
-std::string pText(double p) {
-  if (std::isnan(p)) {
-    return "n/a";
+/// Marks the won host-wide cells of busy scenarios undecided; true when any scenario is busy.
+bool excludeBusyHostCells(WinnersGrid& grid,
+                          const std::vector<std::pair<std::string, double>>& busy_scenarios) {
+  for (const auto& [scenario_name, share] : busy_scenarios) {
+    const auto scenario = static_cast<std::size_t>(
+        std::find(grid.scenarios.begin(), grid.scenarios.end(), scenario_name) -
+        grid.scenarios.begin());
+    if (scenario == grid.scenarios.size()) {
+      continue;
+    }
+    for (std::size_t metric = 0; metric < grid.metrics.size(); ++metric) {
+      WinnersCell& cell = grid.cells[metric][scenario];
+      if (cell.outcome == CellOutcome::kWin && isHostWideMetric(grid.metrics[metric])) {
+        cell.outcome = CellOutcome::kUndecided;
+        cell.winner.clear();
+        cell.alpha = 0.0;
+        cell.verdict = "not ranked: measured on a busy host (other processes used up to " +
+                       formatMetricValue(share) + " % of its CPUs on average)";
+      }
+    }
   }
-  if (p < 0.0001) {
-    return "< 0.0001";
-  }
-  std::array<char, 32> buffer{};
-  const auto printed =
-      std::to_chars(buffer.data(), buffer.data() + buffer.size(), p, std::chars_format::general, 2);
-  return {buffer.data(), printed.ptr};
+  return !busy_scenarios.empty();
 }
 
 /// A cell to test: where it is, and its two samples.
@@ -88,6 +96,12 @@ std::optional<WinnerRule> winnerRuleFromName(std::string_view name) {
     return WinnerRule::kOriginal;
   }
   return std::nullopt;
+}
+
+bool isHostWideMetric(std::string_view metric) {
+  const std::string prefix = metricPrefix(metric);
+  return (prefix == "cpu" && metric.find("percent") != std::string_view::npos) || prefix == "ram" ||
+         prefix == "sockets" || prefix == "network";
 }
 
 NoiseThreshold noiseThreshold(std::string_view metric, double relative) {
@@ -170,9 +184,15 @@ WinnersGrid decideWinners(const ResultsTable& runs, const std::vector<std::strin
     grid.min_runs = grid.max_runs = 0;
   }
 
+  // Testable when some pair has the runs to reach alpha; a cell whose pairs have fewer (a run
+  // stopped mid-round) cannot, and stays undecided.
   const bool testable =
-      any_pair && stats::smallestPossiblePValue(grid.min_runs, grid.min_runs) < settings.alpha;
+      any_pair && stats::smallestPossiblePValue(grid.max_runs, grid.max_runs) < settings.alpha;
+  const bool busy = excludeBusyHostCells(grid, settings.busy_scenarios);
   if (settings.rule == WinnerRule::kOriginal || !testable) {
+    if (busy) {
+      recountStandings(grid);
+    }
     grid.rule = std::string(winnerRuleName(WinnerRule::kOriginal));
     grid.confirmed = false;
     const std::string runs_text =
@@ -191,6 +211,12 @@ WinnersGrid decideWinners(const ResultsTable& runs, const std::vector<std::strin
     return grid;
   }
 
+  // Cells a busy host took out of the ranking are not tested.
+  tested.erase(std::remove_if(tested.begin(), tested.end(),
+                              [](const TestedCell& entry) {
+                                return entry.cell->outcome != CellOutcome::kWin;
+                              }),
+               tested.end());
   std::vector<double> p_values;
   for (TestedCell& entry : tested) {
     entry.cell->p_value = stats::mannWhitneyU(entry.top, entry.runner_up).p_value;
@@ -213,10 +239,10 @@ WinnersGrid decideWinners(const ResultsTable& runs, const std::vector<std::strin
     }
     const NoiseThreshold threshold = noiseThreshold(entry.metric, settings.relative_noise);
     const double difference = std::abs(cell.ranked[0].value - cell.ranked[1].value);
-    const std::string evidence = "p = " + pText(cell.p_value) + ", adjusted " +
-                                 pText(cell.adjusted_p_value) + "; lead " + percentText(cell.lead) +
-                                 ", 95 % interval " + percentText(cell.lead_low) + " to " +
-                                 percentText(cell.lead_high);
+    const std::string evidence = "p = " + formatPValue(cell.p_value) + ", adjusted " +
+                                 formatPValue(cell.adjusted_p_value) + "; lead " +
+                                 percentText(cell.lead) + ", 95 % interval " +
+                                 percentText(cell.lead_low) + " to " + percentText(cell.lead_high);
     std::string refused;
     if (!corrected.rejected[index]) {
       refused = "no significant difference";
@@ -265,6 +291,18 @@ WinnersGrid decideRunWinners(const std::vector<SummaryRow>& runs,
                              std::string_view rule_name) {
   DecisionSettings settings;
   settings.rule = winnerRuleFromName(rule_name).value_or(WinnerRule::kSignificant);
+  for (const SummaryRow& run : runs) {
+    if (!busyHost(run.diagnostics)) {
+      continue;
+    }
+    auto found = std::find_if(settings.busy_scenarios.begin(), settings.busy_scenarios.end(),
+                              [&run](const auto& busy) { return busy.first == run.scenario; });
+    if (found == settings.busy_scenarios.end()) {
+      settings.busy_scenarios.emplace_back(run.scenario, run.diagnostics.other_cpu_percent_avg);
+    } else {
+      found->second = std::max(found->second, run.diagnostics.other_cpu_percent_avg);
+    }
+  }
   return decideWinners(toResultsTable(runs), approaches, settings);
 }
 

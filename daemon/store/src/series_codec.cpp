@@ -395,6 +395,8 @@ std::vector<std::pair<std::string, std::string>> diagnosticsToPairs(const result
       {"saturation_reason", d.saturation_reason},
       {"errors_by_class", d.errors_by_class},
       {"worker_stop", d.worker_stop},
+      {"other_cpu_percent_avg", number(d.other_cpu_percent_avg)},
+      {"other_cpu_percent_max", number(d.other_cpu_percent_max)},
   };
 }
 
@@ -412,6 +414,8 @@ results::Diagnostics diagnosticsFromPairs(
   results::Diagnostics d;
   d.generator_cpu_percent_avg = real("generator_cpu_percent_avg");
   d.generator_cpu_percent_max = real("generator_cpu_percent_max");
+  d.other_cpu_percent_avg = real("other_cpu_percent_avg");
+  d.other_cpu_percent_max = real("other_cpu_percent_max");
   d.generator_cores = static_cast<std::uint32_t>(whole("generator_cores"));
   d.achieved_requests_per_second = real("achieved_requests_per_second");
   d.intended_requests_per_second = real("intended_requests_per_second");

@@ -77,6 +77,10 @@ void LiveView::beginRun(std::int64_t run) {
 void LiveView::onEvent(const QString& type, const QJsonObject& payload) {
   if (type == QLatin1String("end")) {
     const QString error = payload.value(QStringLiteral("error")).toString();
+    // The estimate of the last step's time is only an estimate: a completed run is all done.
+    if (payload.value(QStringLiteral("status")).toString() == QLatin1String("completed")) {
+      progress_->setValue(progress_->maximum());
+    }
     where_->setText(tr("Run %1%2")
                         .arg(payload.value(QStringLiteral("status")).toString(),
                              error.isEmpty() ? QString() : QStringLiteral(": ") + error));
@@ -87,14 +91,20 @@ void LiveView::onEvent(const QString& type, const QJsonObject& payload) {
   }
   const QString key = keyOf(payload);
   const QString step = payload.value(QStringLiteral("step")).toString();
+  const int repeats = payload.value(QStringLiteral("repeats")).toInt();
+  const QString round = repeats > 1 ? tr(" · round %1 of %2")
+                                          .arg(payload.value(QStringLiteral("repeat")).toInt())
+                                          .arg(repeats)
+                                    : QString();
   where_->setText(
-      tr("Row %1 of %2 · %3 · approach %4 of %5 · %6 · %7 left")
+      tr("Row %1 of %2 · %3 · approach %4 of %5%6 · %7 · %8 left")
           .arg(payload.value(QStringLiteral("row")).toInt())
           .arg(payload.value(QStringLiteral("rows")).toInt())
           .arg(key)
           .arg(payload.value(QStringLiteral("approachNumber")).toInt())
           .arg(payload.value(QStringLiteral("approaches")).toInt())
-          .arg(step, minutes(payload.value(QStringLiteral("runRemainingSeconds")).toDouble())));
+          .arg(round, step,
+               minutes(payload.value(QStringLiteral("runRemainingSeconds")).toDouble())));
   const double elapsed = payload.value(QStringLiteral("runElapsedSeconds")).toDouble();
   const double remaining = payload.value(QStringLiteral("runRemainingSeconds")).toDouble();
   if (elapsed + remaining > 0.0) {

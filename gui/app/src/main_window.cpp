@@ -63,7 +63,9 @@ MainWindow::MainWindow(ConnectionSettings settings, QWidget* parent)
   winners_ = new charts::WinnersGridView(scroll);
   winners_->setObjectName(QStringLiteral("winnersGrid"));
   scroll->setWidget(winners_);
-  scroll->setWidgetResizable(false);
+  // The grid takes the tab's size and draws itself to fit (WinnersGridView::scale); the scroll
+  // bars appear only below its minimum size.
+  scroll->setWidgetResizable(true);
   scroll->setBackgroundRole(QPalette::Base);
   winners_layout->addWidget(scroll, 1);
   tabs_->addTab(winners_page, tr("&Winners"));

@@ -4,6 +4,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
+#include <algorithm>
 
 namespace benchd::charts {
 
@@ -23,7 +24,6 @@ void WinnersGridView::setGrid(results::WinnersGrid grid) {
       (selected_->first >= grid_.metrics.size() || selected_->second >= grid_.scenarios.size())) {
     selected_.reset();
   }
-  resize(geometry_.size());
   updateGeometry();
   update();
 }
@@ -32,8 +32,31 @@ QSize WinnersGridView::sizeHint() const {
   return geometry_.size();
 }
 
+QSize WinnersGridView::minimumSizeHint() const {
+  // Small enough for any window; below half size the grid's text stops being readable.
+  return geometry_.size() / 2;
+}
+
+double WinnersGridView::scale() const {
+  const QSize natural = geometry_.size();
+  if (natural.isEmpty()) {
+    return 1.0;
+  }
+  return std::min({1.0, static_cast<double>(width()) / natural.width(),
+                   static_cast<double>(height()) / natural.height()});
+}
+
 QRect WinnersGridView::cellRect(std::size_t metric, std::size_t scenario) const {
-  return geometry_.cellRect(metric, scenario);
+  const QRect natural = geometry_.cellRect(metric, scenario);
+  const double factor = scale();
+  return QRectF(natural.x() * factor, natural.y() * factor, natural.width() * factor,
+                natural.height() * factor)
+      .toAlignedRect();
+}
+
+std::optional<std::pair<std::size_t, std::size_t>> WinnersGridView::cellAt(QPoint position) const {
+  const double factor = scale();
+  return geometry_.cellAt(QPointF(position.x() / factor, position.y() / factor).toPoint());
 }
 
 void WinnersGridView::paintEvent(QPaintEvent* /*event*/) {
@@ -42,6 +65,7 @@ void WinnersGridView::paintEvent(QPaintEvent* /*event*/) {
     painter.drawText(rect(), Qt::AlignCenter, QStringLiteral("No results yet"));
     return;
   }
+  painter.scale(scale(), scale());
   paintWinnersGrid(painter, grid_, geometry_, font(), selected_);
 }
 
@@ -87,7 +111,7 @@ void WinnersGridView::keyPressEvent(QKeyEvent* event) {
 }
 
 void WinnersGridView::mousePressEvent(QMouseEvent* event) {
-  if (const auto cell = geometry_.cellAt(event->position().toPoint())) {
+  if (const auto cell = cellAt(event->position().toPoint())) {
     select(cell->first, cell->second);
   }
   setFocus(Qt::MouseFocusReason);
@@ -96,7 +120,7 @@ void WinnersGridView::mousePressEvent(QMouseEvent* event) {
 bool WinnersGridView::event(QEvent* event) {
   if (event->type() == QEvent::ToolTip && hasGrid()) {
     auto* help = static_cast<QHelpEvent*>(event);
-    if (const auto cell = geometry_.cellAt(help->pos())) {
+    if (const auto cell = cellAt(help->pos())) {
       QToolTip::showText(help->globalPos(), describeCell(grid_, cell->first, cell->second), this);
     } else {
       QToolTip::hideText();

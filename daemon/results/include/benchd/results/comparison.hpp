@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <iosfwd>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,13 @@ namespace benchd::results {
 ///      out; NaN when there are none (mean) or fewer than two (deviation).
 /// Rows come in scenario order (first appearance in `before`), then approach order (likewise),
 /// then the group's metric order.
+///
+/// Beyond the original, for repeated runs: when both tables hold enough runs of a pair for the
+/// U test to reach p < 0.05 (at least 4 a side), that pair's changes are **tested** instead of
+/// thresholded, as benchstat does: before and after are the medians of the runs, the change is
+/// improved or regressed when the two-sided Mann–Whitney U test over the runs gives p < 0.05
+/// (by its sign and the metric's direction), otherwise "~" (no significant change, neutral),
+/// and the change's 95 % bootstrap interval (ratio of medians) is reported beside it.
 ///
 /// Pure functions over values; safe to call from any thread.
 
@@ -55,6 +63,13 @@ struct MetricChange {
   double percent_change = 0.0;  ///< NaN when before is 0 (or a mean is NaN)
   double absolute_change = 0.0;
   ChangeClass change = ChangeClass::kNeutral;
+  /// Tested over repeated runs (above): `before` and `after` are then medians.
+  bool tested = false;
+  std::size_t runs_before = 0;
+  std::size_t runs_after = 0;
+  double p_value = std::numeric_limits<double>::quiet_NaN();      ///< when tested
+  double percent_low = std::numeric_limits<double>::quiet_NaN();  ///< 95 % interval, when tested
+  double percent_high = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct GroupComparison {

@@ -22,4 +22,8 @@ namespace benchd::results {
 /// Locale-independent: always '.' and no grouping.
 [[nodiscard]] std::string formatMetricValue(double value);
 
+/// A p-value as people read it: two significant digits ("0.0079", "0.31"), "< 0.0001" below
+/// that, "n/a" for NaN (not tested).
+[[nodiscard]] std::string formatPValue(double p);
+
 }  // namespace benchd::results

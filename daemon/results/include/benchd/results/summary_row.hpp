@@ -68,10 +68,25 @@ struct Diagnostics {
   std::string saturation_reason;  ///< empty unless saturated
   /// Errors by measurement::ErrorClass name, e.g. "connection_refused=3 http_5xx=1"; empty if none.
   std::string errors_by_class;
+  /// What the rest of the host used during the test (host CPU minus the worker and benchd's own
+  /// process, which holds the load generator), in percent of all its CPUs: another job on the
+  /// machine, which the host-wide metrics would otherwise charge to the approach.
+  double other_cpu_percent_avg = 0.0;
+  double other_cpu_percent_max = 0.0;
   /// How the worker ended when it was stopped after the test, if not cleanly (e.g. "exit code 5":
   /// requests were cut off at stop); empty otherwise. Its numbers stand either way.
   std::string worker_stop;
 };
+
+/// Above this average share of the host's CPUs used by other processes, a result was measured
+/// on a busy host: results.md, the API and the GUI say so, and its scenario's host-wide cells
+/// are not ranked (docs/metrics-and-ranking.md#a-busy-host).
+inline constexpr double kBusyHostCpuPercent = 10.0;
+
+/// Whether `diagnostics` show a busy host (kBusyHostCpuPercent).
+[[nodiscard]] inline bool busyHost(const Diagnostics& diagnostics) {
+  return diagnostics.other_cpu_percent_avg > kBusyHostCpuPercent;
+}
 
 /// One row of results.csv plus what is stored beside it.
 struct SummaryRow {

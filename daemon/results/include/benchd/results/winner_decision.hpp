@@ -44,9 +44,16 @@ struct DecisionSettings {
   /// The relative noise threshold: a lead whose 95 % interval does not clear it is no win.
   /// Default from A/A runs on a two-core machine (docs/metrics-and-ranking.md#noise-thresholds).
   double relative_noise = 0.03;
-  std::uint64_t bootstrap_seed =
-      1;  ///< the lead intervals' resampling; fixed: same input, same grid
+  /// Seeds the lead intervals' resampling: fixed, so the same runs give the same grid.
+  std::uint64_t bootstrap_seed = 1;
+  /// Scenarios measured on a busy host, each with the highest share of the CPUs the rest of the
+  /// host used in any of its results: their host-wide cells (isHostWideMetric) are not ranked.
+  std::vector<std::pair<std::string, double>> busy_scenarios;
 };
+
+/// Whether `metric` measures the whole host rather than the approach's processes (host CPU and
+/// RAM, the host's TCP sockets, loopback traffic): another job on the machine moves it.
+[[nodiscard]] bool isHostWideMetric(std::string_view metric);
 
 /// One row per (scenario, approach) of `runs`, in first-appearance order, each metric the median
 /// of that pair's rows (a row of `runs` is one run; repeats are rows with the same pair). The
@@ -67,6 +74,9 @@ struct DecisionSettings {
 /// the reason in its verdict; a win's colour saturation comes from the interval's lower bound.
 /// A win by errors (the runner-up had errors, the top none) stands as in the original.
 ///
+/// In a scenario of `busy_scenarios`, a host-wide cell that would be won is kUndecided with the
+/// reason instead, under either rule.
+///
 /// When no pair has enough runs for the test to reach `alpha` (fewer than 4 each at 0.05), or
 /// with WinnerRule::kOriginal, the grid is the original rule's on the medians, `confirmed` false
 /// and its rule_note saying plainly that its wins are unconfirmed leads.
@@ -77,8 +87,9 @@ struct DecisionSettings {
                                         const DecisionSettings& settings = {});
 
 /// The grid of a run's stored results (every repeat, SummaryRow order) under the rule the run
-/// recorded by name (winnerRuleName; an unknown name decides as kSignificant): the one call
-/// behind results.md, `benchd run`'s standings, the REST API's winners and benchd-report.
+/// recorded by name (winnerRuleName; an unknown name decides as kSignificant), with the busy
+/// scenarios its diagnostics show (busyHost): the one call behind results.md, `benchd run`'s
+/// standings, the REST API's winners and benchd-report.
 [[nodiscard]] WinnersGrid decideRunWinners(const std::vector<SummaryRow>& runs,
                                            const std::vector<std::string>& approaches,
                                            std::string_view rule_name);

@@ -76,8 +76,14 @@ class WinnersGridView : public QWidget {
   void setGrid(results::WinnersGrid grid);
   [[nodiscard]] const results::WinnersGrid& grid() const { return grid_; }
   [[nodiscard]] bool hasGrid() const { return !grid_.metrics.empty(); }
+  /// The grid's natural size (every cell readable at the widget's font).
   [[nodiscard]] QSize sizeHint() const override;
+  [[nodiscard]] QSize minimumSizeHint() const override;
+  /// Where a cell is drawn, in widget coordinates (scaled, see scale()).
   [[nodiscard]] QRect cellRect(std::size_t metric, std::size_t scenario) const;
+  /// The factor the grid is drawn at: 1, or less so that it fits the widget when the widget
+  /// is smaller than sizeHint() (a full grid in a 1366 x 768 window, without scrolling).
+  [[nodiscard]] double scale() const;
 
  signals:
   /// The keyboard or the mouse selected a cell; `description` is describeCell's sentence.
@@ -91,6 +97,8 @@ class WinnersGridView : public QWidget {
 
  private:
   void select(std::size_t metric, std::size_t scenario);
+  /// The cell under a widget position, undoing scale().
+  [[nodiscard]] std::optional<std::pair<std::size_t, std::size_t>> cellAt(QPoint position) const;
 
   results::WinnersGrid grid_;
   WinnersGridGeometry geometry_;
