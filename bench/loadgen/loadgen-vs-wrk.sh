@@ -148,7 +148,7 @@ result = json.load(open(sys.argv[1]))
 errors = result["requests"]["errors"]
 if errors:
     print(f"benchd load reported {errors} errors", file=sys.stderr)
-print(result["requests"]["completed"], result["elapsed_seconds"], sys.argv[2])
+print(result["requests"]["completed"], result["elapsedSeconds"], sys.argv[2])
 EOF
 }
 
@@ -254,8 +254,8 @@ co_result() {
   python3 - "$1" <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1]))
-print(r["latency_ms"]["p99"], r["uncorrected_latency_ms"]["p99"], r["latency_ms"]["max"],
-      r["requests"]["completed"], r["requests"]["dropped_arrivals"], r["requests"]["late_arrivals"])
+print(r["latencyMillis"]["p99"], r["uncorrectedLatencyMillis"]["p99"], r["latencyMillis"]["max"],
+      r["requests"]["completed"], r["requests"]["droppedArrivals"], r["requests"]["lateArrivals"])
 EOF
 }
 status=0

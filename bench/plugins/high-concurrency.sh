@@ -187,7 +187,7 @@ for round in $(seq "$rounds"); do
       port=$(free_port)
       start_worker "$plugin_path" "$port"
       model=$(head -n 1 "$work/worker.out" |
-        python3 -c 'import json,sys; print(json.load(sys.stdin)["plugin"]["concurrency_model"])')
+        python3 -c 'import json,sys; print(json.load(sys.stdin)["plugin"]["concurrencyModel"])')
       if [ "$model" = "os-threads" ]; then
         # One pool thread per connection, and at depth 1 one more per nested request.
         stop_worker
@@ -220,8 +220,8 @@ plugin, depth, ticks, hz, threads, rss_kib = sys.argv[2:8]
 requests = load["requests"]
 answered = max(requests["completed"], 1)
 cpu_us = int(ticks) / int(hz) * 1e6 / answered
-print(plugin, depth, f'{load["requests_per_second"]:.0f}', f'{load["latency_ms"]["p50"]:.1f}',
-      f'{load["latency_ms"]["p99"]:.1f}', requests["errors"], threads,
+print(plugin, depth, f'{load["requestsPerSecond"]:.0f}', f'{load["latencyMillis"]["p50"]:.1f}',
+      f'{load["latencyMillis"]["p99"]:.1f}', requests["errors"], threads,
       f'{int(rss_kib) / 1024:.0f}', f'{cpu_us:.1f}',
       ','.join(f'{name}:{count}' for name, count in load["errors"].items() if count) or '-')
 PY

@@ -121,8 +121,8 @@ def last_stats(path):
         except ValueError:
             continue
         counters = event.get("plugin_counters") or event.get("counters") or {}
-        if "requests_served" in counters and "epoch_millis" in event:
-            found = (counters["requests_served"], event["epoch_millis"])
+        if "requests_served" in counters and "epochMillis" in event:
+            found = (counters["requests_served"], event["epochMillis"])
     return found
 start = last_stats(sys.argv[1])
 time.sleep(3)
@@ -137,7 +137,7 @@ PY
   fi
   wait "$load_pid"
   kill -TERM "$worker_pid"; wait "$worker_pid" || true
-  rps=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["requests_per_second"])' \
+  rps=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["requestsPerSecond"])' \
     "$work/load.json")
   # The worker's own count of answers (nested ones included) while perf recorded.
   cpu_us=$(awk -v t=$((after - before)) -v hz="$ticks_per_second" \

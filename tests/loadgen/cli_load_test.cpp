@@ -121,17 +121,17 @@ TEST(CliLoad, AShortRunPrintsParsableJson) {
   ASSERT_FALSE(json.HasParseError()) << result.out;
   ASSERT_TRUE(json.IsObject());
   EXPECT_STREQ(json["workload"].GetString(), "get-time");
-  EXPECT_FALSE(json["open_model"].GetBool());
-  EXPECT_TRUE(json["request_limit"].IsNull());
+  EXPECT_FALSE(json["openModel"].GetBool());
+  EXPECT_TRUE(json["requestLimit"].IsNull());
   const auto& requests = json["requests"];
   EXPECT_GT(requests["ok"].GetUint64(), 300U);
   EXPECT_LT(requests["ok"].GetUint64(), 500U);
   EXPECT_EQ(requests["errors"].GetUint64(), 0U);
   EXPECT_EQ(json["errors"]["connection_refused"].GetUint64(), 0U);
-  EXPECT_NEAR(json["requests_per_second"].GetDouble(), 200.0, 30.0);
-  EXPECT_GE(json["latency_ms"]["p50"].GetDouble(), 2.0);
-  EXPECT_GE(json["latency_ms"]["p99"].GetDouble(), json["latency_ms"]["p50"].GetDouble());
-  EXPECT_GT(json["transfer"]["bytes_received"].GetUint64(), 0U);
+  EXPECT_NEAR(json["requestsPerSecond"].GetDouble(), 200.0, 30.0);
+  EXPECT_GE(json["latencyMillis"]["p50"].GetDouble(), 2.0);
+  EXPECT_GE(json["latencyMillis"]["p99"].GetDouble(), json["latencyMillis"]["p50"].GetDouble());
+  EXPECT_GT(json["transfer"]["bytesReceived"].GetUint64(), 0U);
   EXPECT_EQ(json["connects"].GetUint64(), 8U);
   // 200 requests per second take a few percent of a core: nowhere near saturation.
   EXPECT_FALSE(json["generator"]["saturated"].GetBool());
@@ -154,10 +154,10 @@ TEST(CliLoad, RequestsEndsTheRunAfterNRequests) {
   EXPECT_EQ(requests["errors"].GetUint64(), 0U);
   // Reported like a timed run of the length it took: 60 requests of 1 ms take about a second,
   // not the day a count-limited run may last.
-  EXPECT_LE(json["duration_seconds"].GetUint(), 10U);
-  EXPECT_EQ(json["request_limit"].GetUint64(), 60U);
+  EXPECT_LE(json["durationSeconds"].GetUint(), 10U);
+  EXPECT_EQ(json["requestLimit"].GetUint64(), 60U);
   EXPECT_GE(json["snapshots"].Size(), 1U);
-  EXPECT_LT(json["elapsed_seconds"].GetDouble(), 10.0);
+  EXPECT_LT(json["elapsedSeconds"].GetDouble(), 10.0);
 }
 
 TEST(CliLoad, RequestsNeedsAPositiveCount) {
@@ -254,9 +254,9 @@ TEST(CliLoad, AnOpenModelRunReportsUncorrectedLatencyAndDrops) {
   rapidjson::Document json;
   json.Parse(result.out.c_str());
   ASSERT_FALSE(json.HasParseError()) << result.out;
-  EXPECT_TRUE(json["open_model"].GetBool());
-  EXPECT_GT(json["requests"]["dropped_arrivals"].GetUint64(), 100U);
-  EXPECT_GT(json["uncorrected_latency_ms"]["count"].GetUint64(), 10U);
+  EXPECT_TRUE(json["openModel"].GetBool());
+  EXPECT_GT(json["requests"]["droppedArrivals"].GetUint64(), 100U);
+  EXPECT_GT(json["uncorrectedLatencyMillis"]["count"].GetUint64(), 10U);
 }
 
 }  // namespace

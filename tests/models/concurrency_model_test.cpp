@@ -28,7 +28,7 @@ constexpr std::int64_t kBusyPoolThreads = 1000;
 std::string concurrencyModel(const WorkerProcess& worker) {
   rapidjson::Document ready;
   ready.Parse(worker.stdoutLines().front().c_str());
-  return ready["plugin"]["concurrency_model"].GetString();
+  return ready["plugin"]["concurrencyModel"].GetString();
 }
 
 int osThreadsOf(pid_t pid) {

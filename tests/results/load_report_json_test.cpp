@@ -100,28 +100,28 @@ TEST(LoadReportJson, TopLevelFieldsInOrder) {
   EXPECT_EQ(keysOf(json), (std::vector<std::string>{"workload",
                                                     "url",
                                                     "approach",
-                                                    "open_model",
+                                                    "openModel",
                                                     "connections",
-                                                    "duration_seconds",
-                                                    "warmup_seconds",
+                                                    "durationSeconds",
+                                                    "warmupSeconds",
                                                     "rate",
-                                                    "request_limit",
-                                                    "stopped_early",
-                                                    "elapsed_seconds",
+                                                    "requestLimit",
+                                                    "stoppedEarly",
+                                                    "elapsedSeconds",
                                                     "requests",
                                                     "errors",
-                                                    "requests_per_second",
+                                                    "requestsPerSecond",
                                                     "responses",
-                                                    "responses_per_second",
-                                                    "failures_per_second",
-                                                    "nothing_answered",
-                                                    "intended_requests_per_second",
-                                                    "latency_ms",
-                                                    "uncorrected_latency_ms",
-                                                    "latencies_clamped",
+                                                    "responsesPerSecond",
+                                                    "failuresPerSecond",
+                                                    "nothingAnswered",
+                                                    "intendedRequestsPerSecond",
+                                                    "latencyMillis",
+                                                    "uncorrectedLatencyMillis",
+                                                    "latenciesClamped",
                                                     "transfer",
                                                     "connects",
-                                                    "peak_active_vus",
+                                                    "peakActiveVus",
                                                     "generator",
                                                     "warnings",
                                                     "snapshots"}));
@@ -134,40 +134,40 @@ TEST(LoadReportJson, EveryValueComesFromTheSummary) {
   EXPECT_STREQ(json["workload"].GetString(), "get-time");
   EXPECT_STREQ(json["url"].GetString(), "http://127.0.0.1:8080");
   EXPECT_STREQ(json["approach"].GetString(), "threads");
-  EXPECT_TRUE(json["open_model"].GetBool());
+  EXPECT_TRUE(json["openModel"].GetBool());
   EXPECT_EQ(json["connections"].GetUint(), 64U);
-  EXPECT_EQ(json["duration_seconds"].GetUint(), 10U);
-  EXPECT_EQ(json["warmup_seconds"].GetUint(), 2U);
+  EXPECT_EQ(json["durationSeconds"].GetUint(), 10U);
+  EXPECT_EQ(json["warmupSeconds"].GetUint(), 2U);
   EXPECT_EQ(json["rate"].GetUint(), 300U);
-  EXPECT_TRUE(json["request_limit"].IsNull());
-  EXPECT_TRUE(json["stopped_early"].GetBool());
-  EXPECT_EQ(json["elapsed_seconds"].GetDouble(), 10.5);
+  EXPECT_TRUE(json["requestLimit"].IsNull());
+  EXPECT_TRUE(json["stoppedEarly"].GetBool());
+  EXPECT_EQ(json["elapsedSeconds"].GetDouble(), 10.5);
   EXPECT_EQ(json["responses"].GetUint64(), 9U);
-  EXPECT_EQ(json["responses_per_second"].GetDouble(), 0.875);
-  EXPECT_EQ(json["failures_per_second"].GetDouble(), 0.125);
-  EXPECT_FALSE(json["nothing_answered"].GetBool());
+  EXPECT_EQ(json["responsesPerSecond"].GetDouble(), 0.875);
+  EXPECT_EQ(json["failuresPerSecond"].GetDouble(), 0.125);
+  EXPECT_FALSE(json["nothingAnswered"].GetBool());
 
   const auto& requests = json["requests"];
   EXPECT_EQ(keysOf(requests),
             (std::vector<std::string>{"sent", "completed", "ok", "errors", "requested",
-                                      "interrupted", "dropped_arrivals", "late_arrivals"}));
+                                      "interrupted", "droppedArrivals", "lateArrivals"}));
   EXPECT_EQ(requests["sent"].GetUint64(), 11U);
   EXPECT_EQ(requests["completed"].GetUint64(), 10U);
   EXPECT_EQ(requests["ok"].GetUint64(), 7U);
   EXPECT_EQ(requests["errors"].GetUint64(), 3U);
   EXPECT_EQ(requests["requested"].GetUint64(), 9U);
   EXPECT_EQ(requests["interrupted"].GetUint64(), 1U);
-  EXPECT_EQ(requests["dropped_arrivals"].GetUint64(), 4U);
-  EXPECT_EQ(requests["late_arrivals"].GetUint64(), 5U);
+  EXPECT_EQ(requests["droppedArrivals"].GetUint64(), 4U);
+  EXPECT_EQ(requests["lateArrivals"].GetUint64(), 5U);
 
   EXPECT_EQ(keysOf(json["errors"]), (std::vector<std::string>{"connection_refused", "http_5xx"}));
   EXPECT_EQ(json["errors"]["connection_refused"].GetUint64(), 1U);
   EXPECT_EQ(json["errors"]["http_5xx"].GetUint64(), 2U);
 
-  EXPECT_EQ(json["requests_per_second"].GetDouble(), 0.95);
-  EXPECT_EQ(json["intended_requests_per_second"].GetDouble(), 300.0);
+  EXPECT_EQ(json["requestsPerSecond"].GetDouble(), 0.95);
+  EXPECT_EQ(json["intendedRequestsPerSecond"].GetDouble(), 300.0);
 
-  const auto& latency = json["latency_ms"];
+  const auto& latency = json["latencyMillis"];
   EXPECT_EQ(keysOf(latency), (std::vector<std::string>{"count", "min", "p50", "p75", "p90", "p99",
                                                        "p999", "max", "mean"}));
   EXPECT_EQ(latency["count"].GetUint64(), 9U);
@@ -179,30 +179,30 @@ TEST(LoadReportJson, EveryValueComesFromTheSummary) {
   EXPECT_EQ(latency["p999"].GetDouble(), 5.0);
   EXPECT_EQ(latency["max"].GetDouble(), 6.0);
   EXPECT_EQ(latency["mean"].GetDouble(), 2.5);
-  const auto& uncorrected = json["uncorrected_latency_ms"];
+  const auto& uncorrected = json["uncorrectedLatencyMillis"];
   EXPECT_EQ(uncorrected["count"].GetUint64(), 8U);
   EXPECT_EQ(uncorrected["min"].GetDouble(), 0.5);
   EXPECT_EQ(uncorrected["p999"].GetDouble(), 4.5);
   EXPECT_EQ(uncorrected["mean"].GetDouble(), 1.75);
 
-  EXPECT_EQ(json["transfer"]["bytes_sent"].GetUint64(), 1234U);
-  EXPECT_EQ(json["transfer"]["bytes_received"].GetUint64(), 5678U);
+  EXPECT_EQ(json["transfer"]["bytesSent"].GetUint64(), 1234U);
+  EXPECT_EQ(json["transfer"]["bytesReceived"].GetUint64(), 5678U);
   EXPECT_EQ(json["connects"].GetUint64(), 12U);
-  EXPECT_EQ(json["peak_active_vus"].GetUint(), 13U);
+  EXPECT_EQ(json["peakActiveVus"].GetUint(), 13U);
 
   const auto& generator = json["generator"];
-  EXPECT_EQ(keysOf(generator),
-            (std::vector<std::string>{"threads", "cores", "cpu_percent_avg", "cpu_percent_max",
-                                      "cpu_seconds", "cpu_micros_per_request", "saturated",
-                                      "saturation_reason"}));
+  EXPECT_EQ(
+      keysOf(generator),
+      (std::vector<std::string>{"threads", "cores", "cpuPercentAvg", "cpuPercentMax", "cpuSeconds",
+                                "cpuMicrosPerRequest", "saturated", "saturationReason"}));
   EXPECT_EQ(generator["threads"].GetUint(), 2U);
   EXPECT_EQ(generator["cores"].GetUint(), 3U);
-  EXPECT_EQ(generator["cpu_percent_avg"].GetDouble(), 14.5);
-  EXPECT_EQ(generator["cpu_percent_max"].GetDouble(), 15.5);
-  EXPECT_EQ(generator["cpu_seconds"].GetDouble(), 0.25);
-  EXPECT_EQ(generator["cpu_micros_per_request"].GetDouble(), 16.5);
+  EXPECT_EQ(generator["cpuPercentAvg"].GetDouble(), 14.5);
+  EXPECT_EQ(generator["cpuPercentMax"].GetDouble(), 15.5);
+  EXPECT_EQ(generator["cpuSeconds"].GetDouble(), 0.25);
+  EXPECT_EQ(generator["cpuMicrosPerRequest"].GetDouble(), 16.5);
   EXPECT_TRUE(generator["saturated"].GetBool());
-  EXPECT_STREQ(generator["saturation_reason"].GetString(), "said \"late\"");
+  EXPECT_STREQ(generator["saturationReason"].GetString(), "said \"late\"");
 
   ASSERT_EQ(json["warnings"].Size(), 2U);
   EXPECT_STREQ(json["warnings"][0].GetString(), "first");
@@ -211,23 +211,23 @@ TEST(LoadReportJson, EveryValueComesFromTheSummary) {
   ASSERT_EQ(json["snapshots"].Size(), 1U);
   const auto& second = json["snapshots"][0];
   EXPECT_EQ(keysOf(second),
-            (std::vector<std::string>{"index", "start_seconds", "duration_seconds", "ok", "errors",
-                                      "requested", "dropped_arrivals", "requests_per_second",
-                                      "intended_requests_per_second", "p50_ms", "p99_ms",
-                                      "active_vus", "generator_cpu_percent"}));
+            (std::vector<std::string>{"index", "startSeconds", "durationSeconds", "ok", "errors",
+                                      "requested", "droppedArrivals", "requestsPerSecond",
+                                      "intendedRequestsPerSecond", "p50Millis", "p99Millis",
+                                      "activeVus", "generatorCpuPercent"}));
   EXPECT_EQ(second["index"].GetUint(), 1U);
-  EXPECT_EQ(second["start_seconds"].GetDouble(), 1.0);
-  EXPECT_EQ(second["duration_seconds"].GetDouble(), 1.25);
+  EXPECT_EQ(second["startSeconds"].GetDouble(), 1.0);
+  EXPECT_EQ(second["durationSeconds"].GetDouble(), 1.25);
   EXPECT_EQ(second["ok"].GetUint64(), 17U);
   EXPECT_EQ(second["errors"].GetUint64(), 18U);
   EXPECT_EQ(second["requested"].GetUint64(), 19U);
-  EXPECT_EQ(second["dropped_arrivals"].GetUint64(), 20U);
-  EXPECT_EQ(second["requests_per_second"].GetDouble(), 21.5);
-  EXPECT_EQ(second["intended_requests_per_second"].GetDouble(), 22.5);
-  EXPECT_EQ(second["p50_ms"].GetDouble(), 23.5);
-  EXPECT_EQ(second["p99_ms"].GetDouble(), 24.5);
-  EXPECT_EQ(second["active_vus"].GetUint(), 25U);
-  EXPECT_EQ(second["generator_cpu_percent"].GetDouble(), 26.5);
+  EXPECT_EQ(second["droppedArrivals"].GetUint64(), 20U);
+  EXPECT_EQ(second["requestsPerSecond"].GetDouble(), 21.5);
+  EXPECT_EQ(second["intendedRequestsPerSecond"].GetDouble(), 22.5);
+  EXPECT_EQ(second["p50Millis"].GetDouble(), 23.5);
+  EXPECT_EQ(second["p99Millis"].GetDouble(), 24.5);
+  EXPECT_EQ(second["activeVus"].GetUint(), 25U);
+  EXPECT_EQ(second["generatorCpuPercent"].GetDouble(), 26.5);
 }
 
 TEST(LoadReportJson, NoRateIsNullAndEmptyListsStayLists) {
@@ -242,7 +242,7 @@ TEST(LoadReportJson, NoRateIsNullAndEmptyListsStayLists) {
   EXPECT_EQ(json["warnings"].Size(), 0U);
   EXPECT_TRUE(json["snapshots"].IsArray());
   EXPECT_EQ(json["snapshots"].Size(), 0U);
-  EXPECT_STREQ(json["generator"]["saturation_reason"].GetString(), "");
+  EXPECT_STREQ(json["generator"]["saturationReason"].GetString(), "");
 }
 
 }  // namespace

@@ -41,8 +41,8 @@ TEST(WorkerInspect, PrintsOnePluginLineAndExitsZero) {
   EXPECT_STREQ(line["name"].GetString(), "callbacks-asio");
   EXPECT_STRNE(line["version"].GetString(), "");
   EXPECT_STRNE(line["description"].GetString(), "");
-  EXPECT_STREQ(line["concurrency_model"].GetString(), "callbacks");
-  EXPECT_STREQ(line["io_stack"].GetString(), "Boost.Asio 1.81 + Beast");
+  EXPECT_STREQ(line["concurrencyModel"].GetString(), "callbacks");
+  EXPECT_STREQ(line["ioStack"].GetString(), "Boost.Asio 1.81 + Beast");
   EXPECT_EQ(std::string(line["abi"].GetString()),
             std::to_string(BENCHD_ABI_MAJOR) + "." + std::to_string(BENCHD_ABI_MINOR));
   EXPECT_EQ(line.MemberCount(), 8U);

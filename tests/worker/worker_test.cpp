@@ -268,7 +268,7 @@ TEST(WorkerLifecycle, ReadyLineDescribesThePlugin) {
   EXPECT_EQ(ready["pid"].GetInt(), worker->pid());
   EXPECT_EQ(ready["port"].GetUint(), worker->port());
   EXPECT_STREQ(ready["plugin"]["name"].GetString(), "callbacks-asio");
-  EXPECT_STREQ(ready["plugin"]["concurrency_model"].GetString(), "callbacks");
+  EXPECT_STREQ(ready["plugin"]["concurrencyModel"].GetString(), "callbacks");
   EXPECT_EQ(std::string(ready["plugin"]["abi"].GetString()),
             std::to_string(BENCHD_ABI_MAJOR) + "." + std::to_string(BENCHD_ABI_MINOR));
 }

@@ -103,8 +103,8 @@ std::optional<WorkerStats> WorkerProcess::waitStats(
         continue;
       }
       WorkerStats stats;
-      stats.epoch_millis = event["epoch_millis"].GetInt64();
-      stats.heap_bytes = event["heap_bytes"].GetInt64();
+      stats.epoch_millis = event["epochMillis"].GetInt64();
+      stats.heap_bytes = event["heapBytes"].GetInt64();
       for (const auto& member : event["counters"].GetObject()) {
         stats.counters[member.name.GetString()] = member.value.GetInt64();
       }

@@ -35,24 +35,24 @@ void writeRun(JsonWriter& json, const LoadSummary& summary) {
   field(json, "workload", run.workload);
   field(json, "url", run.target);
   field(json, "approach", run.approach);
-  field(json, "open_model", summary.open_model);
+  field(json, "openModel", summary.open_model);
   field(json, "connections", std::uint64_t{run.connections});
-  field(json, "duration_seconds", std::uint64_t{run.test_seconds});
-  field(json, "warmup_seconds", std::uint64_t{run.warmup_seconds});
+  field(json, "durationSeconds", std::uint64_t{run.test_seconds});
+  field(json, "warmupSeconds", std::uint64_t{run.warmup_seconds});
   key(json, "rate");
   if (run.requests_per_second) {
     json.Uint(*run.requests_per_second);
   } else {
     json.Null();
   }
-  key(json, "request_limit");
+  key(json, "requestLimit");
   if (run.request_limit) {
     json.Uint64(*run.request_limit);
   } else {
     json.Null();
   }
-  field(json, "stopped_early", run.stopped_early);
-  field(json, "elapsed_seconds", summary.elapsed_seconds);
+  field(json, "stoppedEarly", run.stopped_early);
+  field(json, "elapsedSeconds", summary.elapsed_seconds);
 }
 
 void writeRequests(JsonWriter& json, const LoadSummary& summary) {
@@ -64,8 +64,8 @@ void writeRequests(JsonWriter& json, const LoadSummary& summary) {
   field(json, "errors", summary.requests_errors);
   field(json, "requested", summary.requests_requested);
   field(json, "interrupted", summary.requests_interrupted);
-  field(json, "dropped_arrivals", summary.dropped_arrivals);
-  field(json, "late_arrivals", summary.late_arrivals);
+  field(json, "droppedArrivals", summary.dropped_arrivals);
+  field(json, "lateArrivals", summary.late_arrivals);
   json.EndObject();
 
   key(json, "errors");
@@ -82,30 +82,30 @@ void writeGenerator(JsonWriter& json, const LoadSummary& summary) {
   json.StartObject();
   field(json, "threads", std::uint64_t{summary.generator_threads});
   field(json, "cores", std::uint64_t{summary.generator_cores});
-  field(json, "cpu_percent_avg", summary.generator_cpu_percent_avg);
-  field(json, "cpu_percent_max", summary.generator_cpu_percent_max);
-  field(json, "cpu_seconds", summary.generator_cpu_seconds);
-  field(json, "cpu_micros_per_request", summary.generator_cpu_micros_per_request);
+  field(json, "cpuPercentAvg", summary.generator_cpu_percent_avg);
+  field(json, "cpuPercentMax", summary.generator_cpu_percent_max);
+  field(json, "cpuSeconds", summary.generator_cpu_seconds);
+  field(json, "cpuMicrosPerRequest", summary.generator_cpu_micros_per_request);
   field(json, "saturated", summary.generator_saturated);
-  field(json, "saturation_reason", summary.saturation_reason);
+  field(json, "saturationReason", summary.saturation_reason);
   json.EndObject();
 }
 
 void writeSecond(JsonWriter& json, const LoadSecondDigest& second) {
   json.StartObject();
   field(json, "index", std::uint64_t{second.index});
-  field(json, "start_seconds", second.start_seconds);
-  field(json, "duration_seconds", second.duration_seconds);
+  field(json, "startSeconds", second.start_seconds);
+  field(json, "durationSeconds", second.duration_seconds);
   field(json, "ok", second.ok);
   field(json, "errors", second.errors);
   field(json, "requested", second.requested);
-  field(json, "dropped_arrivals", second.dropped_arrivals);
-  field(json, "requests_per_second", second.requests_per_second);
-  field(json, "intended_requests_per_second", second.intended_requests_per_second);
-  field(json, "p50_ms", second.p50_millis);
-  field(json, "p99_ms", second.p99_millis);
-  field(json, "active_vus", std::uint64_t{second.active_vus});
-  field(json, "generator_cpu_percent", second.generator_cpu_percent);
+  field(json, "droppedArrivals", second.dropped_arrivals);
+  field(json, "requestsPerSecond", second.requests_per_second);
+  field(json, "intendedRequestsPerSecond", second.intended_requests_per_second);
+  field(json, "p50Millis", second.p50_millis);
+  field(json, "p99Millis", second.p99_millis);
+  field(json, "activeVus", std::uint64_t{second.active_vus});
+  field(json, "generatorCpuPercent", second.generator_cpu_percent);
   json.EndObject();
 }
 
@@ -118,25 +118,25 @@ void writeLoadReportJson(std::ostream& out, const LoadSummary& summary) {
   writeRun(json, summary);
   writeRequests(json, summary);
 
-  field(json, "requests_per_second", summary.requests_per_second);
+  field(json, "requestsPerSecond", summary.requests_per_second);
   field(json, "responses", summary.responses);
-  field(json, "responses_per_second", summary.responses_per_second);
-  field(json, "failures_per_second", summary.failures_per_second);
-  field(json, "nothing_answered", summary.nothing_answered);
-  field(json, "intended_requests_per_second", summary.intended_requests_per_second);
-  key(json, "latency_ms");
+  field(json, "responsesPerSecond", summary.responses_per_second);
+  field(json, "failuresPerSecond", summary.failures_per_second);
+  field(json, "nothingAnswered", summary.nothing_answered);
+  field(json, "intendedRequestsPerSecond", summary.intended_requests_per_second);
+  key(json, "latencyMillis");
   writeLatency(json, summary.latency);
-  key(json, "uncorrected_latency_ms");
+  key(json, "uncorrectedLatencyMillis");
   writeLatency(json, summary.uncorrected_latency);
-  field(json, "latencies_clamped", summary.latencies_clamped);
+  field(json, "latenciesClamped", summary.latencies_clamped);
 
   key(json, "transfer");
   json.StartObject();
-  field(json, "bytes_sent", summary.bytes_sent);
-  field(json, "bytes_received", summary.bytes_received);
+  field(json, "bytesSent", summary.bytes_sent);
+  field(json, "bytesReceived", summary.bytes_received);
   json.EndObject();
   field(json, "connects", summary.connects);
-  field(json, "peak_active_vus", std::uint64_t{summary.peak_active_vus});
+  field(json, "peakActiveVus", std::uint64_t{summary.peak_active_vus});
 
   writeGenerator(json, summary);
 

@@ -224,6 +224,14 @@ WinnersGrid decideWinners(const ResultsTable& runs, const std::vector<std::strin
   }
   const stats::MultipleTestResult corrected = stats::benjaminiHochberg(p_values, settings.alpha);
   std::size_t tested_wins = 0;
+  // How far the tested cells got, for the note: a reader who sees no winners learns which step
+  // stopped them.
+  std::size_t raw_significant = 0;
+  std::size_t corrected_significant = 0;
+  for (std::size_t index = 0; index < tested.size(); ++index) {
+    raw_significant += tested[index].cell->p_value < settings.alpha ? 1U : 0U;
+    corrected_significant += corrected.rejected[index] ? 1U : 0U;
+  }
   for (std::size_t index = 0; index < tested.size(); ++index) {
     TestedCell& entry = tested[index];
     WinnersCell& cell = *entry.cell;
@@ -279,7 +287,11 @@ WinnersGrid decideWinners(const ResultsTable& runs, const std::vector<std::strin
       " tested cells, and the 95 % bootstrap interval of the lead clears the noise threshold (" +
       percentText(settings.relative_noise) +
       ", and the measurement's resolution); otherwise no significant difference (" +
-      std::to_string(grid.undecided) + " cells). Expected false winners: at most " +
+      std::to_string(grid.undecided) + " cells). Of the tested cells " +
+      std::to_string(raw_significant) + " had p < " + formatMetricValue(settings.alpha) +
+      " before the correction, " + std::to_string(corrected_significant) + " after it, and " +
+      std::to_string(tested_wins) +
+      " also cleared the noise threshold. Expected false winners: at most " +
       formatMetricValue(grid.expected_false_winners) + " of the " + std::to_string(tested_wins) +
       " tested wins (false-discovery rate " + formatMetricValue(settings.alpha) +
       "). Medians with 95 % intervals from order statistics.";

@@ -67,8 +67,8 @@ std::optional<PluginDescription> parsePluginLine(const std::string& line, const 
   description.name = stringMember(document, "name");
   description.version = stringMember(document, "version");
   description.description = stringMember(document, "description");
-  description.concurrency_model = stringMember(document, "concurrency_model");
-  description.io_stack = stringMember(document, "io_stack");
+  description.concurrency_model = stringMember(document, "concurrencyModel");
+  description.io_stack = stringMember(document, "ioStack");
   description.abi = stringMember(document, "abi");
   description.path = path;
   if (description.name.empty())

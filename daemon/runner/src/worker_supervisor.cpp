@@ -89,11 +89,11 @@ void WorkerSupervisor::readEventLines() {
         port_ = static_cast<std::uint16_t>(event["port"].GetUint());
       } else if (kind == "stats") {
         results::WorkerStats stats;
-        if (event.HasMember("epoch_millis") && event["epoch_millis"].IsInt64()) {
-          stats.epoch_millis = event["epoch_millis"].GetInt64();
+        if (event.HasMember("epochMillis") && event["epochMillis"].IsInt64()) {
+          stats.epoch_millis = event["epochMillis"].GetInt64();
         }
-        if (event.HasMember("heap_bytes") && event["heap_bytes"].IsInt64()) {
-          stats.heap_bytes = event["heap_bytes"].GetInt64();
+        if (event.HasMember("heapBytes") && event["heapBytes"].IsInt64()) {
+          stats.heap_bytes = event["heapBytes"].GetInt64();
         }
         if (event.HasMember("counters") && event["counters"].IsObject()) {
           for (const auto& counter : event["counters"].GetObject()) {

@@ -31,8 +31,8 @@ std::string readyEvent(const plugin_host::PluginInfo& plugin, std::uint16_t port
   json.StartObject();
   field(json, "name", plugin.name);
   field(json, "version", plugin.version);
-  field(json, "concurrency_model", plugin.concurrency_model);
-  field(json, "io_stack", plugin.io_stack);
+  field(json, "concurrencyModel", plugin.concurrency_model);
+  field(json, "ioStack", plugin.io_stack);
   field(json, "abi", abiText(plugin));
   json.EndObject();
   json.EndObject();
@@ -45,8 +45,8 @@ std::string statsEvent(std::int64_t epoch_millis, std::int64_t heap_bytes,
   JsonWriter json(buffer);
   json.StartObject();
   field(json, "event", "stats");
-  field(json, "epoch_millis", epoch_millis);
-  field(json, "heap_bytes", heap_bytes);
+  field(json, "epochMillis", epoch_millis);
+  field(json, "heapBytes", heap_bytes);
   key(json, "counters");
   json.StartObject();
   for (const auto& [name, value] : counters) {
@@ -76,8 +76,8 @@ std::string pluginEvent(const plugin_host::LoadedPlugin& plugin) {
   field(json, "name", plugin.info.name);
   field(json, "version", plugin.info.version);
   field(json, "description", plugin.info.description);
-  field(json, "concurrency_model", plugin.info.concurrency_model);
-  field(json, "io_stack", plugin.info.io_stack);
+  field(json, "concurrencyModel", plugin.info.concurrency_model);
+  field(json, "ioStack", plugin.info.io_stack);
   field(json, "abi", abiText(plugin.info));
   json.EndObject();
   return buffer.GetString();

@@ -13,10 +13,10 @@ namespace benchd::worker {
 /// daemon reads them from the worker's stdout pipe; humans can read them too.
 ///
 ///   {"event":"ready","pid":..,"port":..,"plugin":{name,version,concurrency_model,io_stack,abi}}
-///   {"event":"stats","epoch_millis":..,"heap_bytes":..,"counters":{"name":value,...}}
+///   {"event":"stats","epochMillis":..,"heapBytes":..,"counters":{"name":value,...}}
 ///   {"event":"stopped","drained":true|false}
 ///   {"event":"plugin","path":..,"name":..,"version":..,"description":..,
-///    "concurrency_model":..,"io_stack":..,"abi":"1.0"}       (--inspect only)
+///    "concurrencyModel":..,"ioStack":..,"abi":"1.0"}       (--inspect only)
 using Counters = std::vector<std::pair<std::string, std::int64_t>>;
 
 std::string readyEvent(const plugin_host::PluginInfo& plugin, std::uint16_t port);

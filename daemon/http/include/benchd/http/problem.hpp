@@ -17,8 +17,9 @@ namespace benchd::http {
 /// it apart from others with the same status. `detail` explains this occurrence to whoever
 /// fixes the request; it never carries stack traces or internal paths.
 ///
-/// Extension members follow the project convention (docs/daemon-api.md#errors): snake_case
-/// names of at least 3 characters starting with a letter; clients ignore unknown members. The
+/// Extension members follow the project convention (docs/daemon-api.md#errors): lower-case
+/// names of at least 3 characters starting with a letter (camelCase when a name needs two
+/// words, docs/daemon-api.md#json-documents); clients ignore unknown members. The
 /// layer's own errors add `reason`, a stable machine-readable code (e.g. "path-traversal",
 /// "unknown-route").
 /// A plain value type.
