@@ -77,6 +77,9 @@ TEST(ApproachVariant, BadSpellingsNameTheTextThePlaceAndTheReason) {
   EXPECT_NE(errorOf("x[a=b#c]").find("a value may not hold '#'"), std::string::npos);
   EXPECT_NE(errorOf("x[=1]").find("expected KEY=VALUE"), std::string::npos);
   EXPECT_NE(errorOf("x[a=\n]").find("a value may not hold"), std::string::npos);
+  // The name becomes a chart's file name: no path separators.
+  EXPECT_NE(errorOf("x[a=../../etc]").find("a value may not hold '/'"), std::string::npos);
+  EXPECT_NE(errorOf("x[a=..\\..]").find("a value may not hold '\\'"), std::string::npos);
 }
 
 TEST(RoundOrder, IsAPermutationThatTheSeedReproduces) {

@@ -10,9 +10,12 @@ bool isNameCharacter(char c) {
          c == '_' || c == '.';
 }
 
+/// A variant's name becomes a file name (its charts) and a URL segment, so a value may hold no
+/// path separator, besides the characters that structure the variant.
 bool isValueCharacter(char c) {
   const auto byte = static_cast<unsigned char>(c);
-  return byte >= 0x20 && byte != 0x7f && c != ',' && c != ']' && c != '[' && c != '#';
+  return byte >= 0x20 && byte != 0x7f && c != ',' && c != ']' && c != '[' && c != '#' && c != '/' &&
+         c != '\\';
 }
 
 /// Reads a variant left to right; every error names the text and where it went wrong.

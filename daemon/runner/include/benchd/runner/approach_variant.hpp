@@ -38,8 +38,9 @@ class ApproachVariantError : public std::invalid_argument {
 };
 
 /// Parses `NAME[KEY=VALUE,...]#LABEL` (brackets and label optional). NAME and LABEL are letters,
-/// digits, '-', '_' and '.'; KEY likewise; VALUE is any text without ',', ']', '[', '#' or a
-/// control character, possibly empty. A key may not repeat. Throws ApproachVariantError.
+/// digits, '-', '_' and '.'; KEY likewise; VALUE is any text without ',', ']', '[', '#', '/',
+/// '\\' or a control character (the name becomes a file name), possibly empty. A key may not
+/// repeat. Throws ApproachVariantError.
 [[nodiscard]] ApproachVariant parseApproachVariant(std::string_view text);
 
 /// The partner of an A/A check (`benchd run --aa A`): the same plugin and options under the
