@@ -3,7 +3,8 @@
 # against a byte-identical copy of itself (benchd run --aa: the same plugin under a second
 # name), so every winner its grid names is a false winner. The script runs it with --repeat N
 # (default 5) on a scenario file (default scenarios-quick.csv), twice: with the server and the
-# load generator sharing the machine's CPUs, and split (--server-cpus 1 --generator-cpus 0).
+# load generator sharing the machine's CPUs (--cpus shared), and split (--cpus split, the
+# default: on two CPUs the server on 1, the generator on 0).
 # For each it prints the false-winner rate under the significance rule and, from the very same
 # runs, under the original's rule (any lead wins), and the median lead between the two copies
 # (the noise). Then it runs a known difference, threads-poco against callbacks-asio (split
@@ -84,13 +85,13 @@ IFS=, read -r -a parts <<< "$only"
 for part in "${parts[@]}"; do
   case "$part" in
     aa-shared)
-      run aa-shared --aa "$approach"
+      run aa-shared --aa "$approach" --cpus shared
       report_aa "A/A $approach, CPUs shared" "$out/aa-shared/$stem" ;;
     aa-split)
-      run aa-split --aa "$approach" --server-cpus 1 --generator-cpus 0
+      run aa-split --aa "$approach" --cpus split
       report_aa "A/A $approach, CPUs split" "$out/aa-split/$stem" ;;
     known)
-      run known -a threads-poco,callbacks-asio --server-cpus 1 --generator-cpus 0
+      run known -a threads-poco,callbacks-asio --cpus split
       echo "known difference (threads-poco vs callbacks-asio, CPUs split):"
       "$benchd" winners "$out/known/$stem" --winners significant | sed 's/^/  /' ;;
     *) echo "aa-check: unknown part '$part'" >&2; exit 2 ;;

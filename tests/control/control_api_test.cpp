@@ -294,6 +294,14 @@ TEST_F(ControlApiTest, ARunRequestNamesTheMemberAtFault) {
       {R"({"scenarioFile":"scenarios-ci.csv","testSeconds":86401})", "testSeconds"},
       {R"({"scenarioFile":"scenarios-ci.csv","testSeconds":4294967296})", "testSeconds"},
       {R"({"scenarioFile":"scenarios-ci.csv","keepCsv":"yes"})", "keepCsv"},
+      {R"({"scenarioFile":"scenarios-ci.csv","repeat":0})", "repeat"},
+      {R"({"scenarioFile":"scenarios-ci.csv","repeat":1001})", "repeat"},
+      {R"({"scenarioFile":"scenarios-ci.csv","seed":-1})", "seed"},
+      {R"({"scenarioFile":"scenarios-ci.csv","winners":1})", "winners"},
+      {R"({"scenarioFile":"scenarios-ci.csv","winners":"best"})", "winners"},
+      {R"({"scenarioFile":"scenarios-ci.csv","aa":"x","approaches":["x"]})", "aa"},
+      {R"({"scenarioFile":"scenarios-ci.csv","cpus":true})", "cpus"},
+      {R"({"scenarioFile":"scenarios-ci.csv","cpus":"halves"})", "cpus"},
   };
   for (const auto& [body, field] : cases) {
     SCOPED_TRACE(body);

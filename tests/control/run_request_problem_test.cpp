@@ -95,8 +95,9 @@ TEST_F(RunRequestProblemTest, DurationsAreNamedByTheirMembers) {
   EXPECT_EQ(problem.detail, "expected whole seconds from 0 to 86400, got 86401");
 }
 
-TEST_F(RunRequestProblemTest, TheCpuSetsAreNoApiMembers) {
-  // The API never sets them; a refusal about them is no client's error (the route answers 500).
+TEST_F(RunRequestProblemTest, TheCpuListsAreNoApiMembers) {
+  // The API never sets the lists (only "cpus"); a refusal about them is no client's error (the
+  // route answers 500).
   for (const RunRequestField field :
        {RunRequestField::kServerCpus, RunRequestField::kGeneratorCpus}) {
     EXPECT_FALSE(runRequestMember(field));
@@ -105,6 +106,10 @@ TEST_F(RunRequestProblemTest, TheCpuSetsAreNoApiMembers) {
   EXPECT_EQ(runRequestMember(RunRequestField::kScenarioFile), "scenarioFile");
   EXPECT_EQ(runRequestMember(RunRequestField::kWarmup), "warmupSeconds");
   EXPECT_EQ(runRequestMember(RunRequestField::kTest), "testSeconds");
+  EXPECT_EQ(runRequestMember(RunRequestField::kRepeats), "repeat");
+  EXPECT_EQ(runRequestMember(RunRequestField::kWinnerRule), "winners");
+  EXPECT_EQ(runRequestMember(RunRequestField::kAa), "aa");
+  EXPECT_EQ(runRequestMember(RunRequestField::kCpus), "cpus");
 }
 
 }  // namespace

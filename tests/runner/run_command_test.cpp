@@ -395,6 +395,7 @@ TEST(BenchdRun, PlansAFileWithEveryQuirkOfTheOriginalFormat) {
   EXPECT_NE(result.out.find("peak 20000 connections"), std::string::npos) << describe(result);
   EXPECT_NE(result.out.find("UNSUPPORTED: server profile 'postgres'"), std::string::npos);
   EXPECT_NE(result.out.find("total: about"), std::string::npos);
+  EXPECT_NE(result.out.find("Server CPUs: "), std::string::npos) << "the plan names the CPUs";
   EXPECT_FALSE(fs::exists(dir.path() / "results")) << "--plan must run nothing";
 }
 
@@ -449,6 +450,18 @@ TEST(BenchdRun, NamesTheOptionARefusalIsAbout) {
   EXPECT_TRUE(unreachable.err.starts_with(
       "benchd run: --server-cpus: CPU 1023 is not available to this process (available: "))
       << describe(unreachable);
+
+  const CommandResult shared_with_list =
+      benchd({"run", "--plan", "--cpus", "shared", "--server-cpus", "0"});
+  EXPECT_EQ(shared_with_list.exit_code, 2);
+  EXPECT_TRUE(shared_with_list.err.starts_with(
+      "benchd run: --cpus: 'shared' leaves both unpinned; it takes no CPU list\n"))
+      << describe(shared_with_list);
+  const CommandResult bad_rule = benchd({"run", "--plan", "--winners", "best"});
+  EXPECT_EQ(bad_rule.exit_code, 2);
+  EXPECT_TRUE(bad_rule.err.starts_with(
+      "benchd run: --winners: expected 'significant' or 'original', got 'best'\n"))
+      << describe(bad_rule);
 
   const CommandResult overlap =
       benchd({"run", "--plan", "--server-cpus", "0", "--generator-cpus", "0"});

@@ -1,6 +1,7 @@
 // runner::prepareRun's refusals: each names the part of the request it is about
 // (RunRequestField) in words no front end owns; the CLI and the REST API add their own names
 // and remedies (tests/runner/run_command_test.cpp, tests/control/run_request_problem_test.cpp).
+#include "build_paths.hpp"
 #include "runner_test_support.hpp"
 
 #include <benchd/runner/cpu_list.hpp>
@@ -8,8 +9,10 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace benchd::runner {
 namespace {
@@ -137,11 +140,92 @@ TEST_F(RunPreparationTest, CpuSetsMustBeReachableAndApart) {
   EXPECT_NO_THROW(checkCpuSets({}, {}));
 }
 
+TEST(CpuSplit, GivesTheGeneratorTheLowerHalfAndTheServerTheRest) {
+  const CpuSplit two = splitCpus({0, 1});
+  EXPECT_EQ(two.generator, std::vector<unsigned>({0}));
+  EXPECT_EQ(two.server, std::vector<unsigned>({1}));
+  const CpuSplit odd = splitCpus({2, 5, 7});
+  EXPECT_EQ(odd.generator, std::vector<unsigned>({2}));
+  EXPECT_EQ(odd.server, std::vector<unsigned>({5, 7}));
+  const CpuSplit four = splitCpus({0, 1, 2, 3});
+  EXPECT_EQ(four.generator, std::vector<unsigned>({0, 1}));
+  EXPECT_EQ(four.server, std::vector<unsigned>({2, 3}));
+  EXPECT_TRUE(splitCpus({3}).server.empty());
+  EXPECT_TRUE(splitCpus({3}).generator.empty());
+  EXPECT_TRUE(splitCpus({}).server.empty());
+}
+
+/// Without CPU lists a run splits this process's CPUs (the measured quieter setting), says so
+/// in its settings note, and gives the generator one thread per CPU; "shared" pins nothing.
+TEST_F(RunPreparationTest, SplitsTheCpusUnlessToldToShare) {
+  std::filesystem::create_directories(environment_.scenarios_dir / "workloads");
+  std::filesystem::copy_file(std::filesystem::path(benchd::testing::sourceDir()) / "scenarios" /
+                                 "workloads" / "get-time.json",
+                             environment_.scenarios_dir / "workloads" / "get-time.json");
+  PluginCatalog catalog;
+  catalog.accepted.push_back({"one", "1.0", "", "callbacks", "asio", "2.0", "one.so"});
+  RunRequest request;
+  request.scenario_file = "mine.csv";
+  const std::vector<unsigned> allowed = allowedCpus();
+  const CpuSplit expected = splitCpus(allowed);
+
+  const RunSettings split = prepareRun(request, environment_, &catalog).settings;
+  EXPECT_EQ(split.server_cpus, expected.server);
+  EXPECT_EQ(split.generator_cpus, expected.generator);
+  if (allowed.size() >= 2) {
+    EXPECT_EQ(split.generator_threads, expected.generator.size());
+    EXPECT_NE(
+        split.options_text.find("Server CPUs: " + formatCpuList(expected.server) +
+                                "; load generator CPUs: " + formatCpuList(expected.generator)),
+        std::string::npos)
+        << split.options_text;
+    EXPECT_NE(split.options_text.find(", split by default."), std::string::npos)
+        << split.options_text;
+  } else {
+    EXPECT_NE(split.options_text.find(", shared: one CPU cannot be split."), std::string::npos)
+        << split.options_text;
+  }
+
+  request.cpus = "shared";
+  const RunSettings shared = prepareRun(request, environment_, &catalog).settings;
+  EXPECT_TRUE(shared.server_cpus.empty());
+  EXPECT_TRUE(shared.generator_cpus.empty());
+  EXPECT_NE(shared.options_text.find("Server CPUs: all; load generator CPUs: all"),
+            std::string::npos)
+      << shared.options_text;
+  EXPECT_NE(shared.options_text.find(", shared as in the original study."), std::string::npos)
+      << shared.options_text;
+
+  // A list given is used as given: the other side is not pinned by default.
+  request.cpus = "split";
+  request.server_cpus = {allowed.back()};
+  const RunSettings explicit_server = prepareRun(request, environment_, &catalog).settings;
+  EXPECT_EQ(explicit_server.server_cpus, std::vector<unsigned>({allowed.back()}));
+  EXPECT_TRUE(explicit_server.generator_cpus.empty());
+}
+
+TEST_F(RunPreparationTest, CpuPlacementMustBeKnownAndSharedTakesNoList) {
+  RunRequest request;
+  request.scenario_file = "mine.csv";
+  request.cpus = "halves";
+  std::optional<RunRequestError> refusal = refusalOf(request, environment_);
+  ASSERT_TRUE(refusal);
+  EXPECT_EQ(refusal->field(), RunRequestField::kCpus);
+  EXPECT_STREQ(refusal->what(), "expected 'split' or 'shared', got 'halves'");
+
+  request.cpus = "shared";
+  request.generator_cpus = {allowedCpus().front()};
+  refusal = refusalOf(request, environment_);
+  ASSERT_TRUE(refusal);
+  EXPECT_EQ(refusal->field(), RunRequestField::kCpus);
+  EXPECT_STREQ(refusal->what(), "'shared' leaves both unpinned; it takes no CPU list");
+}
+
 TEST_F(RunPreparationTest, NoRefusalSpeaksAFrontEndsLanguage) {
   const std::vector<unsigned> allowed = allowedCpus();
   ASSERT_FALSE(allowed.empty());
   environment_.uploaded_scenarios_dir = dir_.path() / "uploaded";
-  std::vector<RunRequest> requests(6);
+  std::vector<RunRequest> requests(7);
   requests[0].scenario_file = "missing";
   requests[1].overrides.test_seconds = 0;
   requests[2].overrides.test_seconds = 86'401;
@@ -149,6 +233,7 @@ TEST_F(RunPreparationTest, NoRefusalSpeaksAFrontEndsLanguage) {
   requests[4].server_cpus = {1023};
   requests[5].server_cpus = {allowed[0]};
   requests[5].generator_cpus = {allowed[0]};
+  requests[6].cpus = "halves";
   for (const RunRequest& request : requests) {
     const std::optional<RunRequestError> refusal = refusalOf(request, environment_);
     ASSERT_TRUE(refusal);

@@ -68,6 +68,8 @@ void printStandings(std::ostream& out, const std::vector<results::SummaryRow>& r
       throw UsageError("--winners: " + reason);
     case runner::RunRequestField::kAa:
       throw UsageError("--aa: " + reason + " (leave out -a)");
+    case runner::RunRequestField::kCpus:
+      throw UsageError("--cpus: " + reason);
   }
   throw std::runtime_error(reason);  // only for a value outside the enumeration
 }
@@ -83,6 +85,7 @@ int runBenchmarks(std::span<const std::string_view> arguments) {
   request.winner_rule = options.winner_rule;
   request.overrides = {options.warmup_seconds, options.test_seconds};
   request.keep_csv = options.keep_csv;
+  request.cpus = options.cpus;
   request.server_cpus = options.server_cpus;
   request.generator_cpus = options.generator_cpus;
   request.generator_threads = options.threads;
@@ -113,6 +116,7 @@ int runBenchmarks(std::span<const std::string_view> arguments) {
   const runner::RunSettings& settings = prepared.settings;
   if (options.plan_only) {
     runner::printPlan(std::cout, settings.plan, settings.scenario_file.string());
+    std::cout << settings.options_text << "\n";
     for (const runner::RejectedPlugin& rejected : prepared.catalog.rejected) {
       std::cout << "rejected plugin " << rejected.path.string() << ": " << rejected.reason << "\n";
     }

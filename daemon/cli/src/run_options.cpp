@@ -93,10 +93,12 @@ std::string runUsage() {
          "                          benchd), then the built-in folder\n"
          "  --scenarios-dir DIR     where bare scenario names and workloads are looked up\n"
          "                          (default $BENCHD_SCENARIOS_DIR, else the built-in folder)\n"
-         "  --server-cpus LIST      pin each worker to these CPUs, e.g. 1 or 2-3 (default: "
-         "unpinned)\n"
-         "  --generator-cpus LIST   pin the load generator to these CPUs (disjoint from the\n"
-         "                          server's; default: unpinned)\n"
+         "  --cpus split|shared     split (default): the worker on the upper half of the\n"
+         "                          CPUs, the load generator on the lower half (on two: 1\n"
+         "                          and 0); shared: both unpinned, as the original study\n"
+         "  --server-cpus LIST      pin each worker to these CPUs instead, e.g. 1 or 2-3\n"
+         "  --generator-cpus LIST   pin the load generator to these CPUs instead (disjoint\n"
+         "                          from the server's; the one not given runs unpinned)\n"
          "  --threads N             load-generator threads (default: its CPUs - 1, at least 1)\n"
          "  --store FILE            SQLite results store (default DIR/benchd.sqlite)\n"
          "  --health-timeout S      a worker must answer GET /health within S seconds, else its\n"
@@ -153,11 +155,7 @@ RunOptions parseRunOptions(std::span<const std::string_view> arguments) {
       options.order_seed = common::parseIntegerOption<std::uint64_t>(
           option, value, 0, std::numeric_limits<std::uint64_t>::max());
     } else if (option == "--winners") {
-      if (value != "significant" && value != "original") {
-        throw UsageError("--winners: expected 'significant' or 'original', got '" +
-                         std::string(value) + "'");
-      }
-      options.winner_rule = value;
+      options.winner_rule = value;  // checked by runner::prepareRun, as the daemon's requests
     } else if (option == "-w") {
       options.warmup_seconds = parseSeconds(option, value);
     } else if (option == "-t") {
@@ -171,6 +169,8 @@ RunOptions parseRunOptions(std::span<const std::string_view> arguments) {
       options.plugin_dirs.emplace_back(value);
     } else if (option == "--scenarios-dir") {
       options.scenarios_dir = std::string(value);
+    } else if (option == "--cpus") {
+      options.cpus = value;  // checked by runner::prepareRun
     } else if (option == "--server-cpus") {
       options.server_cpus = cpuList(option, value);
     } else if (option == "--generator-cpus") {

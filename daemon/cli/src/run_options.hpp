@@ -24,6 +24,7 @@ struct RunOptions {
   bool plan_only = false;                             ///< --plan
   std::vector<std::string> plugin_dirs;               ///< --plugin-dir DIR (repeatable)
   std::optional<std::string> scenarios_dir;           ///< --scenarios-dir DIR
+  std::string cpus = "split";                         ///< --cpus split|shared
   std::vector<unsigned> server_cpus;                  ///< --server-cpus LIST
   std::vector<unsigned> generator_cpus;               ///< --generator-cpus LIST
   std::optional<unsigned> threads;                    ///< --threads N (generator threads)

@@ -20,6 +20,8 @@ std::optional<std::string_view> runRequestMember(runner::RunRequestField field) 
       return "winners";
     case runner::RunRequestField::kAa:
       return "aa";
+    case runner::RunRequestField::kCpus:
+      return "cpus";
     case runner::RunRequestField::kServerCpus:
     case runner::RunRequestField::kGeneratorCpus:
       break;

@@ -20,8 +20,8 @@ namespace {
 
 /// The body of POST /api/v1/runs: {"scenarioFile": "...", "approaches": [...],
 /// "warmupSeconds": n, "testSeconds": n, "keepCsv": bool, "repeat": n, "seed": n, "aa": "...",
-/// "winners": "significant" | "original"}. Unknown members are errors. Checks
-/// the body's shape only; runner::prepareRun checks what the request asks for (e.g. a test
+/// "winners": "significant" | "original", "cpus": "split" | "shared"}. Unknown members are errors.
+/// Checks the body's shape only; runner::prepareRun checks what the request asks for (e.g. a test
 /// phase of at least 1 s), and runRequestProblem names its refusals in the API's words.
 std::variant<runner::RunRequest, http::Response> runRequestOf(const http::Request& request) {
   rapidjson::Document body;
@@ -98,6 +98,11 @@ std::variant<runner::RunRequest, http::Response> runRequestOf(const http::Reques
         return fieldProblem(400, "winners", "expected 'significant' or 'original'");
       }
       run.winner_rule = std::string(value.GetString(), value.GetStringLength());
+    } else if (name == "cpus") {
+      if (!value.IsString()) {
+        return fieldProblem(400, "cpus", "expected 'split' or 'shared'");
+      }
+      run.cpus = std::string(value.GetString(), value.GetStringLength());
     } else if (name == "keepCsv") {
       if (!value.IsBool()) {
         return fieldProblem(400, "keepCsv", "expected true or false");

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cstddef>
 #include <stdexcept>
 #include <system_error>
 
@@ -69,6 +70,17 @@ std::vector<unsigned> allowedCpus() {
     }
   }
   return cpus;
+}
+
+CpuSplit splitCpus(const std::vector<unsigned>& allowed) {
+  CpuSplit split;
+  if (allowed.size() < 2) {
+    return split;
+  }
+  const auto middle = allowed.begin() + static_cast<std::ptrdiff_t>(allowed.size() / 2);
+  split.generator.assign(allowed.begin(), middle);
+  split.server.assign(middle, allowed.end());
+  return split;
 }
 
 std::string formatCpuList(const std::vector<unsigned>& cpus) {

@@ -40,10 +40,16 @@ std::string settingsNote(const RunRequest& request, const RunSettings& settings,
     }
     note += " for every row (the table shows the durations used). ";
   }
-  note += "Server CPUs: " + formatCpuList(request.server_cpus) +
-          "; load generator CPUs: " + formatCpuList(request.generator_cpus) + " (" +
+  note += "Server CPUs: " + formatCpuList(settings.server_cpus) +
+          "; load generator CPUs: " + formatCpuList(settings.generator_cpus) + " (" +
           std::to_string(generator_threads) + (generator_threads == 1 ? " thread" : " threads") +
-          ").";
+          ")";
+  if (request.server_cpus.empty() && request.generator_cpus.empty()) {
+    note += request.cpus == "shared"       ? ", shared as in the original study"
+            : settings.server_cpus.empty() ? ", shared: one CPU cannot be split"
+                                           : ", split by default";
+  }
+  note += ".";
   return note;
 }
 
@@ -85,6 +91,15 @@ void checkRepeatsAndRule(const RunRequest& request) {
     throw RunRequestError(
         RunRequestField::kWinnerRule,
         "expected 'significant' or 'original', got '" + request.winner_rule + "'");
+  }
+  if (request.cpus != "split" && request.cpus != "shared") {
+    throw RunRequestError(RunRequestField::kCpus,
+                          "expected 'split' or 'shared', got '" + request.cpus + "'");
+  }
+  if (request.cpus == "shared" &&
+      (!request.server_cpus.empty() || !request.generator_cpus.empty())) {
+    throw RunRequestError(RunRequestField::kCpus,
+                          "'shared' leaves both unpinned; it takes no CPU list");
   }
   if (request.aa_approach && !request.approaches.empty()) {
     throw RunRequestError(RunRequestField::kAa,
@@ -240,16 +255,21 @@ PreparedRun prepareRun(const RunRequest& request, const RunEnvironment& environm
   settings.repeats = request.repeats;
   settings.order_seed = request.order_seed.value_or(freshOrderSeed());
   settings.winner_rule = request.winner_rule;
+  settings.server_cpus = request.server_cpus;
+  settings.generator_cpus = request.generator_cpus;
+  if (request.cpus == "split" && request.server_cpus.empty() && request.generator_cpus.empty()) {
+    CpuSplit split = splitCpus(allowedCpus());
+    settings.server_cpus = std::move(split.server);
+    settings.generator_cpus = std::move(split.generator);
+  }
   settings.generator_threads = request.generator_threads.value_or(
-      request.generator_cpus.empty()
+      settings.generator_cpus.empty()
           ? loadgen::defaultLoadThreads()
-          : static_cast<unsigned>(std::max<std::size_t>(1, request.generator_cpus.size())));
+          : static_cast<unsigned>(std::max<std::size_t>(1, settings.generator_cpus.size())));
   settings.scenario_file = scenario_file;
   settings.scenario_set = scenario_file.stem().string();
   settings.worker = environment.worker;
   settings.report_tool = environment.report_tool;
-  settings.server_cpus = request.server_cpus;
-  settings.generator_cpus = request.generator_cpus;
   settings.results_dir = environment.output_dir / settings.scenario_set;
   settings.keep_csv = request.keep_csv;
   settings.health_timeout = request.health_timeout;

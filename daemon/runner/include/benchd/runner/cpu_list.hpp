@@ -13,6 +13,16 @@ std::vector<unsigned> parseCpuList(std::string_view text);
 /// The CPUs this process may run on (sched_getaffinity).
 std::vector<unsigned> allowedCpus();
 
+/// Where the worker and the load generator run when the user names no CPUs: apart, on halves
+/// of `allowed` (the generator the lower floor(n/2) CPUs, the server the rest). An A/A check on
+/// a two-core machine measured this quieter than sharing (docs/run.md#cpus). Fewer than two
+/// CPUs cannot be split: both lists empty (unpinned).
+struct CpuSplit {
+  std::vector<unsigned> server;
+  std::vector<unsigned> generator;
+};
+CpuSplit splitCpus(const std::vector<unsigned>& allowed);
+
 /// "0-3,6" for {0,1,2,3,6}; "all" for an empty list (unpinned).
 std::string formatCpuList(const std::vector<unsigned>& cpus);
 

@@ -32,8 +32,12 @@ struct RunRequest {
   std::string winner_rule = "significant";
   DurationOverrides overrides;
   bool keep_csv = false;
-  std::vector<unsigned> server_cpus;     ///< empty: unpinned
-  std::vector<unsigned> generator_cpus;  ///< empty: unpinned
+  /// Where the worker and the load generator run when neither list below is given: "split"
+  /// (default: splitCpus over the CPUs this process may use) or "shared" (both unpinned, as
+  /// the original study ran). "shared" takes no list.
+  std::string cpus = "split";
+  std::vector<unsigned> server_cpus;     ///< empty: the `cpus` default
+  std::vector<unsigned> generator_cpus;  ///< empty: the `cpus` default
   /// Load-generator threads; default: one per generator CPU when pinned, else cores - 1.
   std::optional<unsigned> generator_threads;
   std::chrono::seconds health_timeout{30};
@@ -65,6 +69,7 @@ enum class RunRequestField : std::uint8_t {
   kRepeats,     ///< repeats: 0 or above scenario::kMaxRepeats
   kWinnerRule,  ///< winner_rule: not a rule's name
   kAa,          ///< aa_approach given together with approaches
+  kCpus,        ///< cpus: not "split" or "shared", or "shared" with a CPU list
 };
 
 /// A request that cannot run as asked. what() is one line for the user in neutral words: it
