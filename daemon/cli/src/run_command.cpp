@@ -6,8 +6,8 @@
 #include "usage_error.hpp"
 #include "workload_source.hpp"
 
-#include <benchd/results/metric_format.hpp>
 #include <benchd/results/results_table.hpp>
+#include <benchd/results/standings_text.hpp>
 #include <benchd/results/winner_decision.hpp>
 #include <benchd/runner/benchmark_run.hpp>
 #include <benchd/runner/plugin_folders.hpp>
@@ -27,23 +27,10 @@ constexpr int kStoppedExitCode = 130;
 
 void printStandings(std::ostream& out, const std::vector<results::SummaryRow>& rows,
                     const runner::RunSettings& settings) {
-  if (rows.empty()) {
-    return;
+  if (!rows.empty()) {
+    results::writeStandingsText(
+        out, results::decideRunWinners(rows, settings.plan.approaches, settings.winner_rule));
   }
-  const results::WinnersGrid grid =
-      results::decideRunWinners(rows, settings.plan.approaches, settings.winner_rule);
-  out << "winners over " << grid.contests << " contests"
-      << (grid.confirmed ? "" : " (unconfirmed leads: not tested)") << ":\n";
-  for (const results::ApproachStanding& standing : grid.standings) {
-    out << "  (" << standing.rank << ") " << standing.approach << ": " << standing.wins << " wins, "
-        << standing.percent << " %\n";
-  }
-  out << "  no winner: " << grid.draws + grid.undecided << ", " << grid.draw_percent << " %";
-  if (grid.confirmed) {
-    out << " (" << grid.undecided << " with no significant difference); expected false winners: "
-        << "at most " << results::formatMetricValue(grid.expected_false_winners);
-  }
-  out << "\n" << grid.rule_note << "\n";
 }
 
 /// A request the runner refused, in `benchd run`'s words: a bad option value is a usage error

@@ -6,6 +6,7 @@
 
 #include <benchd/results/metric_format.hpp>
 #include <benchd/results/results_table.hpp>
+#include <benchd/results/standings_text.hpp>
 #include <benchd/results/winner_decision.hpp>
 #include <benchd/results/winners_markdown.hpp>
 
@@ -94,15 +95,7 @@ int printWinners(std::span<const std::string_view> arguments) {
   results::DecisionSettings settings;
   settings.rule = options.rule;
   const results::WinnersGrid grid = results::decideWinners(table, options.approaches, settings);
-  std::cout << "winners over " << grid.contests << " contests (rule " << grid.rule
-            << (grid.confirmed ? "" : ", unconfirmed leads: not tested") << "):\n";
-  for (const results::ApproachStanding& standing : grid.standings) {
-    std::cout << "  (" << standing.rank << ") " << standing.approach << ": " << standing.wins
-              << " wins, " << standing.percent << " %\n";
-  }
-  std::cout << "  no winner: " << grid.draws + grid.undecided << ", " << grid.draw_percent << " % ("
-            << grid.draws << " draws, " << grid.undecided << " with no significant difference)\n"
-            << grid.rule_note << "\n";
+  results::writeStandingsText(std::cout, grid);
   // The typical lead between the top two: in an A/A file (one plugin under two names) this is
   // the noise a single-run comparison would call a win.
   std::vector<double> leads;
