@@ -381,6 +381,12 @@ TEST_F(ControlApiTest, ResultDocumentsOfARunCheckTheirParameters) {
   const std::string target = "/api/v1/runs/" + std::to_string(run);
   EXPECT_TRUE(isFieldProblem(call("GET", target + "/results/row/approach/seconds?phase=later"), 400,
                              "phase"));
+  for (const char* repeat : {"0", "1001", "x", ""}) {
+    EXPECT_TRUE(isFieldProblem(
+        call("GET", target + "/results/row/approach/seconds?repeat=" + std::string(repeat)), 400,
+        "repeat"))
+        << repeat;
+  }
   EXPECT_TRUE(
       isFieldProblem(call("GET", target + "/results/row/approach/seconds"), 404, "scenario"));
   EXPECT_TRUE(isFieldProblem(call("GET", target + "/results.md"), 404, "file"));

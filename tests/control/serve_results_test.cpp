@@ -91,6 +91,17 @@ TEST(BenchdServeResults, AnUploadedFileRunsAndEveryResultDocumentIsServed) {
       daemon.call("GET", "/api/v1/runs/1/results/two/callbacks-asio/seconds?phase=later").status,
       400U);
   EXPECT_EQ(daemon.call("GET", "/api/v1/runs/1/results/three/callbacks-asio/seconds").status, 404U);
+  // One run per row here: its seconds are run 1's, and there is no run 2.
+  EXPECT_EQ(seconds["repeat"].GetUint(), 1U);
+  EXPECT_EQ(jsonBody(daemon.call(
+                "GET", "/api/v1/runs/1/results/two/callbacks-asio/seconds?repeat=1"))["seconds"]
+                .Size(),
+            seconds["seconds"].Size());
+  EXPECT_EQ(daemon.call("GET", "/api/v1/runs/1/results/two/callbacks-asio/seconds?repeat=2").status,
+            404U);
+  // The stored second carries the host's size, so what the rest of the host used can be told.
+  EXPECT_GE(seconds["seconds"][0]["host"]["cpus"].GetUint(), 1U);
+  EXPECT_GT(seconds["seconds"][0]["host"]["ramTotalBytes"].GetUint64(), 0U);
 
   // The winners grid: 28 metrics × 2 scenarios, one approach that takes every contest.
   const rapidjson::Document winners = jsonBody(daemon.call("GET", "/api/v1/runs/1/winners"));

@@ -200,7 +200,7 @@ class GuiAppTest : public QObject {
       QCOMPARE(changes->item(row, 6)->text(), QStringLiteral("neutral"));
     }
 
-    // The window's reading of the API equals the renderer's reading of the store.
+    // The window decodes the API into the store's model, and draws it as the renderer does.
     const QJsonDocument seconds = getJson(
         daemon.url(), daemon.token(),
         QStringLiteral("/api/v1/runs/%1/results/ci-get-movies-call-depth-1/coroutines-asio/seconds")
@@ -215,27 +215,38 @@ class GuiAppTest : public QObject {
     QCOMPARE(static_cast<std::size_t>(from_api.size()), stored.size());
     QVERIFY(!stored.empty());
     for (std::size_t index = 0; index < stored.size(); ++index) {
-      const benchd::charts::ChartSecond api =
-          benchd::gui::chartSecondFromJson(from_api[static_cast<qsizetype>(index)].toObject());
-      const benchd::charts::ChartSecond direct = benchd::charts::chartSecondOf(stored[index]);
-      const double api_values[] = {api.seconds,
-                                   api.latency_p99_millis,
-                                   api.ok_per_second,
-                                   api.host_cpu_user_percent,
-                                   api.worker_heap_mib,
-                                   api.worker_threads,
-                                   api.tcp_passive_opens_per_second,
-                                   api.loopback_rx_mbps,
-                                   api.loopback_tx_mbps};
+      const benchd::results::SecondRecord decoded =
+          benchd::gui::secondRecordFromJson(from_api[static_cast<qsizetype>(index)].toObject());
+      const benchd::results::SecondRecord& record = stored[index];
+      QCOMPARE(decoded.load.counters.requests_ok, record.load.counters.requests_ok);
+      QCOMPARE(decoded.load.counters.errors.total(), record.load.counters.errors.total());
+      QCOMPARE(decoded.load.duration_micros, record.load.duration_micros);
+      QCOMPARE(decoded.system.host.cpus, record.system.host.cpus);
+      QVERIFY(record.system.host.cpus >= 1);
+      QCOMPARE(decoded.system.host.ram_total_bytes, record.system.host.ram_total_bytes);
+      QCOMPARE(decoded.system.worker.rss_bytes, record.system.worker.rss_bytes);
+      QCOMPARE(decoded.system.generator.rss_bytes, record.system.generator.rss_bytes);
+      const benchd::charts::ChartSecond api = benchd::charts::chartSecondOf(decoded);
+      const benchd::charts::ChartSecond direct = benchd::charts::chartSecondOf(record);
+      const double api_values[] = {
+          api.seconds,           api.latency_p99_millis,    api.ok_per_second,
+          api.failed_per_second, api.host_cpu_user_percent, api.worker_heap_mib,
+          api.worker_rss_mib,    api.worker_threads,        api.tcp_passive_opens_per_second,
+          api.loopback_rx_mbps,  api.loopback_tx_mbps,      api.other_cpu_percent,
+          api.other_ram_percent};
       const double store_values[] = {direct.seconds,
                                      direct.latency_p99_millis,
                                      direct.ok_per_second,
+                                     direct.failed_per_second,
                                      direct.host_cpu_user_percent,
                                      direct.worker_heap_mib,
+                                     direct.worker_rss_mib,
                                      direct.worker_threads,
                                      direct.tcp_passive_opens_per_second,
                                      direct.loopback_rx_mbps,
-                                     direct.loopback_tx_mbps};
+                                     direct.loopback_tx_mbps,
+                                     direct.other_cpu_percent,
+                                     direct.other_ram_percent};
       for (std::size_t value = 0; value < std::size(api_values); ++value) {
         QVERIFY2(near(api_values[value], store_values[value]),
                  qPrintable(QStringLiteral("second %1 value %2: API %3, store %4")
@@ -247,6 +258,8 @@ class GuiAppTest : public QObject {
       QCOMPARE(api.failed, direct.failed);
     }
     QVERIFY(benchd::charts::chartSecondOf(stored.back()).loopback_rx_mbps > 0.0);
+    // The rest of the host holds memory (the OS at least): the share is measured, not 0.
+    QVERIFY(benchd::charts::chartSecondOf(stored.back()).other_ram_percent > 0.0);
   }
 
   void stopEndsTheRunAndAGoneDaemonIsReported() {

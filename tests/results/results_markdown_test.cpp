@@ -92,6 +92,26 @@ TEST(ResultsMarkdown, FlagsFailedAndSaturatedResults) {
   positionOf(text, "**Failed**: the worker died");
 }
 
+TEST(ResultsMarkdown, NamesAResultMeasuredOnABusyHost) {
+  ResultsDocument document = sampleDocument();
+  document.results[0].diagnostics.generator_saturated = false;
+  document.results[0].diagnostics.other_cpu_percent_avg = 25.0;
+  document.results[0].diagnostics.other_cpu_percent_max = 61.5;
+  document.results[0].diagnostics.other_ram_percent_avg = 30.0;
+  std::ostringstream out;
+  writeResultsMarkdown(out, document);
+  positionOf(out.str(),
+             "- ci-get-movies × callbacks-asio: **measured on a busy host**: other processes used "
+             "25 % of its CPUs on average (61.5 % at most) and 30 % of its RAM, so the "
+             "scenario's host-wide cells (host CPU and RAM, sockets, network) are not ranked\n");
+
+  // Memory held by other processes alone is no busy host.
+  document.results[0].diagnostics.other_cpu_percent_avg = 5.0;
+  std::ostringstream quiet;
+  writeResultsMarkdown(quiet, document);
+  EXPECT_EQ(quiet.str().find("busy host"), std::string::npos) << quiet.str();
+}
+
 TEST(ResultsMarkdown, SaysWhenARunWasStopped) {
   ResultsDocument document = sampleDocument();
   document.stopped = true;

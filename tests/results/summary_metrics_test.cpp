@@ -149,21 +149,37 @@ TEST(ComputeSummary, MeasuresWhatTheRestOfTheHostUsed) {
   // counts as 0, not negative.
   std::vector<SecondRecord> seconds = {second(100, 20.0, 10, 0, 0), second(100, 60.0, 10, 0, 0),
                                        second(100, 30.0, 10, 0, 0), second(100, 0.0, 10, 0, 0)};
+  // Memory: 8 GiB; the host uses 50 % of it, the worker 1 GiB and benchd 1 GiB (25 %), so the
+  // rest held 25 %.
   for (SecondRecord& record : seconds) {
+    record.system.host.cpus = 2;
     record.system.worker.cpu_percent = 30.0;
     record.system.generator.cpu_percent = 10.0;
+    record.system.host.ram_total_bytes = 8ULL << 30U;
+    record.system.host.ram_used_percent = 50.0;
+    record.system.worker.rss_bytes = 1ULL << 30U;
+    record.system.generator.rss_bytes = 1ULL << 30U;
   }
+  seconds[1].system.host.ram_used_percent = 60.0;
   measurement::PhaseResult test;
   test.totals.requests_ok = 400;
-  const SummaryRow row = computeSummary("s", "a", TestPhaseData{test, seconds, false, 2});
+  const SummaryRow row = computeSummary("s", "a", TestPhaseData{test, seconds, false});
   // (1.5 + 41.5 + 11.5 + 0) / 4.
   EXPECT_DOUBLE_EQ(row.diagnostics.other_cpu_percent_avg, 13.625);
   EXPECT_DOUBLE_EQ(row.diagnostics.other_cpu_percent_max, 41.5);
   EXPECT_TRUE(busyHost(row.diagnostics));
-  // Without the host's CPU count the share is not computed.
-  EXPECT_DOUBLE_EQ(computeSummary("s", "a", TestPhaseData{test, seconds, false})
-                       .diagnostics.other_cpu_percent_avg,
-                   0.0);
+  // (25 + 35 + 25 + 25) / 4.
+  EXPECT_DOUBLE_EQ(row.diagnostics.other_ram_percent_avg, 27.5);
+  EXPECT_DOUBLE_EQ(row.diagnostics.other_ram_percent_max, 35.0);
+  // Without the host's CPU count and RAM size (seconds stored before schema 5) no share is
+  // computed.
+  for (SecondRecord& record : seconds) {
+    record.system.host.cpus = 0;
+    record.system.host.ram_total_bytes = 0;
+  }
+  const SummaryRow unknown = computeSummary("s", "a", TestPhaseData{test, seconds, false});
+  EXPECT_DOUBLE_EQ(unknown.diagnostics.other_cpu_percent_avg, 0.0);
+  EXPECT_DOUBLE_EQ(unknown.diagnostics.other_ram_percent_avg, 0.0);
 }
 
 TEST(ComputeSummary, GivesZerosWithoutRequests) {

@@ -115,6 +115,8 @@ TEST_F(HostSamplerTest, FirstSampleCoversTheTimeSinceConstruction) {
   EXPECT_DOUBLE_EQ(sample.cpu_system_percent, 15.0);
   EXPECT_DOUBLE_EQ(sample.cpu_iowait_percent, 5.0);
   EXPECT_DOUBLE_EQ(sample.ram_used_percent, 40.0);
+  EXPECT_EQ(sample.ram_total_bytes, 1'000'000U * 1024);
+  EXPECT_EQ(sample.cpus, 1U);  // the fixture's stat has one per-CPU line
   EXPECT_EQ(sample.tcp_sockets_in_use, 42U);
   EXPECT_EQ(sample.loopback_rx_bytes, 5000U);
   EXPECT_EQ(sample.loopback_tx_bytes, 5001U);
@@ -218,6 +220,8 @@ TEST(HostSamplerReal, ReadsThisMachine) {
   EXPECT_GE(sample.interval_seconds, 0.0);
   EXPECT_GT(sample.ram_used_percent, 0.0);
   EXPECT_LT(sample.ram_used_percent, 100.0);
+  EXPECT_GT(sample.ram_total_bytes, 0U);
+  EXPECT_GE(sample.cpus, 1U);
   EXPECT_LE(sample.cpu_user_percent + sample.cpu_system_percent + sample.cpu_iowait_percent,
             100.0 + 1e-9);
   EXPECT_GT(sample.epoch_millis, 1'600'000'000'000);

@@ -49,6 +49,15 @@ TEST(ParseProcStat, ReadsTheAggregateCpuLine) {
   EXPECT_EQ(times.guest_nice, 1U);
   // guest time is already part of user/nice, so the total leaves it out.
   EXPECT_EQ(times.total(), 20712U + 3 + 6012 + 22614 + 1072 + 5 + 76 + 82);
+  EXPECT_EQ(times.cpus, 2U);
+}
+
+TEST(ParseProcStat, CountsThePerCpuLinesOnly) {
+  EXPECT_EQ(parseProcStat("cpu  1 2 3 4 5 6 7 8\n").cpus, 0U);
+  EXPECT_EQ(parseProcStat("cpu  1 2 3 4 5 6 7 8\ncpu0 1 2 3 4 5 6 7 8\ncpu7 1 2 3 4 5 6 7 8\n"
+                          "cpufreq 3\nsoftirq 1 cpu9 2\n")
+                .cpus,
+            2U);
 }
 
 TEST(ParseProcStat, GuestFieldsAreOptional) {

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <optional>
 #include <sqlite3.h>
 #include <string>
@@ -72,6 +73,8 @@ results::SecondRecord sampleSecond(std::uint32_t index) {
   second.system.epoch_millis = second.load.end_epoch_millis;
   second.system.host.cpu_user_percent = 12.5;
   second.system.host.tcp_sockets_in_use = 210;
+  second.system.host.cpus = 2;
+  second.system.host.ram_total_bytes = 8'000'000'000;
   second.system.host.loopback_rx_bytes = 1'000'000;
   second.system.worker.present = true;
   second.system.worker.threads = 3;
@@ -163,6 +166,8 @@ TEST_F(StoreTest, KeepsARunItsRowsResultsAndSeconds) {
   EXPECT_EQ(actual.load.latency_buckets, expected.load.latency_buckets);
   EXPECT_DOUBLE_EQ(actual.system.host.cpu_user_percent, 12.5);
   EXPECT_EQ(actual.system.host.tcp_sockets_in_use, 210U);
+  EXPECT_EQ(actual.system.host.cpus, 2U);
+  EXPECT_EQ(actual.system.host.ram_total_bytes, 8'000'000'000U);
   EXPECT_EQ(actual.system.worker.rss_bytes, 10'000'000U);
   EXPECT_DOUBLE_EQ(actual.system.generator.cpu_percent, 30.0);
   ASSERT_TRUE(actual.system.worker_stats);
@@ -198,6 +203,55 @@ TEST_F(StoreTest, MigratesAVersionOneFileAndKeepsItsRuns) {
   EXPECT_EQ(store.events(runs[0].id, 0).size(), 1U);
 }
 
+/// Inserts one row into `table` with the given values and 0 for every other column (a stored
+/// second of an older version, written as that version's SQL allows).
+void insertZeroRow(sqlite::SqliteConnection& connection, const std::string& table,
+                   const std::map<std::string, std::string>& values) {
+  sqlite::SqliteStatement columns = connection.prepare("PRAGMA table_info(" + table + ")");
+  std::string names;
+  std::string literals;
+  while (columns.step()) {
+    const std::string name(columns.columnText(1));
+    const auto given = values.find(name);
+    names += (names.empty() ? "" : ", ") + name;
+    literals += (literals.empty() ? "" : ", ") + (given != values.end() ? given->second : "0");
+  }
+  const std::string sql = "INSERT INTO " + table + " (" + names + ") VALUES (" + literals + ")";
+  connection.execute(sql.c_str());
+}
+
+TEST_F(StoreTest, MigratesAVersionFourFileWhoseSecondsKnowNoHostSize) {
+  {
+    std::filesystem::create_directories(file().parent_path());
+    sqlite::SqliteConnection old(file().string());
+    migrateSchema(old, 4);
+    old.execute(
+        "INSERT INTO run (id, scenario_file, scenario_set, approaches, options, results_dir, "
+        "started_epoch_millis, status) VALUES (3, 'old.csv', 'old', 'a', '', 'r', 1, "
+        "'completed')");
+    old.execute(
+        "INSERT INTO result (id, run_id, row_index, scenario, approach, finished) VALUES "
+        "(5, 3, 0, 's', 'a', 1)");
+    const std::map<std::string, std::string> key = {
+        {"result_id", "5"}, {"phase", "'test'"}, {"latency_buckets", "x''"}};
+    insertZeroRow(old, "load_second", key);
+    std::map<std::string, std::string> system = key;
+    system["host_cpu_user_percent"] = "40";
+    system["worker_stats_epoch_millis"] = "NULL";
+    system["worker_heap_bytes"] = "NULL";
+    system["worker_counters"] = "NULL";
+    insertZeroRow(old, "system_second", system);
+  }
+  ResultStore store(file());
+  EXPECT_EQ(store.schemaVersion(), ResultStore::kSchemaVersion);
+  const std::vector<results::SecondRecord> seconds =
+      store.seconds(5, measurement::PhaseKind::kTest);
+  ASSERT_EQ(seconds.size(), 1U);
+  EXPECT_DOUBLE_EQ(seconds[0].system.host.cpu_user_percent, 40.0);
+  EXPECT_EQ(seconds[0].system.host.cpus, 0U);  // unknown before version 5
+  EXPECT_EQ(seconds[0].system.host.ram_total_bytes, 0U);
+}
+
 TEST_F(StoreTest, MigratesAVersionThreeFileKeepingItsResultsAndTheirSeries) {
   // Step 4 rebuilds `result` (its unique key gains the repeat): the results, their ids and
   // everything that refers to them must survive, foreign keys and all.
@@ -218,7 +272,7 @@ TEST_F(StoreTest, MigratesAVersionThreeFileKeepingItsResultsAndTheirSeries) {
         "(42, 'requests_ok', 200)");
   }
   ResultStore store(file());
-  EXPECT_EQ(store.schemaVersion(), 4);
+  EXPECT_EQ(store.schemaVersion(), ResultStore::kSchemaVersion);
   const std::optional<RunRecord> run = store.findRun(7);
   ASSERT_TRUE(run);
   EXPECT_EQ(run->run.repeats, 1U);

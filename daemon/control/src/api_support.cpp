@@ -84,4 +84,22 @@ void writeRun(JsonWriter& json, const store::RunRecord& record,
   json.EndObject();
 }
 
+std::variant<std::size_t, http::Response> queryNumber(const http::Request& request,
+                                                      std::string_view name, std::size_t fallback,
+                                                      std::size_t minimum, std::size_t maximum) {
+  const std::optional<std::string_view> text = request.queryParam(name);
+  if (!text) {
+    return fallback;
+  }
+  std::size_t number = 0;
+  const auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), number);
+  if (text->empty() || error != std::errc{} || end != text->data() + text->size() ||
+      number < minimum || number > maximum) {
+    return fieldProblem(400, std::string(name),
+                        "expected a whole number from " + std::to_string(minimum) + " to " +
+                            std::to_string(maximum) + ", got '" + std::string(*text) + "'");
+  }
+  return number;
+}
+
 }  // namespace benchd::control

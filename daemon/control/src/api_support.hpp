@@ -8,6 +8,8 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
+#include <variant>
 
 namespace benchd::control {
 
@@ -25,6 +27,12 @@ http::Response jsonResponse(unsigned status, const rapidjson::StringBuffer& buff
 
 /// An RFC 9457 problem with a `field` member naming the request part at fault.
 http::Response fieldProblem(unsigned status, const std::string& field, const std::string& detail);
+
+/// A whole number from a query parameter within [minimum, maximum], `fallback` when absent; a
+/// 400 field problem naming the parameter otherwise.
+std::variant<std::size_t, http::Response> queryNumber(const http::Request& request,
+                                                      std::string_view name, std::size_t fallback,
+                                                      std::size_t minimum, std::size_t maximum);
 
 /// `text` as a run id (a whole number above 0), or nothing (no run can have such an id).
 std::optional<store::RunId> parseRunId(std::string_view text);

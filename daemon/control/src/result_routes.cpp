@@ -5,11 +5,13 @@
 #include <benchd/results/comparison.hpp>
 #include <benchd/results/results_table.hpp>
 #include <benchd/results/winner_decision.hpp>
+#include <benchd/scenario/phase_limits.hpp>
 
 #include <charconv>
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <variant>
 
 namespace benchd::control {
 namespace {
@@ -118,12 +120,19 @@ void ControlApi::addResultRoutes(http::Router& router) {
                 "expected test or warmup (also spelt warm-up), got '" + std::string(*name) + "'");
           }
         }
+        auto repeat = queryNumber(request, "repeat", 1, 1, scenario::kMaxRepeats);
+        if (auto* problem = std::get_if<http::Response>(&repeat)) {
+          return std::move(*problem);
+        }
+        const auto repeat_number = static_cast<std::uint32_t>(std::get<std::size_t>(repeat));
         const std::optional<store::ResultId> result =
-            store_.findResult(record.id, scenario, approach);
+            store_.findResult(record.id, scenario, approach, repeat_number);
         if (!result) {
-          return fieldProblem(404, "scenario",
-                              "run " + std::to_string(record.id) + " has no result for scenario '" +
-                                  scenario + "' and approach '" + approach + "'");
+          return fieldProblem(
+              404, "scenario",
+              "run " + std::to_string(record.id) + " has no result for scenario '" + scenario +
+                  "' and approach '" + approach + "'" +
+                  (repeat_number > 1 ? " in run " + std::to_string(repeat_number) : std::string()));
         }
         rapidjson::StringBuffer buffer;
         JsonWriter json(buffer);
@@ -131,6 +140,7 @@ void ControlApi::addResultRoutes(http::Router& router) {
         field(json, "runId", std::int64_t{record.id});
         field(json, "scenario", scenario);
         field(json, "approach", approach);
+        field(json, "repeat", std::uint64_t{repeat_number});
         field(json, "phase", measurement::phaseKindName(phase));
         key(json, "seconds");
         json.StartArray();

@@ -70,6 +70,7 @@ void writeSecondMembers(JsonWriter& json, const results::SecondRecord& second) {
   field(json, "durationSeconds", static_cast<double>(load.duration_micros) / kMicrosPerSecond);
   field(json, "endEpochMillis", std::int64_t{load.end_epoch_millis});
   field(json, "activeVus", std::uint64_t{load.active_vus});
+  field(json, "requestsOk", std::uint64_t{load.counters.requests_ok});
   key(json, "requestsPerSecond");
   json.StartObject();
   field(json, "ok", load.okPerSecond());
@@ -96,6 +97,8 @@ void writeSecondMembers(JsonWriter& json, const results::SecondRecord& second) {
   field(json, "cpuSystemPercent", system.host.cpu_system_percent);
   field(json, "cpuIowaitPercent", system.host.cpu_iowait_percent);
   field(json, "ramUsedPercent", system.host.ram_used_percent);
+  field(json, "ramTotalBytes", std::uint64_t{system.host.ram_total_bytes});
+  field(json, "cpus", std::uint64_t{system.host.cpus});
   field(json, "tcpSockets", std::uint64_t{system.host.tcp_sockets_in_use});
   field(json, "loopbackBytes",
         std::uint64_t{system.host.loopback_rx_bytes + system.host.loopback_tx_bytes});
@@ -118,12 +121,15 @@ void writeSecondMembers(JsonWriter& json, const results::SecondRecord& second) {
   field(json, "openFds", std::uint64_t{system.worker.open_fds});
   json.EndObject();
   field(json, "generatorCpuPercent", system.generator.cpu_percent);
+  field(json, "generatorRssMiB", static_cast<double>(system.generator.rss_bytes) / kMebibyte);
 }
 
 void writeSummaryRow(JsonWriter& json, const results::SummaryRow& row, bool diagnostics) {
   json.StartObject();
   field(json, "scenario", row.scenario);
   field(json, "approach", row.approach);
+  field(json, "repeat", std::uint64_t{row.repeat_number});
+  field(json, "roundPosition", std::uint64_t{row.round_position});
   field(json, "failed", row.failed);
   field(json, "failureReason", row.failure_reason);
   key(json, "metrics");
@@ -141,6 +147,8 @@ void writeSummaryRow(JsonWriter& json, const results::SummaryRow& row, bool diag
     field(json, "generatorCores", std::uint64_t{d.generator_cores});
     field(json, "otherCpuPercentAvg", d.other_cpu_percent_avg);
     field(json, "otherCpuPercentMax", d.other_cpu_percent_max);
+    field(json, "otherRamPercentAvg", d.other_ram_percent_avg);
+    field(json, "otherRamPercentMax", d.other_ram_percent_max);
     field(json, "busyHost", results::busyHost(d));
     field(json, "achievedRequestsPerSecond", d.achieved_requests_per_second);
     field(json, "intendedRequestsPerSecond", d.intended_requests_per_second);

@@ -118,25 +118,6 @@ std::variant<runner::RunRequest, http::Response> runRequestOf(const http::Reques
   return run;
 }
 
-/// A whole number from a query parameter within [minimum, maximum], `fallback` when absent.
-std::variant<std::size_t, http::Response> queryNumber(const http::Request& request,
-                                                      std::string_view name, std::size_t fallback,
-                                                      std::size_t minimum, std::size_t maximum) {
-  const std::optional<std::string_view> text = request.queryParam(name);
-  if (!text) {
-    return fallback;
-  }
-  std::size_t number = 0;
-  const auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), number);
-  if (text->empty() || error != std::errc{} || end != text->data() + text->size() ||
-      number < minimum || number > maximum) {
-    return fieldProblem(400, std::string(name),
-                        "expected a whole number from " + std::to_string(minimum) + " to " +
-                            std::to_string(maximum) + ", got '" + std::string(*text) + "'");
-  }
-  return number;
-}
-
 /// Whether `folder` lies inside `root` (both made absolute and normalised first).
 bool isInside(const std::filesystem::path& folder, const std::filesystem::path& root) {
   std::error_code ignored;

@@ -148,8 +148,9 @@ void writeCaveats(std::ostream& out, const std::vector<SummaryRow>& results) {
       out << "**measured on a busy host**: other processes used "
           << formatMetricValue(row.diagnostics.other_cpu_percent_avg)
           << " % of its CPUs on average ("
-          << formatMetricValue(row.diagnostics.other_cpu_percent_max)
-          << " % at most), so the scenario's host-wide cells (host CPU and RAM, sockets, "
+          << formatMetricValue(row.diagnostics.other_cpu_percent_max) << " % at most) and "
+          << formatMetricValue(row.diagnostics.other_ram_percent_avg)
+          << " % of its RAM, so the scenario's host-wide cells (host CPU and RAM, sockets, "
              "network) are not ranked\n";
     } else {
       out << "**load generator saturated**, so its numbers may show the generator's limit "

@@ -94,6 +94,25 @@ double intervalSeconds(const LoadSecond& second) {
 
 }  // namespace
 
+double SystemSample::otherCpuPercent() const {
+  if (host.cpus == 0) {
+    return 0.0;
+  }
+  const double host_busy =
+      host.cpu_user_percent + host.cpu_system_percent + host.cpu_iowait_percent;
+  const double ours = (worker.cpu_percent + generator.cpu_percent) / static_cast<double>(host.cpus);
+  return std::max(0.0, host_busy - ours);
+}
+
+double SystemSample::otherRamPercent() const {
+  if (host.ram_total_bytes == 0) {
+    return 0.0;
+  }
+  const double ours = 100.0 * static_cast<double>(worker.rss_bytes + generator.rss_bytes) /
+                      static_cast<double>(host.ram_total_bytes);
+  return std::max(0.0, host.ram_used_percent - ours);
+}
+
 double LoadSecond::okPerSecond() const {
   return static_cast<double>(counters.requests_ok) / intervalSeconds(*this);
 }

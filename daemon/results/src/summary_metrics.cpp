@@ -210,18 +210,14 @@ SummaryRow computeSummary(const std::string& scenario, const std::string& approa
     diagnostics.uncorrected_latency_millis_p99 = uncorrected(99);
     diagnostics.uncorrected_latency_millis_max = uncorrected(100);
   }
-  if (data.host_cpus > 0) {
-    const double cpus = static_cast<double>(data.host_cpus);
-    const AvgMax other = avgMax(window, [cpus](const SecondRecord& s) {
-      const sampling::HostSample& host = s.system.host;
-      const double host_busy =
-          host.cpu_user_percent + host.cpu_system_percent + host.cpu_iowait_percent;
-      const double ours = (s.system.worker.cpu_percent + s.system.generator.cpu_percent) / cpus;
-      return std::max(0.0, host_busy - ours);
-    });
-    diagnostics.other_cpu_percent_avg = other.avg;
-    diagnostics.other_cpu_percent_max = other.max;
-  }
+  const AvgMax other_cpu =
+      avgMax(window, [](const SecondRecord& s) { return s.system.otherCpuPercent(); });
+  diagnostics.other_cpu_percent_avg = other_cpu.avg;
+  diagnostics.other_cpu_percent_max = other_cpu.max;
+  const AvgMax other_ram =
+      avgMax(window, [](const SecondRecord& s) { return s.system.otherRamPercent(); });
+  diagnostics.other_ram_percent_avg = other_ram.avg;
+  diagnostics.other_ram_percent_max = other_ram.max;
   diagnostics.generator_saturated = test.generator_saturated;
   diagnostics.saturation_reason = test.saturation_reason;
   diagnostics.errors_by_class = errorsByClass(test.totals.errors);

@@ -35,12 +35,6 @@ std::string quotedList(const std::vector<std::string>& names) {
   return text;
 }
 
-/// The host's online CPUs (the denominator of its CPU shares).
-unsigned onlineCpus() {
-  const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
-  return cpus > 0 ? static_cast<unsigned>(cpus) : 1U;
-}
-
 std::string implementedProfiles() {
   std::string text;
   for (const std::string_view profile : microservice::kImplementedProfiles) {
@@ -366,8 +360,7 @@ std::optional<results::SummaryRow> BenchmarkRun::runOne(
                       std::max<std::uint64_t>(1, test_result->totals.errors.total()));
       }
     }
-    const results::TestPhaseData data{*test_result, test_seconds, row_plan.workload.isOpenModel(),
-                                      onlineCpus()};
+    const results::TestPhaseData data{*test_result, test_seconds, row_plan.workload.isOpenModel()};
     results::SummaryRow summary = results::computeSummary(row.name, approach.name, data);
     const common::ExitStatus stopped = worker.stop();
     if (!stopped.succeeded()) {

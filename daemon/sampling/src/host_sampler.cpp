@@ -104,11 +104,13 @@ HostSample HostSampler::sample() {
   sample.cpu_user_percent = percentOf(user, total);
   sample.cpu_system_percent = percentOf(system, total);
   sample.cpu_iowait_percent = percentOf(iowait, total);
+  sample.cpus = now.cpu.cpus;
 
   const MemInfo& memory = now.memory;
   sample.ram_used_percent =
       percentOf(memory.total_bytes - std::min(memory.available_bytes, memory.total_bytes),
                 memory.total_bytes);
+  sample.ram_total_bytes = memory.total_bytes;
   sample.tcp_sockets_in_use = now.tcp_sockets_in_use;
 
   sample.loopback_rx_bytes = counterDelta(before.interface.rx_bytes, now.interface.rx_bytes);

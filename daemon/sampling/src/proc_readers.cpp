@@ -139,6 +139,12 @@ CpuTimes parseProcStat(std::string_view text, std::string_view source) {
     times.*field.member = requireU64(token, source, field.name);
     ++index;
   }
+  for (std::size_t at = 0; (at = text.find("cpu", at)) != std::string_view::npos; at += 3) {
+    const bool line_start = at == 0 || text[at - 1] == '\n';
+    if (line_start && at + 3 < text.size() && text[at + 3] >= '0' && text[at + 3] <= '9') {
+      ++times.cpus;
+    }
+  }
   return times;
 }
 

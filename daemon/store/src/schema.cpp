@@ -210,6 +210,13 @@ ALTER TABLE run ADD COLUMN repeats INTEGER NOT NULL DEFAULT 1;
 ALTER TABLE run ADD COLUMN order_seed INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE run ADD COLUMN winner_rule TEXT NOT NULL DEFAULT 'significant';
 )sql",
+    // 5: the host's size with every second (its online CPUs and MemTotal), so what the rest of
+    // the host used can be told from the worker's and benchd's own share in every stored second
+    // (results::otherCpuPercent, otherRamPercent). 0 in seconds stored before.
+    R"sql(
+ALTER TABLE system_second ADD COLUMN host_cpus INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE system_second ADD COLUMN host_ram_total_bytes INTEGER NOT NULL DEFAULT 0;
+)sql",
 };
 
 int userVersion(sqlite::SqliteConnection& connection) {

@@ -3,6 +3,7 @@
 #include <benchd/sqlite/sqlite_connection.hpp>
 #include <benchd/sqlite/sqlite_statement.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <map>
 #include <stdexcept>
@@ -161,8 +162,8 @@ constexpr std::string_view kSystemColumns =
     "generator_present, generator_cpu_percent, generator_cpu_micros, generator_rss_bytes, "
     "generator_threads, generator_voluntary_context_switches, "
     "generator_involuntary_context_switches, generator_open_fds, worker_stats_epoch_millis, "
-    "worker_heap_bytes, worker_counters";
-constexpr int kSystemColumnCount = 32;
+    "worker_heap_bytes, worker_counters, host_cpus, host_ram_total_bytes";
+constexpr int kSystemColumnCount = 34;
 
 /// "a, b" with prefix "l." -> "l.a, l.b": the two tables share some column names.
 std::string qualified(std::string_view columns, std::string_view prefix) {
@@ -278,7 +279,9 @@ void insertSystemSecond(SqliteConnection& connection, std::int64_t result,
       .count(host.tcp_passive_opens)
       .process(sample.worker)
       .process(sample.generator);
-  constexpr int kStatsColumn = 3 + kSystemColumnCount - 2;
+  // The worker's stats (three columns, null before its first stats line), then the host's size
+  // (schema 5).
+  constexpr int kStatsColumn = 3 + kSystemColumnCount - 4;
   if (sample.worker_stats) {
     insert.bind(kStatsColumn, sample.worker_stats->epoch_millis);
     insert.bind(kStatsColumn + 1, sample.worker_stats->heap_bytes);
@@ -288,6 +291,8 @@ void insertSystemSecond(SqliteConnection& connection, std::int64_t result,
     insert.bindNull(kStatsColumn + 1);
     insert.bindNull(kStatsColumn + 2);
   }
+  insert.bind(kStatsColumn + 3, std::int64_t{host.cpus});
+  insert.bind(kStatsColumn + 4, static_cast<std::int64_t>(host.ram_total_bytes));
   insert.run();
 }
 
@@ -356,6 +361,10 @@ std::vector<results::SecondRecord> selectSeconds(SqliteConnection& connection, s
       stats.counters = decodeCounters(select.columnText(stats_column + 2));
       system.worker_stats = std::move(stats);
     }
+    host.cpus =
+        static_cast<std::uint32_t>(std::max<std::int64_t>(0, select.columnInt64(stats_column + 3)));
+    host.ram_total_bytes =
+        static_cast<std::uint64_t>(std::max<std::int64_t>(0, select.columnInt64(stats_column + 4)));
     seconds.push_back(std::move(record));
   }
   return seconds;
@@ -397,6 +406,8 @@ std::vector<std::pair<std::string, std::string>> diagnosticsToPairs(const result
       {"worker_stop", d.worker_stop},
       {"other_cpu_percent_avg", number(d.other_cpu_percent_avg)},
       {"other_cpu_percent_max", number(d.other_cpu_percent_max)},
+      {"other_ram_percent_avg", number(d.other_ram_percent_avg)},
+      {"other_ram_percent_max", number(d.other_ram_percent_max)},
   };
 }
 
@@ -416,6 +427,8 @@ results::Diagnostics diagnosticsFromPairs(
   d.generator_cpu_percent_max = real("generator_cpu_percent_max");
   d.other_cpu_percent_avg = real("other_cpu_percent_avg");
   d.other_cpu_percent_max = real("other_cpu_percent_max");
+  d.other_ram_percent_avg = real("other_ram_percent_avg");
+  d.other_ram_percent_max = real("other_ram_percent_max");
   d.generator_cores = static_cast<std::uint32_t>(whole("generator_cores"));
   d.achieved_requests_per_second = real("achieved_requests_per_second");
   d.intended_requests_per_second = real("intended_requests_per_second");

@@ -1,7 +1,11 @@
 #include "api_json.hpp"
 
+#include <benchd/measurement/error_class.hpp>
+
 #include <QJsonArray>
+#include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace benchd::gui {
 namespace {
@@ -20,6 +24,16 @@ std::string text(const QJsonObject& object, const char* name) {
 
 QJsonObject member(const QJsonObject& object, const char* name) {
   return object.value(QLatin1String(name)).toObject();
+}
+
+/// Seconds as the API writes them (microseconds / 1e6) back to whole microseconds.
+std::int64_t micros(double seconds) {
+  return std::llround(seconds * 1e6);
+}
+
+/// MiB as the API writes them (bytes / 2^20, exact in a double) back to bytes.
+std::uint64_t bytesOfMebibytes(double mebibytes) {
+  return static_cast<std::uint64_t>(std::llround(std::max(0.0, mebibytes) * 1024.0 * 1024.0));
 }
 
 results::RankedResult rankedFromJson(const QJsonObject& ranked) {
@@ -51,43 +65,59 @@ results::CellOutcome outcomeFromName(const QString& name) {
 
 }  // namespace
 
-charts::ChartSecond chartSecondFromJson(const QJsonObject& second) {
-  charts::ChartSecond chart;
-  chart.seconds = number(second, "startSeconds") + number(second, "durationSeconds");
+results::SecondRecord secondRecordFromJson(const QJsonObject& second) {
+  results::SecondRecord record;
+  results::LoadSecond& load = record.load;
+  load.index = static_cast<std::uint32_t>(count(second, "second"));
+  load.start_micros = micros(number(second, "startSeconds"));
+  load.duration_micros = micros(number(second, "durationSeconds"));
+  load.end_epoch_millis = static_cast<std::int64_t>(number(second, "endEpochMillis"));
+  load.active_vus = static_cast<std::uint32_t>(count(second, "activeVus"));
+  load.counters.requests_ok = count(second, "requestsOk");
+  load.intended_requests_per_second = number(member(second, "requestsPerSecond"), "intended");
   const QJsonObject latency = member(second, "latencyMillis");
-  chart.latency_p50_millis = number(latency, "p50");
-  chart.latency_p90_millis = number(latency, "p90");
-  chart.latency_p99_millis = number(latency, "p99");
-  chart.latency_max_millis = number(latency, "max");
-  const QJsonObject rates = member(second, "requestsPerSecond");
-  chart.ok_per_second = number(rates, "ok");
-  chart.failed_per_second = number(rates, "failed");
+  load.latency.p50 = number(latency, "p50");
+  load.latency.p90 = number(latency, "p90");
+  load.latency.p99 = number(latency, "p99");
+  load.latency.max = number(latency, "max");
   const QJsonObject errors = member(second, "errors");
-  for (auto it = errors.begin(); it != errors.end(); ++it) {
-    chart.failed += static_cast<std::uint64_t>(std::max(0.0, it.value().toDouble()));
+  for (const measurement::ErrorClass error_class : measurement::kAllErrorClasses) {
+    const std::string_view name = measurement::errorClassName(error_class);
+    load.counters.errors[error_class] = count(errors, std::string(name).c_str());
   }
-  const QJsonObject host = member(second, "host");
-  chart.host_cpu_user_percent = number(host, "cpuUserPercent");
-  chart.host_cpu_system_percent = number(host, "cpuSystemPercent");
-  chart.host_cpu_iowait_percent = number(host, "cpuIowaitPercent");
-  chart.host_ram_used_percent = number(host, "ramUsedPercent");
-  chart.host_tcp_sockets = number(host, "tcpSockets");
-  const double interval = number(host, "intervalSeconds");
-  chart.tcp_active_opens_per_second =
-      interval > 0.0 ? number(host, "tcpActiveOpens") / interval : 0.0;
-  chart.tcp_passive_opens_per_second =
-      interval > 0.0 ? number(host, "tcpPassiveOpens") / interval : 0.0;
-  chart.loopback_rx_mbps = charts::megabitsPerSecond(
-      static_cast<std::uint64_t>(number(host, "loopbackRxBytes")), interval);
-  chart.loopback_tx_mbps = charts::megabitsPerSecond(
-      static_cast<std::uint64_t>(number(host, "loopbackTxBytes")), interval);
+
+  results::SystemSample& system = record.system;
+  system.epoch_millis = load.end_epoch_millis;
+  const QJsonObject host_json = member(second, "host");
+  sampling::HostSample& host = system.host;
+  host.epoch_millis = load.end_epoch_millis;
+  host.cpu_user_percent = number(host_json, "cpuUserPercent");
+  host.cpu_system_percent = number(host_json, "cpuSystemPercent");
+  host.cpu_iowait_percent = number(host_json, "cpuIowaitPercent");
+  host.ram_used_percent = number(host_json, "ramUsedPercent");
+  host.ram_total_bytes = count(host_json, "ramTotalBytes");
+  host.cpus = static_cast<std::uint32_t>(count(host_json, "cpus"));
+  host.tcp_sockets_in_use = count(host_json, "tcpSockets");
+  host.loopback_rx_bytes = count(host_json, "loopbackRxBytes");
+  host.loopback_tx_bytes = count(host_json, "loopbackTxBytes");
+  host.tcp_active_opens = count(host_json, "tcpActiveOpens");
+  host.tcp_passive_opens = count(host_json, "tcpPassiveOpens");
+  host.interval_seconds = number(host_json, "intervalSeconds");
   const QJsonObject worker = member(second, "worker");
-  chart.worker_cpu_percent = number(worker, "cpuPercent");
-  chart.worker_rss_mib = number(worker, "rssMiB");
-  chart.worker_heap_mib = number(worker, "heapMiB");
-  chart.worker_threads = number(worker, "threads");
-  chart.worker_open_fds = number(worker, "openFds");
-  return chart;
+  system.worker.present = true;
+  system.worker.cpu_percent = number(worker, "cpuPercent");
+  system.worker.rss_bytes = bytesOfMebibytes(number(worker, "rssMiB"));
+  system.worker.threads = count(worker, "threads");
+  system.worker.open_fds = count(worker, "openFds");
+  // The API writes 0 for a worker that has not reported its heap yet; the model says "none".
+  if (const double heap = number(worker, "heapMiB"); heap > 0.0) {
+    system.worker_stats = results::WorkerStats{
+        load.end_epoch_millis, static_cast<std::int64_t>(bytesOfMebibytes(heap)), {}};
+  }
+  system.generator.present = true;
+  system.generator.cpu_percent = number(second, "generatorCpuPercent");
+  system.generator.rss_bytes = bytesOfMebibytes(number(second, "generatorRssMiB"));
+  return record;
 }
 
 results::WinnersGrid winnersGridFromJson(const QJsonObject& winners) {

@@ -2,6 +2,7 @@
 
 #include "api_json.hpp"
 
+#include <benchd/charts/chart_second.hpp>
 #include <benchd/charts/scenario_chart.hpp>
 
 #include <QComboBox>
@@ -121,7 +122,7 @@ void LiveView::onEvent(const QString& type, const QJsonObject& payload) {
     series.phase = step;  // a new phase starts at 0 s
     series.seconds.clear();
   }
-  series.seconds.push_back(chartSecondFromJson(payload));
+  series.seconds.push_back(charts::chartSecondOf(secondRecordFromJson(payload)));
   const bool switched = current_ != key;
   current_ = key;
   if (follow_current_) {

@@ -3,6 +3,7 @@
 #include "api_client.hpp"
 #include "api_json.hpp"
 
+#include <benchd/charts/chart_second.hpp>
 #include <benchd/charts/scenario_chart.hpp>
 
 #include <QDoubleSpinBox>
@@ -19,12 +20,14 @@
 #include <QTableWidget>
 #include <QUrl>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace benchd::gui {
 namespace {
 
 constexpr int kScenarioRole = Qt::UserRole;
 constexpr int kApproachRole = Qt::UserRole + 1;
+constexpr int kRepeatRole = Qt::UserRole + 2;
 
 QString numberText(const QJsonValue& value) {
   return value.isNull() ? QStringLiteral("-") : QString::number(value.toDouble(), 'g', 6);
@@ -88,7 +91,8 @@ ResultsView::ResultsView(ApiClient& api, QWidget* parent) : QWidget(parent), api
           [this](QListWidgetItem* current, QListWidgetItem*) {
             if (current != nullptr) {
               showResult(current->data(kScenarioRole).toString(),
-                         current->data(kApproachRole).toString());
+                         current->data(kApproachRole).toString(),
+                         current->data(kRepeatRole).toInt());
             }
           });
   connect(compare, &QPushButton::clicked, this, &ResultsView::compare);
@@ -112,18 +116,40 @@ void ResultsView::showRun(std::int64_t run) {
     const QJsonObject document = reply.json().object();
     heading_->setText(
         tr("Run %1 (%2)").arg(run).arg(document.value(QStringLiteral("status")).toString()));
-    for (const QJsonValue value : document.value(QStringLiteral("rows")).toArray()) {
+    const QJsonArray rows = document.value(QStringLiteral("rows")).toArray();
+    // A repeated run lists every run of a (scenario, approach); a single run needs no number.
+    const bool repeated = std::any_of(rows.begin(), rows.end(), [](const QJsonValue& row) {
+      return row.toObject().value(QStringLiteral("repeat")).toInt() > 1;
+    });
+    for (const QJsonValue value : rows) {
       const QJsonObject row = value.toObject();
       const QString scenario = row.value(QStringLiteral("scenario")).toString();
       const QString approach = row.value(QStringLiteral("approach")).toString();
+      const int repeat = std::max(1, row.value(QStringLiteral("repeat")).toInt());
       QString label = QStringLiteral("%1 / %2").arg(scenario, approach);
+      if (repeated) {
+        label += tr(" (run %1)").arg(repeat);
+      }
+      QString tooltip = row.value(QStringLiteral("failureReason")).toString();
+      const QJsonObject diagnostics = row.value(QStringLiteral("diagnostics")).toObject();
       if (row.value(QStringLiteral("failed")).toBool()) {
         label += tr(" (failed)");
+      } else if (diagnostics.value(QStringLiteral("busyHost")).toBool()) {
+        // The caveat results.md gives: another job loaded the host during this result.
+        label += tr(" (busy host)");
+        tooltip =
+            tr("Measured on a busy host: other processes used %1 % of its CPUs on average "
+               "(%2 % at most) and %3 % of its RAM; this scenario's host-wide cells are "
+               "not ranked.")
+                .arg(diagnostics.value(QStringLiteral("otherCpuPercentAvg")).toDouble(), 0, 'f', 1)
+                .arg(diagnostics.value(QStringLiteral("otherCpuPercentMax")).toDouble(), 0, 'f', 1)
+                .arg(diagnostics.value(QStringLiteral("otherRamPercentAvg")).toDouble(), 0, 'f', 1);
       }
       auto* item = new QListWidgetItem(label, results_);
       item->setData(kScenarioRole, scenario);
       item->setData(kApproachRole, approach);
-      item->setToolTip(row.value(QStringLiteral("failureReason")).toString());
+      item->setData(kRepeatRole, repeat);
+      item->setToolTip(tooltip);
     }
     if (results_->count() > 0) {
       results_->setCurrentRow(0);
@@ -131,13 +157,14 @@ void ResultsView::showRun(std::int64_t run) {
   });
 }
 
-void ResultsView::showResult(const QString& scenario, const QString& approach) {
+void ResultsView::showResult(const QString& scenario, const QString& approach, int repeat) {
   const std::int64_t run = run_;
   api_.get(
-      QStringLiteral("/api/v1/runs/%1/results/%2/%3/seconds")
+      QStringLiteral("/api/v1/runs/%1/results/%2/%3/seconds?repeat=%4")
           .arg(run)
-          .arg(encoded(scenario), encoded(approach)),
-      [this, run, scenario, approach](const ApiReply& reply) {
+          .arg(encoded(scenario), encoded(approach))
+          .arg(repeat),
+      [this, run, scenario, approach, repeat](const ApiReply& reply) {
         if (run != run_) {
           return;
         }
@@ -150,9 +177,10 @@ void ResultsView::showResult(const QString& scenario, const QString& approach) {
         std::vector<charts::ChartSecond> seconds;
         for (const QJsonValue value :
              reply.json().object().value(QStringLiteral("seconds")).toArray()) {
-          seconds.push_back(chartSecondFromJson(value.toObject()));
+          seconds.push_back(charts::chartSecondOf(secondRecordFromJson(value.toObject())));
         }
-        chart_->setTitle(QStringLiteral("%1: %2").arg(approach, scenario));
+        chart_->setTitle(repeat > 1 ? tr("%1: %2 (run %3)").arg(approach, scenario).arg(repeat)
+                                    : QStringLiteral("%1: %2").arg(approach, scenario));
         chart_->setSeconds(seconds);
       });
 }

@@ -36,7 +36,8 @@ class ResultsView : public QWidget {
   void message(const QString& text, bool error);
 
  private:
-  void showResult(const QString& scenario, const QString& approach);
+  /// Charts the seconds of run `repeat` (from 1) of (scenario, approach).
+  void showResult(const QString& scenario, const QString& approach, int repeat);
   void compare();
 
   ApiClient& api_;

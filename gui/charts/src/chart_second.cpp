@@ -34,6 +34,8 @@ ChartSecond chartSecondOf(const results::SecondRecord& second) {
   chart.host_cpu_system_percent = system.host.cpu_system_percent;
   chart.host_cpu_iowait_percent = system.host.cpu_iowait_percent;
   chart.worker_cpu_percent = system.worker.cpu_percent;
+  chart.other_cpu_percent = system.otherCpuPercent();
+  chart.other_ram_percent = system.otherRamPercent();
   chart.worker_heap_mib =
       system.worker_stats ? static_cast<double>(system.worker_stats->heap_bytes) / kMebibyte : 0.0;
   chart.worker_rss_mib = static_cast<double>(system.worker.rss_bytes) / kMebibyte;

@@ -68,6 +68,16 @@ struct SystemSample {
   sampling::ProcessSample worker;
   sampling::ProcessSample generator;
   std::optional<WorkerStats> worker_stats;  ///< none until the worker's first stats line
+
+  /// What the rest of the host used of its CPUs in this interval, percent of all CPUs: the
+  /// host's user + system + iowait share minus the worker's and benchd's own process's (which
+  /// holds the load generator), never below 0 (samples a tick apart can cross). 0 when the
+  /// host's CPU count is unknown (host.cpus 0: seconds stored before schema 5).
+  [[nodiscard]] double otherCpuPercent() const;
+  /// The same for memory: host RAM used minus the worker's and benchd's resident sets, percent
+  /// of MemTotal; 0 when MemTotal is unknown. Shared pages count in both resident sets, so this
+  /// errs low.
+  [[nodiscard]] double otherRamPercent() const;
 };
 
 /// One second of a phase.

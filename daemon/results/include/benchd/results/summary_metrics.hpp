@@ -15,9 +15,6 @@ struct TestPhaseData {
   const measurement::PhaseResult& test;
   std::span<const SecondRecord> seconds;  ///< test phase only, in order
   bool open_model = false;
-  /// The host's online CPUs, to set the worker's and benchd's CPU (percent of one core) against
-  /// the host's (percent of all); 0 leaves the other processes' share at 0.
-  unsigned host_cpus = 0;
 };
 
 /// The summary row of a test phase, per the original's definitions with C++ counterparts for its

@@ -73,6 +73,11 @@ struct Diagnostics {
   /// machine, which the host-wide metrics would otherwise charge to the approach.
   double other_cpu_percent_avg = 0.0;
   double other_cpu_percent_max = 0.0;
+  /// The same for memory (host RAM used minus the worker's and benchd's resident sets, percent
+  /// of the host's RAM). Shown beside the CPU share; other processes always hold some memory,
+  /// so it marks no result as busy by itself.
+  double other_ram_percent_avg = 0.0;
+  double other_ram_percent_max = 0.0;
   /// How the worker ended when it was stopped after the test, if not cleanly (e.g. "exit code 5":
   /// requests were cut off at stop); empty otherwise. Its numbers stand either way.
   std::string worker_stop;

@@ -35,6 +35,9 @@ struct CpuTimes {
   std::uint64_t steal = 0;
   std::uint64_t guest = 0;       ///< already counted in `user` by the kernel
   std::uint64_t guest_nice = 0;  ///< already counted in `nice` by the kernel
+  /// The per-CPU lines ("cpu0", "cpu1", ...): the CPUs online when it was read, whose time the
+  /// fields above sum.
+  std::uint32_t cpus = 0;
 
   /// All time of all CPUs: every field except guest and guest_nice, which the kernel already
   /// adds to user and nice (sar's total the same way).

@@ -19,6 +19,11 @@ struct HostSample {
   double cpu_iowait_percent = 0.0;
   /// (MemTotal - MemAvailable) / MemTotal, in percent, from /proc/meminfo.
   double ram_used_percent = 0.0;
+  /// MemTotal: what ram_used_percent is a share of (0 in seconds stored before schema 5).
+  std::uint64_t ram_total_bytes = 0;
+  /// The CPUs the cpu_* shares are over (per-CPU lines of /proc/stat at the end of the
+  /// interval; 0 in seconds stored before schema 5).
+  std::uint32_t cpus = 0;
   /// TCP sockets in use ("TCP: inuse" of /proc/net/sockstat, sar's tcpsck).
   std::uint64_t tcp_sockets_in_use = 0;
   /// Loopback interface traffic over the interval, from /proc/net/dev.

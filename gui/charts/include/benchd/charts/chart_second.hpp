@@ -1,9 +1,9 @@
 #pragma once
 // One second of a (scenario, approach) phase as the charts draw it: plain values in display
-// units, nothing Qt. Both front ends fill it from the same stored second: benchd-report from
-// the store (chartSecondOf), benchd-gui from the API's `Second` JSON (the same fields, read by
-// name). A formatter only: every value is copied or converted in unit, none is computed from
-// others, except the per-second rates of interval counts (count / interval length).
+// units, nothing Qt. Made in one place, chartSecondOf, from the result model's stored second:
+// benchd-report reads that from the store, benchd-gui decodes the API's `Second` JSON into it
+// (gui/app/src/api_json.hpp). Derived values (rates of interval counts, what the rest of the
+// host used) come from the model's own functions, so every front end draws the same numbers.
 
 #include <benchd/results/series.hpp>
 
@@ -30,10 +30,13 @@ struct ChartSecond {
   double host_cpu_system_percent = 0.0;
   double host_cpu_iowait_percent = 0.0;
   double worker_cpu_percent = 0.0;
+  /// What the rest of the host used (results::SystemSample::otherCpuPercent), percent of all.
+  double other_cpu_percent = 0.0;
 
   double worker_heap_mib = 0.0;  ///< allocator bytes in use, from the worker's stats line
   double worker_rss_mib = 0.0;
   double host_ram_used_percent = 0.0;
+  double other_ram_percent = 0.0;  ///< SystemSample::otherRamPercent, percent of the host's RAM
 
   double worker_threads = 0.0;
   double worker_open_fds = 0.0;
