@@ -9,7 +9,7 @@ namespace benchd::cli {
 /// results-runs.csv (every run of a run made with --repeat) when there is one, else its
 /// results.csv. `benchd compare` and `benchd winners` read their arguments this way.
 inline std::filesystem::path resultsFileOf(const std::string& argument) {
-  const std::filesystem::path path(argument);
+  std::filesystem::path path(argument);  // not const: returned by move
   std::error_code error;
   if (!std::filesystem::is_directory(path, error)) {
     return path;
