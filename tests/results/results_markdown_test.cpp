@@ -112,6 +112,37 @@ TEST(ResultsMarkdown, NamesAResultMeasuredOnABusyHost) {
   EXPECT_EQ(quiet.str().find("busy host"), std::string::npos) << quiet.str();
 }
 
+TEST(ResultsMarkdown, ShowsTheMedianItsIntervalAndTheSpreadOfRepeatedRuns) {
+  ResultsDocument document = sampleDocument();
+  SummaryRow run = document.results[0];
+  run.diagnostics.generator_saturated = false;
+  document.results.clear();
+  for (const auto& [repeat, latency] : {std::pair{1U, 10.0}, {2U, 12.0}, {3U, 11.0}}) {
+    run.repeat_number = repeat;
+    run.setMetric("latency_millis_p50", latency);
+    document.results.push_back(run);
+  }
+  SummaryRow failed = failedRow("ci-get-movies", "callbacks-asio", "it died");
+  failed.repeat_number = 4;
+  document.results.push_back(failed);
+  std::ostringstream out;
+  writeResultsMarkdown(out, document);
+  const std::string text = out.str();
+  // The failed run is listed but not summarised; 3 runs give [min, max] at 75 % coverage.
+  positionOf(text, "Over 3 finished runs: the median");
+  positionOf(text, "| latency_millis_p50 | 11 | 10 – 12 | 10 – 12 | 18.2 % |\n");
+  positionOf(text,
+             "The interval covers the median with probability 75 % (fewer than 6 runs "
+             "cannot reach 95 %).");
+  positionOf(text, "Run 4 of 4");
+
+  // One run has no spread to show.
+  document.results.resize(1);
+  std::ostringstream single;
+  writeResultsMarkdown(single, document);
+  EXPECT_EQ(single.str().find("finished runs"), std::string::npos);
+}
+
 TEST(ResultsMarkdown, SaysWhenARunWasStopped) {
   ResultsDocument document = sampleDocument();
   document.stopped = true;

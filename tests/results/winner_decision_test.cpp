@@ -68,6 +68,23 @@ TEST(WinnerDecision, TheMedianTableHoldsOneRowPerPairWithItsMedians) {
   EXPECT_EQ(medians.rows()[1].cells, (std::vector<std::string>{"0", "20", "6", "200"}));
 }
 
+TEST(WinnerDecision, EachRankedEntryCarriesTheSpreadOfItsRuns) {
+  // Ten runs: the median's interval is [x(2), x(9)] (coverage 0.9785), the spread x(1)..x(10).
+  ResultsTable runs(kMetrics);
+  for (int repeat = 1; repeat <= 10; ++repeat) {
+    addRun(runs, "s", "a", {0, static_cast<double>(repeat), 20, 1000});
+    addRun(runs, "s", "b", {0, 100.0 + repeat, 40, 800});
+  }
+  const WinnersGrid grid = decideWinners(runs, {"a", "b"});
+  const RankedResult& top = *grid.cell(1, 0).top();
+  EXPECT_EQ(top.approach, "a");
+  EXPECT_DOUBLE_EQ(top.low, 2.0);
+  EXPECT_DOUBLE_EQ(top.high, 9.0);
+  EXPECT_DOUBLE_EQ(top.lowest, 1.0);
+  EXPECT_DOUBLE_EQ(top.highest, 10.0);
+  EXPECT_DOUBLE_EQ(grid.cell(1, 0).ranked[1].highest, 110.0);
+}
+
 TEST(WinnerDecision, SeparatedRunsWinWithTheirIntervalsAndAColourFromTheLowerBound) {
   ResultsTable runs(kMetrics);
   for (int scenario = 0; scenario < 4; ++scenario) {

@@ -44,6 +44,8 @@ void writeRanked(JsonWriter& json, const results::RankedResult& ranked) {
   field(json, "low", ranked.low);
   field(json, "high", ranked.high);
   field(json, "coverage", ranked.coverage);
+  field(json, "lowest", ranked.lowest);
+  field(json, "highest", ranked.highest);
   json.EndObject();
 }
 

@@ -2,12 +2,17 @@
 
 #include <benchd/results/metric_format.hpp>
 #include <benchd/results/results_markdown.hpp>
+#include <benchd/results/statistics.hpp>
 #include <benchd/results/winners_markdown.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <iterator>
 #include <ostream>
+#include <string_view>
+#include <vector>
 
 namespace benchd::results {
 namespace {
@@ -90,6 +95,45 @@ void writeKeyNumbers(std::ostream& out, const SummaryRow& row) {
     out << " Worker stop: " << d.worker_stop << ".";
   }
   out << "\n\n";
+}
+
+/// Over the finished runs of one (row, approach): per key metric the median, its confidence
+/// interval from order statistics (stats::medianInterval, with its real coverage) and the
+/// spread, the lowest and highest run and their distance in percent of the median.
+void writeRunSpread(std::ostream& out, const std::vector<const SummaryRow*>& runs) {
+  std::vector<const SummaryRow*> finished;
+  std::copy_if(runs.begin(), runs.end(), std::back_inserter(finished),
+               [](const SummaryRow* run) { return !run->failed; });
+  if (finished.size() < 2) {
+    return;
+  }
+  constexpr std::string_view kMetrics[] = {"requests_ok",         "requests_per_second_p50",
+                                           "latency_millis_p50",  "latency_millis_p99",
+                                           "cpu_use_percent_avg", "rss_mib_max",
+                                           "os_threads_max"};
+  double coverage = 0.0;
+  out << "Over " << finished.size()
+      << " finished runs: the median, its confidence interval (order statistics) and the "
+         "spread of the runs.\n\n"
+         "| metric | median | interval | lowest – highest | spread |\n"
+         "|---|---:|---:|---:|---:|\n";
+  for (const std::string_view metric : kMetrics) {
+    std::vector<double> values;
+    for (const SummaryRow* run : finished) {
+      values.push_back(run->metric(metric));
+    }
+    const stats::MedianInterval interval = stats::medianInterval(values, 0.95);
+    coverage = interval.coverage;
+    const auto [lowest, highest] = std::minmax_element(values.begin(), values.end());
+    const double spread =
+        interval.median != 0.0 ? 100.0 * (*highest - *lowest) / std::abs(interval.median) : 0.0;
+    out << "| " << metric << " | " << formatMetricValue(interval.median) << " | "
+        << formatMetricValue(interval.low) << " – " << formatMetricValue(interval.high) << " | "
+        << formatMetricValue(*lowest) << " – " << formatMetricValue(*highest) << " | "
+        << formatMetricValue(spread) << " % |\n";
+  }
+  out << "\nThe interval covers the median with probability " << formatMetricValue(100.0 * coverage)
+      << " %" << (coverage < 0.95 ? " (fewer than 6 runs cannot reach 95 %)" : "") << ".\n\n";
 }
 
 /// `path` for a Markdown link: every byte but letters, digits, '/', '-', '_', '.' and '~'
@@ -232,6 +276,7 @@ void writeResultsMarkdown(std::ostream& out, const ResultsDocument& document) {
       if (has_image) {
         out << "![" << markdownCell(approach) << "](./" << linkPath(image) << ")\n\n";
       }
+      writeRunSpread(out, runs);
       for (const SummaryRow* result : runs) {
         if (runs.size() > 1) {
           out << "Run " << result->repeat_number << " of " << runs.size()

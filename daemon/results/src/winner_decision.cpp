@@ -161,12 +161,17 @@ WinnersGrid decideWinners(const ResultsTable& runs, const std::vector<std::strin
       WinnersCell& cell = grid.cells[metric][scenario];
       for (RankedResult& result : cell.ranked) {
         const PairRuns* pair = pairOf(grid.scenarios[scenario], result.approach);
-        const stats::MedianInterval interval =
-            stats::medianInterval(samplesOf(runs, *pair, metric), 0.95);
+        const std::vector<double> samples = samplesOf(runs, *pair, metric);
+        const stats::MedianInterval interval = stats::medianInterval(samples, 0.95);
         result.runs = pair->rows.size();
         result.low = interval.low;
         result.high = interval.high;
         result.coverage = interval.coverage;
+        if (!samples.empty()) {
+          const auto [lowest, highest] = std::minmax_element(samples.begin(), samples.end());
+          result.lowest = *lowest;
+          result.highest = *highest;
+        }
         grid.min_runs = any_pair ? std::min(grid.min_runs, result.runs) : result.runs;
         grid.max_runs = std::max(grid.max_runs, result.runs);
         any_pair = true;

@@ -47,6 +47,10 @@ results::RankedResult rankedFromJson(const QJsonObject& ranked) {
   result.low = ranked.contains(QLatin1String("low")) ? number(ranked, "low") : result.value;
   result.high = ranked.contains(QLatin1String("high")) ? number(ranked, "high") : result.value;
   result.coverage = number(ranked, "coverage");
+  result.lowest =
+      ranked.contains(QLatin1String("lowest")) ? number(ranked, "lowest") : result.value;
+  result.highest =
+      ranked.contains(QLatin1String("highest")) ? number(ranked, "highest") : result.value;
   return result;
 }
 

@@ -282,11 +282,14 @@ QString describeCell(const results::WinnersGrid& grid, std::size_t metric, std::
   QStringList entries;
   for (const results::RankedResult& ranked : cell.ranked) {
     const QString interval =
-        ranked.runs > 1 ? QStringLiteral(" [%1, %2] over %3 runs")
-                              .arg(QString::fromStdString(results::formatMetricValue(ranked.low)),
-                                   QString::fromStdString(results::formatMetricValue(ranked.high)))
-                              .arg(ranked.runs)
-                        : QString();
+        ranked.runs > 1
+            ? QStringLiteral(" [%1, %2] over %3 runs (%4 to %5)")
+                  .arg(QString::fromStdString(results::formatMetricValue(ranked.low)),
+                       QString::fromStdString(results::formatMetricValue(ranked.high)))
+                  .arg(ranked.runs)
+                  .arg(QString::fromStdString(results::formatMetricValue(ranked.lowest)),
+                       QString::fromStdString(results::formatMetricValue(ranked.highest)))
+            : QString();
     entries << QStringLiteral("%1 %2%3 (rank %4)%5")
                    .arg(QString::fromStdString(ranked.approach), valueText(ranked), interval)
                    .arg(rankOf(grid, ranked.approach))

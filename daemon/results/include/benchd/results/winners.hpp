@@ -83,6 +83,9 @@ struct RankedResult {
   double low = 0.0;
   double high = 0.0;
   double coverage = 0.0;
+  /// The spread: the lowest and the highest run (= value for one run).
+  double lowest = 0.0;
+  double highest = 0.0;
 };
 
 enum class CellOutcome {
