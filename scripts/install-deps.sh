@@ -10,6 +10,7 @@ packages=(
   clang-format clang-tidy
   libboost1.81-dev libboost-fiber1.81-dev libboost-context1.81-dev libboost-url1.81-dev
   libpoco-dev libsqlite3-dev rapidjson-dev
+  postgresql-15 libpq-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3-yaml python3-jsonschema
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev fonts-dejavu-core

@@ -1,6 +1,6 @@
 #include "movie_repository.hpp"
 
-#include <benchd/microservice/movie_json.hpp>
+#include <benchd/microservice/movie_storage.hpp>
 #include <benchd/sqlite/sqlite_statement.hpp>
 #include <benchd/sqlite/sqlite_transaction.hpp>
 
@@ -46,25 +46,6 @@ ObjectPool<MovieDatabaseConnection> makeConnectionPool(const std::string& uri) {
 
 MovieRepository::MovieRepository() : connections_(makeConnectionPool(uniqueDatabaseUri())) {}
 
-void MovieRepository::assignIds(Movie& movie) {
-  movie.id = nextId();
-  for (Character& character : movie.characters) {
-    character.id = nextId();
-    if (character.actor) {
-      character.actor->id = nextId();
-    }
-  }
-  for (Person& director : movie.directors) {
-    director.id = nextId();
-  }
-  for (Person& writer : movie.writers) {
-    writer.id = nextId();
-  }
-  for (Award& award : movie.awards) {
-    award.id = nextId();
-  }
-}
-
 std::vector<Movie> MovieRepository::insert(std::vector<Movie> movies) {
   auto lease = connections_.acquire();
   std::unique_lock lock(write_exclusion_);
@@ -72,26 +53,22 @@ std::vector<Movie> MovieRepository::insert(std::vector<Movie> movies) {
   try {
     SqliteTransaction transaction(lease->connection());
     for (Movie& movie : movies) {
-      assignIds(movie);
+      assignObjectIds(movie, [this] { return nextId(); });
+      const MovieRow row = movieRowOf(movie);
       {
         StatementExecution insert_movie(lease->insertMovie());
-        insert_movie->bind(1, *movie.id);
-        insert_movie->bind(2, std::string_view(movie.title));
-        insert_movie->bind(3, movie.release_year ? std::optional<std::int64_t>(*movie.release_year)
-                                                 : std::nullopt);
-        insert_movie->bind(4, movie.genre ? std::optional<std::string_view>(genreName(*movie.genre))
-                                          : std::nullopt);
-        insert_movie->bind(5, movie.rating);
-        insert_movie->bind(6, std::string_view(serializeMovie(movie)));
+        insert_movie->bind(1, row.id);
+        insert_movie->bind(2, std::string_view(row.title));
+        insert_movie->bind(3, row.release_year);
+        insert_movie->bind(4, row.genre);
+        insert_movie->bind(5, row.rating);
+        insert_movie->bind(6, std::string_view(row.document));
         insert_movie->run();
       }
-      for (const Person& director : movie.directors) {
-        if (!director.last_name) {
-          continue;
-        }
+      for (const std::string& last_name : row.director_last_names) {
         StatementExecution insert_director(lease->insertDirector());
-        insert_director->bind(1, *movie.id);
-        insert_director->bind(2, std::string_view(*director.last_name));
+        insert_director->bind(1, row.id);
+        insert_director->bind(2, std::string_view(last_name));
         insert_director->run();
       }
     }

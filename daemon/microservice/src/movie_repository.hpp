@@ -17,8 +17,8 @@ namespace benchd::microservice {
 /// The movies, stored in an in-memory SQLite database private to this repository (a named
 /// "memdb" database shared by a small pool of connections).
 ///
-/// Ids: every stored object (movie, character, person, award) gets the next value of one
-/// sequence, starting at 1; ids in the input are replaced.
+/// Ids and columns: as movie_storage.hpp says (assignObjectIds, movieRowOf), with the sequence
+/// counted in memory.
 ///
 /// Thread-safety: every member function may be called concurrently. Reads run in parallel on
 /// different pooled connections; writes exclude reads and each other.
@@ -41,7 +41,6 @@ class MovieRepository {
 
  private:
   std::int64_t nextId() { return next_id_++; }
-  void assignIds(Movie& movie);
 
   ObjectPool<MovieDatabaseConnection> connections_;
   /// Shared by readers, exclusive for writers, so SQLite never reports a lock conflict.
