@@ -1,12 +1,12 @@
+#include "sql_text.hpp"
+
 #include <benchd/microservice/movie_storage.hpp>
 #include <benchd/postgres/movie_database.hpp>
 #include <benchd/postgres/pg_transaction.hpp>
 
 #include <array>
-#include <charconv>
 #include <optional>
 #include <string>
-#include <system_error>
 
 namespace benchd::postgres {
 namespace {
@@ -41,16 +41,6 @@ constexpr const char* kInsertDirector =
 constexpr const char* kSetNextId = "SELECT setval('movie_object_id', $1, $2)";
 /// Equal statistics after every reset, so every run starts with the same plans.
 constexpr const char* kAnalyze = "ANALYZE movie, movie_director";
-
-/// The shortest text that reads back as the same double (PostgreSQL's float8in reads it
-/// exactly), so the rating column holds the core's value bit for bit.
-std::string exactText(double value) {
-  std::array<char, 32> buffer{};
-  const auto [end, error] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
-  if (error != std::errc())
-    return std::to_string(value);  // unreachable: 32 characters hold every double
-  return {buffer.data(), end};
-}
 
 std::optional<std::string> textOf(const std::optional<std::int64_t>& value) {
   return value ? std::optional(std::to_string(*value)) : std::nullopt;

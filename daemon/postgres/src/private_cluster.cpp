@@ -259,4 +259,11 @@ void PrivateCluster::stop() {
   throw ClusterError(ClusterStep::kStop, options.folder, detail + logTailOf(options));
 }
 
+void PrivateCluster::startAgain() {
+  if (running())
+    return;
+  startServer(state_->options, state_->account);
+  state_->running = true;
+}
+
 }  // namespace benchd::postgres

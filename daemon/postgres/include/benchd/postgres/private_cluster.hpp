@@ -108,6 +108,11 @@ class PrivateCluster {
   /// nothing when not running.
   void stop();
 
+  /// Starts the stopped server again on the same data (pg_ctl start), e.g. after a fault test
+  /// stopped it: the same socket, the same databases. Throws ClusterError (step kStart) as
+  /// start() does. Does nothing while running; must not be called on a moved-from object.
+  void startAgain();
+
  private:
   struct State;
   explicit PrivateCluster(std::unique_ptr<State> state);
