@@ -101,3 +101,46 @@ TEST_F(DirectorCacheBoundTest, EvictDropsEntriesFromTheBoundedLevel) {
 
 }  // namespace
 }  // namespace benchd::microservice
+
+namespace benchd::microservice {
+namespace {
+
+/// find() and store(), the path of callers that load answers themselves (the postgres profile).
+TEST(DirectorCacheFindTest, MissesThenHitsWhatWasStoredWithoutCallingTheLoader) {
+  auto clock = std::make_shared<testing::ManualClock>();
+  int loads = 0;
+  DirectorCache cache(clock, std::chrono::hours(1), [&loads](std::string_view) {
+    ++loads;
+    return std::string("loaded");
+  });
+  const DirectorCache::Lookup miss = cache.find("Allen");
+  EXPECT_EQ(miss.json, nullptr);
+  EXPECT_EQ(cache.misses(), 1);
+  cache.store("Allen", "[stored]", miss.generation);
+  const DirectorCache::Lookup hit = cache.find("Allen");
+  ASSERT_NE(hit.json, nullptr);
+  EXPECT_EQ(*hit.json, "[stored]");
+  EXPECT_EQ(*cache.get("Allen"), "[stored]");  // get() sees it too
+  std::string on_another_thread;
+  std::thread([&] { on_another_thread = *cache.find("Allen").json; }).join();
+  EXPECT_EQ(on_another_thread, "[stored]");
+  EXPECT_EQ(cache.hits(), 3);
+  EXPECT_EQ(loads, 0);
+
+  clock->advance(std::chrono::hours(1));  // expired: a miss again
+  EXPECT_EQ(cache.find("Allen").json, nullptr);
+}
+
+TEST(DirectorCacheFindTest, AnAnswerLoadedAcrossAnEvictionIsNotCached) {
+  DirectorCache cache(std::make_shared<testing::ManualClock>(), std::chrono::hours(1),
+                      [](std::string_view) { return std::string("loaded"); });
+  const DirectorCache::Lookup miss = cache.find("Allen");
+  const std::array<std::string, 1> changed = {"Allen"};
+  cache.evict(changed);  // a save changed Allen's movies while the answer was being loaded
+  cache.store("Allen", "[stale]", miss.generation);
+  EXPECT_EQ(cache.find("Allen").json, nullptr);
+  EXPECT_EQ(cache.size(), 0U);
+}
+
+}  // namespace
+}  // namespace benchd::microservice

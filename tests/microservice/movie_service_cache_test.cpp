@@ -208,5 +208,31 @@ TEST(MovieServiceNoCacheTest, ConcurrentGetsEachQuery) {
   expectCounters(service, 1 + kThreads * kCallsPerThread, 0, 0);
 }
 
+/// The cache's part for answers loaded elsewhere (the postgres profile): lookup, remember,
+/// forget; counted as the core's own hits and misses, never querying SQLite.
+TEST_F(MovieServiceCacheTest, AnswersLoadedElsewhereAreCachedAndForgotten) {
+  const MovieService::CacheLookup miss = service_.lookupMoviesByDirector("Allen");
+  EXPECT_EQ(miss.json, nullptr);
+  service_.rememberMoviesByDirector("Allen", "[from postgres]", miss.generation);
+  const MovieService::CacheLookup hit = service_.lookupMoviesByDirector("Allen");
+  ASSERT_NE(hit.json, nullptr);
+  EXPECT_EQ(*hit.json, "[from postgres]");
+  expectCounters(service_, 0, 1, 1);
+
+  const std::vector<std::string> changed = {"Allen"};
+  service_.forgetDirectors(changed);
+  EXPECT_EQ(service_.lookupMoviesByDirector("Allen").json, nullptr);
+}
+
+TEST(MovieServiceNoCacheTest, LookupAlwaysMissesAndRememberKeepsNothing) {
+  ServiceProfile profile;
+  profile.cache_enabled = false;
+  MovieService service(profile);
+  service.rememberMoviesByDirector("Allen", "[x]",
+                                   service.lookupMoviesByDirector("Allen").generation);
+  EXPECT_EQ(service.lookupMoviesByDirector("Allen").json, nullptr);
+  expectCounters(service, 0, 0, 0);
+}
+
 }  // namespace
 }  // namespace benchd::microservice

@@ -58,23 +58,21 @@ DirectorCache::ThreadMirror& DirectorCache::threadMirror() {
   return mirror->second;
 }
 
-std::shared_ptr<const std::string> DirectorCache::get(std::string_view last_name) {
+DirectorCache::ThreadMirror& DirectorCache::currentMirror(std::uint64_t& generation) {
   ThreadMirror& mirror = threadMirror();
   // Loaded before consulting the authoritative map: a mirror filled after a concurrent
   // eviction is then tagged with the older generation and dropped on the next call.
-  const std::uint64_t generation = generation_.load(std::memory_order_acquire);
+  generation = generation_.load(std::memory_order_acquire);
   if (mirror.generation != generation) {
     mirror.entries.clear();
     mirror.generation = generation;
   }
-  const auto now = clock_->now();
-  if (const auto cached = mirror.entries.find(last_name);
-      cached != mirror.entries.end() && now < cached->second.expires_at) {
-    mirror.hits.increment();
-    return cached->second.json;
-  }
+  return mirror;
+}
 
-  Entry authoritative = getAuthoritative(last_name, now);
+std::shared_ptr<const std::string> DirectorCache::mirrored(ThreadMirror& mirror,
+                                                           std::string_view last_name,
+                                                           const Entry& authoritative) {
   // A private copy, so the callers' reference counting never touches another thread's cache
   // line.
   Entry copy{std::make_shared<const std::string>(*authoritative.json), authoritative.expires_at};
@@ -85,9 +83,49 @@ std::shared_ptr<const std::string> DirectorCache::get(std::string_view last_name
   return std::move(copy.json);
 }
 
-DirectorCache::Entry DirectorCache::getAuthoritative(std::string_view last_name,
-                                                     std::chrono::steady_clock::time_point now) {
+std::shared_ptr<const std::string> DirectorCache::get(std::string_view last_name) {
+  std::uint64_t generation = 0;
+  ThreadMirror& mirror = currentMirror(generation);
+  const auto now = clock_->now();
+  if (const auto cached = mirror.entries.find(last_name);
+      cached != mirror.entries.end() && now < cached->second.expires_at) {
+    mirror.hits.increment();
+    return cached->second.json;
+  }
+  return mirrored(mirror, last_name, getAuthoritative(last_name, now));
+}
+
+DirectorCache::Lookup DirectorCache::find(std::string_view last_name) {
+  std::uint64_t generation = 0;
+  ThreadMirror& mirror = currentMirror(generation);
+  const auto now = clock_->now();
+  if (const auto cached = mirror.entries.find(last_name);
+      cached != mirror.entries.end() && now < cached->second.expires_at) {
+    mirror.hits.increment();
+    return {cached->second.json, generation};
+  }
+  std::optional<Entry> found;
+  {
+    std::lock_guard lock(mutex_);
+    found = findAuthoritative(last_name, now);
+  }
+  if (!found) {
+    return {nullptr, generation};
+  }
+  return {mirrored(mirror, last_name, *found), generation};
+}
+
+void DirectorCache::store(std::string_view last_name, std::string json, std::uint64_t generation) {
   std::lock_guard lock(mutex_);
+  if (generation_.load(std::memory_order_acquire) != generation) {
+    return;
+  }
+  putAuthoritative(last_name, Entry{std::make_shared<const std::string>(std::move(json)),
+                                    clock_->now() + time_to_live_});
+}
+
+std::optional<DirectorCache::Entry> DirectorCache::findAuthoritative(
+    std::string_view last_name, std::chrono::steady_clock::time_point now) {
   const auto cached = entries_.find(last_name);
   if (cached != entries_.end()) {
     const LruList::iterator node = cached->second;
@@ -96,25 +134,41 @@ DirectorCache::Entry DirectorCache::getAuthoritative(std::string_view last_name,
       authoritative_hits_.fetch_add(1, std::memory_order_relaxed);
       return node->entry;
     }
-    misses_.fetch_add(1, std::memory_order_relaxed);
-    node->entry = Entry{std::make_shared<const std::string>(loader_(last_name)),
-                        clock_->now() + time_to_live_};
-    return node->entry;
   }
   misses_.fetch_add(1, std::memory_order_relaxed);
-  Entry loaded{std::make_shared<const std::string>(loader_(last_name)),
-               clock_->now() + time_to_live_};
+  return std::nullopt;
+}
+
+void DirectorCache::putAuthoritative(std::string_view last_name, const Entry& entry) {
+  if (const auto cached = entries_.find(last_name); cached != entries_.end()) {
+    const LruList::iterator node = cached->second;
+    lru_.splice(lru_.begin(), lru_, node);
+    node->entry = entry;
+    return;
+  }
   if (entries_.size() >= kMaxEntries) {
     entries_.erase(std::string_view(lru_.back().last_name));
     lru_.pop_back();
   }
-  lru_.push_front(LruNode{std::string(last_name), loaded});
+  lru_.push_front(LruNode{std::string(last_name), entry});
   try {
     entries_.emplace(std::string_view(lru_.front().last_name), lru_.begin());
   } catch (...) {
     lru_.pop_front();
     throw;
   }
+}
+
+DirectorCache::Entry DirectorCache::getAuthoritative(std::string_view last_name,
+                                                     std::chrono::steady_clock::time_point now) {
+  std::lock_guard lock(mutex_);
+  if (std::optional<Entry> found = findAuthoritative(last_name, now)) {
+    return *found;
+  }
+  // Loaded under the mutex, so each director is loaded once per expiry.
+  Entry loaded{std::make_shared<const std::string>(loader_(last_name)),
+               clock_->now() + time_to_live_};
+  putAuthoritative(last_name, loaded);
   return loaded;
 }
 

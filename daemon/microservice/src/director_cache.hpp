@@ -13,6 +13,7 @@
 #include <list>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -64,6 +65,21 @@ class DirectorCache {
   /// thread's mirror and the caller.
   [[nodiscard]] std::shared_ptr<const std::string> get(std::string_view last_name);
 
+  /// What find() saw: the cached answer, or null on a miss, and the cache's generation then.
+  struct Lookup {
+    std::shared_ptr<const std::string> json;
+    std::uint64_t generation = 0;
+  };
+
+  /// For callers that load an answer themselves without waiting in the cache (the postgres
+  /// profile, whose query runs on the caller's event loop): the cached answer or a miss,
+  /// counted like get()'s. The loader is never called.
+  [[nodiscard]] Lookup find(std::string_view last_name);
+
+  /// Caches an answer the caller loaded after find() missed with `generation`. Dropped when an
+  /// eviction came in between: the answer may have been read before the change that evicted.
+  void store(std::string_view last_name, std::string json, std::uint64_t generation);
+
   /// Drops these directors' entries and invalidates every thread's mirror.
   void evict(std::span<const std::string> last_names);
 
@@ -87,8 +103,21 @@ class DirectorCache {
   };
   using LruList = std::list<LruNode>;
 
+  /// This thread's mirror, emptied first when the cache's generation moved on; sets
+  /// `generation` to the generation it is valid for.
+  ThreadMirror& currentMirror(std::uint64_t& generation);
   ThreadMirror& threadMirror();
+  /// Copies an authoritative entry into the mirror and returns the copy's text.
+  static std::shared_ptr<const std::string> mirrored(ThreadMirror& mirror,
+                                                     std::string_view last_name,
+                                                     const Entry& authoritative);
   Entry getAuthoritative(std::string_view last_name, std::chrono::steady_clock::time_point now);
+  /// The authoritative entry if present and unexpired (counted as a hit, or else a miss).
+  /// Requires mutex_.
+  std::optional<Entry> findAuthoritative(std::string_view last_name,
+                                         std::chrono::steady_clock::time_point now);
+  /// Adds or replaces an authoritative entry as the most recently used. Requires mutex_.
+  void putAuthoritative(std::string_view last_name, const Entry& entry);
 
   // Read-only after construction.
   const std::uint64_t id_;  ///< unique per cache in this process; keys the threads' mirrors

@@ -88,6 +88,27 @@ void MovieService::deleteMovie(std::int64_t movie_id) {
   }
 }
 
+MovieService::CacheLookup MovieService::lookupMoviesByDirector(std::string_view last_name) {
+  if (!impl_->cache) {
+    return {};
+  }
+  DirectorCache::Lookup found = impl_->cache->find(last_name);
+  return {std::move(found.json), found.generation};
+}
+
+void MovieService::rememberMoviesByDirector(std::string_view last_name, std::string json,
+                                            std::uint64_t generation) {
+  if (impl_->cache) {
+    impl_->cache->store(last_name, std::move(json), generation);
+  }
+}
+
+void MovieService::forgetDirectors(std::span<const std::string> last_names) {
+  if (impl_->cache && !last_names.empty()) {
+    impl_->cache->evict(last_names);
+  }
+}
+
 MovieServiceCounters MovieService::counters() const {
   MovieServiceCounters counters;
   counters.database_queries = impl_->repository.queryCount();

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -46,6 +47,23 @@ class MovieService {
   /// Read-write profile: deletes the movie (and evicts its directors' cache entries); unknown
   /// ids are ignored. Read-only profile: does nothing.
   void deleteMovie(std::int64_t movie_id);
+
+  /// The cache's part of a GET whose answer the caller loads from another database (the
+  /// postgres profile's, on the caller's own event loop): the cached answer, or null on a miss
+  /// or when the profile is "no-cache". After a miss the caller loads the answer and hands it
+  /// to rememberMoviesByDirector() with the lookup's generation.
+  struct CacheLookup {
+    std::shared_ptr<const std::string> json;
+    std::uint64_t generation = 0;
+  };
+  [[nodiscard]] CacheLookup lookupMoviesByDirector(std::string_view last_name);
+  /// Caches a loaded answer, unless the cache is off or a change evicted entries since the
+  /// lookup (the answer may predate it).
+  void rememberMoviesByDirector(std::string_view last_name, std::string json,
+                                std::uint64_t generation);
+  /// Evicts the cache entries of directors whose movies the caller changed in another
+  /// database.
+  void forgetDirectors(std::span<const std::string> last_names);
 
   [[nodiscard]] MovieServiceCounters counters() const;
   [[nodiscard]] const ServiceProfile& profile() const noexcept;
