@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <fstream>
@@ -70,6 +71,7 @@ TEST(BenchdRun, RunsTheCiScenariosOverEveryPluginToCompletion) {
   }
   const std::vector<std::string> plugins = approachPluginFiles();
   ASSERT_EQ(table.rows().size(), 4 * plugins.size()) << readFile(results_dir / "results.csv");
+  double host_cpu_max = 0.0;
   for (const results::ResultsRow& row : table.rows()) {
     SCOPED_TRACE(row.scenario + " x " + row.approach);
     EXPECT_GT(number(table, row, "requests_ok"), 0);
@@ -78,7 +80,10 @@ TEST(BenchdRun, RunsTheCiScenariosOverEveryPluginToCompletion) {
     EXPECT_GT(number(table, row, "os_threads_max"), 0);
     EXPECT_GT(number(table, row, "rss_mib_max"), 0);
     EXPECT_GT(number(table, row, "heap_mib_max"), 0);
-    EXPECT_GT(number(table, row, "cpu_use_percent_max"), 0);
+    // The host's CPU is sampled for every row, but a quiet second on a quiet host is a true 0
+    // (clock ticks are 10 ms): only the run as a whole must show load.
+    EXPECT_GE(number(table, row, "cpu_use_percent_max"), 0);
+    host_cpu_max = std::max(host_cpu_max, number(table, row, "cpu_use_percent_max"));
     EXPECT_GT(number(table, row, "cpu_millis_per_request"), 0);
     EXPECT_GT(number(table, row, "network_kib_per_req_avg"), 0);
     if (row.scenario != "ci-get-time-no-delay") {
@@ -89,6 +94,7 @@ TEST(BenchdRun, RunsTheCiScenariosOverEveryPluginToCompletion) {
     EXPECT_TRUE(fs::exists(results_dir / row.scenario / (row.approach + "-load.csv")));
     EXPECT_TRUE(fs::exists(results_dir / row.scenario / (row.approach + "-system.csv")));
   }
+  EXPECT_GT(host_cpu_max, 0);
   if (::testing::Test::HasFailure()) {
     // benchd's own account names the cause of a failed row.
     std::cout << describe(result) << "\n";
