@@ -15,46 +15,62 @@ extern "C" {
 #define BENCHD_ABI_STRUCTS(X) \
   X(benchd_error)             \
   X(benchd_host_api)          \
+  X(benchd_db_step)           \
   X(benchd_option)            \
   X(benchd_server_config)     \
   X(benchd_plugin_descriptor)
 
 /* Every field of every struct of plugin.h, in declaration order. */
-#define BENCHD_ABI_FIELDS(X)                     \
-  X(benchd_error, struct_size)                   \
-  X(benchd_error, message)                       \
-  X(benchd_host_api, struct_size)                \
-  X(benchd_host_api, host_context)               \
-  X(benchd_host_api, epoch_millis)               \
-  X(benchd_host_api, movies_by_director)         \
-  X(benchd_host_api, save_movies)                \
-  X(benchd_host_api, delete_movie)               \
-  X(benchd_host_api, log)                        \
-  X(benchd_option, struct_size)                  \
-  X(benchd_option, key)                          \
-  X(benchd_option, value)                        \
-  X(benchd_server_config, struct_size)           \
-  X(benchd_server_config, bind_address)          \
-  X(benchd_server_config, port)                  \
-  X(benchd_server_config, threads)               \
-  X(benchd_server_config, profiles)              \
-  X(benchd_server_config, profile_count)         \
-  X(benchd_server_config, options)               \
-  X(benchd_server_config, option_count)          \
-  X(benchd_plugin_descriptor, struct_size)       \
-  X(benchd_plugin_descriptor, abi_major)         \
-  X(benchd_plugin_descriptor, abi_minor)         \
-  X(benchd_plugin_descriptor, name)              \
-  X(benchd_plugin_descriptor, version)           \
-  X(benchd_plugin_descriptor, description)       \
-  X(benchd_plugin_descriptor, concurrency_model) \
-  X(benchd_plugin_descriptor, io_stack)          \
-  X(benchd_plugin_descriptor, create)            \
-  X(benchd_plugin_descriptor, start)             \
-  X(benchd_plugin_descriptor, bound_port)        \
-  X(benchd_plugin_descriptor, stats)             \
-  X(benchd_plugin_descriptor, stop)              \
-  X(benchd_plugin_descriptor, destroy)
+#define BENCHD_ABI_FIELDS(X)                        \
+  X(benchd_error, struct_size)                      \
+  X(benchd_error, message)                          \
+  X(benchd_host_api, struct_size)                   \
+  X(benchd_host_api, host_context)                  \
+  X(benchd_host_api, epoch_millis)                  \
+  X(benchd_host_api, movies_by_director)            \
+  X(benchd_host_api, save_movies)                   \
+  X(benchd_host_api, delete_movie)                  \
+  X(benchd_host_api, log)                           \
+  X(benchd_host_api, db_pool_size)                  \
+  X(benchd_host_api, db_open)                       \
+  X(benchd_host_api, db_close)                      \
+  X(benchd_host_api, db_begin_movies_by_director)   \
+  X(benchd_host_api, db_begin_save_movies)          \
+  X(benchd_host_api, db_begin_delete_movie)         \
+  X(benchd_host_api, db_continue)                   \
+  X(benchd_host_api, db_finish)                     \
+  X(benchd_host_api, db_abandon)                    \
+  X(benchd_db_step, struct_size)                    \
+  X(benchd_db_step, wait)                           \
+  X(benchd_db_step, socket)                         \
+  X(benchd_db_step, socket_serial)                  \
+  X(benchd_option, struct_size)                     \
+  X(benchd_option, key)                             \
+  X(benchd_option, value)                           \
+  X(benchd_server_config, struct_size)              \
+  X(benchd_server_config, bind_address)             \
+  X(benchd_server_config, port)                     \
+  X(benchd_server_config, threads)                  \
+  X(benchd_server_config, profiles)                 \
+  X(benchd_server_config, profile_count)            \
+  X(benchd_server_config, options)                  \
+  X(benchd_server_config, option_count)             \
+  X(benchd_plugin_descriptor, struct_size)          \
+  X(benchd_plugin_descriptor, abi_major)            \
+  X(benchd_plugin_descriptor, abi_minor)            \
+  X(benchd_plugin_descriptor, name)                 \
+  X(benchd_plugin_descriptor, version)              \
+  X(benchd_plugin_descriptor, description)          \
+  X(benchd_plugin_descriptor, concurrency_model)    \
+  X(benchd_plugin_descriptor, io_stack)             \
+  X(benchd_plugin_descriptor, create)               \
+  X(benchd_plugin_descriptor, start)                \
+  X(benchd_plugin_descriptor, bound_port)           \
+  X(benchd_plugin_descriptor, stats)                \
+  X(benchd_plugin_descriptor, stop)                 \
+  X(benchd_plugin_descriptor, destroy)              \
+  X(benchd_plugin_descriptor, implemented_profiles) \
+  X(benchd_plugin_descriptor, implemented_profile_count)
 
 #define BENCHD_ABI_STRUCT_INDEX(type) BENCHD_ABI_STRUCT_##type,
 #define BENCHD_ABI_FIELD_INDEX(type, field) BENCHD_ABI_FIELD_##type##_##field,

@@ -69,13 +69,27 @@ TEST(PluginHeader, Lp64LayoutIsTheDocumentedOne) {
   EXPECT_EQ(sizeof(benchd_error), 520u);
   EXPECT_EQ(offsetof(benchd_error, message), 8u);
 
-  EXPECT_EQ(sizeof(benchd_host_api), 56u);
+  EXPECT_EQ(sizeof(benchd_host_api), 128u);
   EXPECT_EQ(offsetof(benchd_host_api, host_context), 8u);
   EXPECT_EQ(offsetof(benchd_host_api, epoch_millis), 16u);
   EXPECT_EQ(offsetof(benchd_host_api, movies_by_director), 24u);
   EXPECT_EQ(offsetof(benchd_host_api, save_movies), 32u);
   EXPECT_EQ(offsetof(benchd_host_api, delete_movie), 40u);
   EXPECT_EQ(offsetof(benchd_host_api, log), 48u);
+  // 2.1: appended, so a 2.0 plugin reads the 2.0 table's first 56 bytes unchanged.
+  EXPECT_EQ(offsetof(benchd_host_api, db_pool_size), 56u);
+  EXPECT_EQ(offsetof(benchd_host_api, db_open), 64u);
+  EXPECT_EQ(offsetof(benchd_host_api, db_close), 72u);
+  EXPECT_EQ(offsetof(benchd_host_api, db_begin_movies_by_director), 80u);
+  EXPECT_EQ(offsetof(benchd_host_api, db_begin_save_movies), 88u);
+  EXPECT_EQ(offsetof(benchd_host_api, db_begin_delete_movie), 96u);
+  EXPECT_EQ(offsetof(benchd_host_api, db_continue), 104u);
+  EXPECT_EQ(offsetof(benchd_host_api, db_finish), 112u);
+  EXPECT_EQ(offsetof(benchd_host_api, db_abandon), 120u);
+  EXPECT_EQ(sizeof(benchd_db_step), 24u);
+  EXPECT_EQ(offsetof(benchd_db_step, wait), 8u);
+  EXPECT_EQ(offsetof(benchd_db_step, socket), 12u);
+  EXPECT_EQ(offsetof(benchd_db_step, socket_serial), 16u);
 
   EXPECT_EQ(sizeof(benchd_option), 24u);
   EXPECT_EQ(offsetof(benchd_option, key), 8u);
@@ -90,7 +104,7 @@ TEST(PluginHeader, Lp64LayoutIsTheDocumentedOne) {
   EXPECT_EQ(offsetof(benchd_server_config, options), 40u);
   EXPECT_EQ(offsetof(benchd_server_config, option_count), 48u);
 
-  EXPECT_EQ(sizeof(benchd_plugin_descriptor), 104u);
+  EXPECT_EQ(sizeof(benchd_plugin_descriptor), 120u);
   EXPECT_EQ(offsetof(benchd_plugin_descriptor, name), 16u);
   EXPECT_EQ(offsetof(benchd_plugin_descriptor, version), 24u);
   EXPECT_EQ(offsetof(benchd_plugin_descriptor, description), 32u);
@@ -102,6 +116,8 @@ TEST(PluginHeader, Lp64LayoutIsTheDocumentedOne) {
   EXPECT_EQ(offsetof(benchd_plugin_descriptor, stats), 80u);
   EXPECT_EQ(offsetof(benchd_plugin_descriptor, stop), 88u);
   EXPECT_EQ(offsetof(benchd_plugin_descriptor, destroy), 96u);
+  EXPECT_EQ(offsetof(benchd_plugin_descriptor, implemented_profiles), 104u);
+  EXPECT_EQ(offsetof(benchd_plugin_descriptor, implemented_profile_count), 112u);
 }
 
 TEST(PluginHeader, StringBoundsAreTheDocumentedOnes) {

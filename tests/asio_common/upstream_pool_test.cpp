@@ -53,7 +53,7 @@ class UpstreamPoolTest : public ::testing::Test {
     ASSERT_EQ(::poll(&poll_fd, 1, 10'000), 1) << "the peer's close never arrived";
   }
 
-  EventLoopGroup group_{oneLoop()};
+  EventLoopGroup group_{oneLoop(), nullptr};
   asio::io_context io_;
   tcp::acceptor acceptor_;
 };

@@ -136,10 +136,9 @@ TEST(BenchdRun, RunsTheCiScenariosOverEveryPluginToCompletion) {
 /// gets a failed row naming it, and the rest of the run completes.
 TEST(BenchdRun, FailsWhatCannotRunAndCarriesOn) {
   const TempDir dir;
-  const fs::path file =
-      writeFile(dir.path() / "mixed.csv",
-                scenarioCsv("tiny-get-time,get-time.js,,0,0,10,50,0,2\n"
-                            "needs-postgres,get-movies.js,postgres,0,0,10,50,0,2\n"));
+  const fs::path file = writeFile(dir.path() / "mixed.csv",
+                                  scenarioCsv("tiny-get-time,get-time.js,,0,0,10,50,0,2\n"
+                                              "needs-mysql,get-movies.js,mysql,0,0,10,50,0,2\n"));
   const CommandResult result = runCommand(
       benchdExecutable().string(),
       {"run", file.string(), "-o", dir.path().string(), "--plugin-dir",
@@ -159,13 +158,13 @@ TEST(BenchdRun, FailsWhatCannotRunAndCarriesOn) {
   EXPECT_GT(number(table, *healthy, "requests_ok"), 0);
   EXPECT_EQ(number(table, *healthy, "requests_error"), 0);
   for (const char* approach : {"crash-on-request", "callbacks-asio"}) {
-    const results::ResultsRow* postgres = findRow(table, "needs-postgres", approach);
-    ASSERT_NE(postgres, nullptr) << approach;
-    EXPECT_EQ(number(table, *postgres, "requests_error"), 1);
+    const results::ResultsRow* mysql = findRow(table, "needs-mysql", approach);
+    ASSERT_NE(mysql, nullptr) << approach;
+    EXPECT_EQ(number(table, *mysql, "requests_error"), 1);
   }
   const std::string markdown = readFile(dir.path() / "mixed" / "results.md");
   EXPECT_NE(markdown.find("SIGABRT"), std::string::npos) << markdown;
-  EXPECT_NE(markdown.find("server profile 'postgres'"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("server profile 'mysql'"), std::string::npos) << markdown;
   EXPECT_NE(result.err.find("FAILED"), std::string::npos) << describe(result);
 }
 
@@ -399,7 +398,11 @@ TEST(BenchdRun, PlansAFileWithEveryQuirkOfTheOriginalFormat) {
   EXPECT_NE(result.out.find("1. smoke: get-time"), std::string::npos) << describe(result);
   EXPECT_NE(result.out.find("2. spike: get-post-movies-smooth-vus-spike"), std::string::npos);
   EXPECT_NE(result.out.find("peak 20000 connections"), std::string::npos) << describe(result);
-  EXPECT_NE(result.out.find("UNSUPPORTED: server profile 'postgres'"), std::string::npos);
+  // Where the plan would find PostgreSQL: this machine has postgresql-15 (install-deps.sh).
+  EXPECT_NE(result.out.find("needs PostgreSQL: found, a private PostgreSQL 15 cluster"),
+            std::string::npos)
+      << describe(result);
+  EXPECT_NE(result.out.find("Database of the postgres rows: "), std::string::npos);
   EXPECT_NE(result.out.find("total: about"), std::string::npos);
   EXPECT_NE(result.out.find("Server CPUs: "), std::string::npos) << "the plan names the CPUs";
   EXPECT_FALSE(fs::exists(dir.path() / "results")) << "--plan must run nothing";

@@ -70,13 +70,16 @@ TEST(PlanRun, NamesProfilesNothingImplements) {
                          "c,get-movies.js,read-write|no-keep-alive,1,100,10,10,0,5\n"),
              workloads);
   const RunPlan plan = planRun(rows, workloads, {"x"}, {}, roomyHost());
-  EXPECT_EQ(plan.rows[0].unsupported_profiles, std::vector<std::string>{"postgres"});
+  EXPECT_TRUE(plan.rows[0].unsupported_profiles.empty()) << "postgres is implemented";
+  EXPECT_TRUE(plan.rows[0].needs_database);
   EXPECT_EQ(plan.rows[1].unsupported_profiles, std::vector<std::string>{"rest-client-jdk"});
+  EXPECT_FALSE(plan.rows[1].needs_database);
   EXPECT_TRUE(plan.rows[2].unsupported_profiles.empty());
   std::ostringstream text;
   printPlan(text, plan, "test.csv");
-  EXPECT_NE(text.str().find("UNSUPPORTED: server profile 'postgres'"), std::string::npos)
+  EXPECT_NE(text.str().find("UNSUPPORTED: server profile 'rest-client-jdk'"), std::string::npos)
       << text.str();
+  EXPECT_NE(text.str().find("needs PostgreSQL: found"), std::string::npos) << text.str();
   EXPECT_NE(text.str().find("3 rows x 1 approaches"), std::string::npos) << text.str();
 }
 

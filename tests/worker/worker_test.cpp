@@ -85,8 +85,21 @@ TEST(WorkerArguments, FlagWithoutValueIsAUsageError) {
 
 TEST(WorkerArguments, UnknownProfileIsAUsageError) {
   expectRefusal(
+      runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", "0", "--profile", "mysql"}), 2,
+      "--profile: unknown profile 'mysql' (known: no-cache, no-keep-alive, read-write, "
+      "postgres)");
+}
+
+TEST(WorkerArguments, PostgresProfileNeedsTheDatabaseAndTheDatabaseNeedsTheProfile) {
+  expectRefusal(
       runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", "0", "--profile", "postgres"}), 2,
-      "--profile: unknown profile 'postgres' (known: no-cache, no-keep-alive, read-write)");
+      "--profile postgres needs --postgres CONNINFO");
+  expectRefusal(runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", "0", "--postgres",
+                           "host=/nonexistent dbname=movies"}),
+                2, "--postgres is only for a row with --profile postgres");
+  expectRefusal(runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", "0", "--profile",
+                           "postgres", "--postgres", "host=/x", "--db-pool", "0"}),
+                2, "--db-pool: expected an integer from 1 to 10000, got '0'");
 }
 
 TEST(WorkerArguments, UnknownPluginOptionIsRefusedByThePlugin) {
@@ -130,6 +143,50 @@ TEST(WorkerPluginRefusal, WrongAbiMajor) {
 TEST(WorkerPluginRefusal, NewerAbiMinor) {
   expectRefusal(runToExit({"--plugin", brokenPlugin("newer_abi_minor"), "--port", "0"}), 3,
                 "newer than this host's ABI");
+}
+
+TEST(WorkerPluginRefusal, AProfileThePluginDoesNotImplementIsRefusedBeforeCreate) {
+  // A plugin built for ABI 2.0 keeps loading and serving its rows, no-keep-alive included...
+  {
+    WorkerProcess worker(
+        {"--plugin", fixturePlugin("abi_2_0"), "--port", "0", "--profile", "no-keep-alive"});
+    ASSERT_TRUE(worker.waitReady()) << worker.stderrText();
+    worker.signal(SIGTERM);
+    EXPECT_EQ(worker.waitExit(), 0) << worker.stderrText();
+  }
+  // ...but a postgres row is refused with the plugin's name and ABI.
+  expectRefusal(runToExit({"--plugin", fixturePlugin("abi_2_0"), "--port", "0", "--profile",
+                           "postgres", "--postgres", "host=/nonexistent dbname=movies"}),
+                3, "plugin fixture does not implement postgres (ABI 2.0)");
+  // A 2.1 plugin implements what it lists, and nothing else.
+  expectRefusal(runToExit({"--plugin", fixturePlugin("stats_fails"), "--port", "0", "--profile",
+                           "postgres", "--postgres", "host=/nonexistent dbname=movies"}),
+                3,
+                "plugin fixture does not implement postgres (ABI " +
+                    std::to_string(BENCHD_ABI_MAJOR) + "." + std::to_string(BENCHD_ABI_MINOR) +
+                    ")");
+}
+
+TEST(WorkerPluginRefusal, ABadProfileListIsRefusedNamingTheField) {
+  expectRefusal(runToExit({"--inspect", fixturePlugin("too_many_profiles")}), 3,
+                "descriptor field 'implemented_profile_count' is 65 (at most 64)");
+  expectRefusal(runToExit({"--inspect", fixturePlugin("null_profiles")}), 3,
+                "descriptor field 'implemented_profiles' is NULL but 'implemented_profile_count' "
+                "is 1");
+}
+
+TEST(WorkerPluginRefusal, InspectListsTheProfilesThePluginImplements) {
+  const auto profilesOf = [](const std::string& plugin) {
+    WorkerProcess worker({"--inspect", plugin});
+    EXPECT_EQ(worker.waitExit(), 0) << worker.stderrText();
+    const auto lines = worker.stdoutLines();
+    return lines.empty() ? std::string() : lines.front();
+  };
+  EXPECT_NE(
+      profilesOf(fixturePlugin("abi_2_0")).find(R"("abi":"2.0","profiles":["no-keep-alive"])"),
+      std::string::npos);
+  EXPECT_NE(profilesOf(pluginPath(kGoodPlugin)).find(R"("profiles":["no-keep-alive")"),
+            std::string::npos);
 }
 
 TEST(WorkerPluginRefusal, MissingEntrySymbol) {

@@ -77,6 +77,7 @@ int runBenchmarks(std::span<const std::string_view> arguments) {
   request.generator_cpus = options.generator_cpus;
   request.generator_threads = options.threads;
   request.health_timeout = std::chrono::seconds(options.health_timeout_seconds);
+
   runner::RunEnvironment environment;
   environment.scenarios_dir = scenariosDirectory(options.scenarios_dir);
   environment.plugin_folders = runner::pluginFolders(
@@ -84,6 +85,8 @@ int runBenchmarks(std::span<const std::string_view> arguments) {
   environment.worker = runner::workerPath();
   environment.report_tool = runner::reportPath();
   environment.output_dir = options.output_dir;
+  environment.database.url = options.postgres_url;
+  environment.database.pool_size = options.db_pool;
 
   runner::PreparedRun prepared;
   try {

@@ -4,6 +4,7 @@
 
 #include <benchd/common/integer_option.hpp>
 #include <benchd/runner/cpu_list.hpp>
+#include <benchd/runner/database_server.hpp>
 #include <benchd/scenario/phase_limits.hpp>
 
 #include <charconv>
@@ -104,6 +105,12 @@ std::string runUsage() {
          "  --store FILE            SQLite results store (default DIR/benchd.sqlite)\n"
          "  --health-timeout S      a worker must answer GET /health within S seconds, else its\n"
          "                          row fails (default 30)\n"
+         "  --postgres URL          the rows with the postgres profile use this PostgreSQL\n"
+         "                          server (libpq URI or conninfo), in a schema of their own\n"
+         "                          that is dropped afterwards (default: a private PostgreSQL\n"
+         "                          15 cluster started for the run)\n"
+         "  --db-pool N             database connections each plugin may open, 1 to 500\n"
+         "                          (default 16; the original study's pool had 500)\n"
          "  --quiet                 no progress on stderr\n"
          "  --help                  this text\n"
          "\n"
@@ -185,6 +192,14 @@ RunOptions parseRunOptions(std::span<const std::string_view> arguments) {
       }
     } else if (option == "--store") {
       options.store_file = std::string(value);
+    } else if (option == "--postgres") {
+      if (value.empty()) {
+        throw UsageError("--postgres: empty URL");
+      }
+      options.postgres_url = value;
+    } else if (option == "--db-pool") {
+      options.db_pool =
+          common::parseIntegerOption<std::uint32_t>(option, value, 1, runner::kMaxDatabasePool);
     } else {
       throw UsageError("unknown option '" + std::string(option) + "'");
     }

@@ -31,6 +31,8 @@ struct RunOptions {
   std::optional<std::string> store_file;              ///< --store FILE (default DIR/benchd.sqlite)
   std::uint32_t health_timeout_seconds = 30;          ///< --health-timeout S
   bool quiet = false;                                 ///< --quiet
+  std::string postgres_url;                           ///< --postgres URL (default: private)
+  std::uint32_t db_pool = 16;                         ///< --db-pool N
 };
 
 /// An -a list: approach names separated by commas, a comma inside a variant's [options]

@@ -70,6 +70,8 @@ int serve(std::span<const std::string_view> arguments) {
   environment.report_tool = runner::reportPath();
   environment.output_dir = config.state_dir / "results";
   environment.uploaded_scenarios_dir = config.state_dir / "scenario-files";
+  environment.database.url = config.postgres_url;
+  environment.database.pool_size = config.db_pool;
 
   control::RunQueue::Options queue_options;
   queue_options.environment = environment;

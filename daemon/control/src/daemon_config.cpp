@@ -113,11 +113,15 @@ DaemonConfig parseDaemonConfig(const std::string& text, const std::string& sourc
       config.max_body_bytes = number<std::size_t>(where, value, 1024, 64 << 20);
     } else if (key == "max_queued") {
       config.max_queued = number<std::size_t>(where, value, 0, 10'000);
+    } else if (key == "postgres_url") {
+      config.postgres_url = value;
+    } else if (key == "db_pool") {
+      config.db_pool = number<std::uint32_t>(where, value, 1, 500);
     } else {
       throw DaemonConfigError(
           message({location, "unknown key '", key,
                    "' (known: bind, port, state_dir, token_file, plugin_dirs, scenarios_dir, "
-                   "max_streams, max_body_bytes, max_queued)"}));
+                   "max_streams, max_body_bytes, max_queued, postgres_url, db_pool)"}));
     }
   }
   if (!token_file_given) {
@@ -146,7 +150,9 @@ std::string describeDaemonConfig() {
          "  scenarios_dir = (the built-in scenarios folder)\n" +
          "  max_streams = " + std::to_string(defaults.max_streams) + "\n" +
          "  max_body_bytes = " + std::to_string(defaults.max_body_bytes) + "\n" +
-         "  max_queued = " + std::to_string(defaults.max_queued) + "\n";
+         "  max_queued = " + std::to_string(defaults.max_queued) + "\n" +
+         "  postgres_url = (none: a private PostgreSQL 15 cluster for the postgres rows)\n" +
+         "  db_pool = " + std::to_string(defaults.db_pool) + "\n";
 }
 
 std::string loadOrCreateToken(const std::filesystem::path& path) {

@@ -1,9 +1,11 @@
+#include <benchd/microservice/service_profile.hpp>
 #include <benchd/plugin_host/plugin_file_check.hpp>
 #include <benchd/plugin_host/plugin_load_error.hpp>
 #include <benchd/plugin_host/plugin_loader.hpp>
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <string>
@@ -49,6 +51,37 @@ std::string boundedField(const std::string& where, const char* field, const char
 /// The part of the descriptor this host needs; a plugin built for ABI X.0 has at least this.
 constexpr std::size_t kMinimumDescriptorSize =
     offsetof(benchd_plugin_descriptor, destroy) + sizeof(benchd_plugin_descriptor::destroy);
+
+/// The descriptor's implemented_profiles (ABI 2.1), bounded like names; a descriptor that
+/// does not reach them (ABI 2.0) implements "no-keep-alive", which every 2.0 plugin honours.
+std::vector<std::string> implementedProfiles(const std::string& where,
+                                             const benchd_plugin_descriptor* descriptor) {
+  constexpr std::size_t kEnd = offsetof(benchd_plugin_descriptor, implemented_profile_count) +
+                               sizeof(benchd_plugin_descriptor::implemented_profile_count);
+  constexpr std::size_t kMostProfiles = 64;
+  if (descriptor->abi_minor < 1 || descriptor->struct_size < kEnd) {
+    return {"no-keep-alive"};
+  }
+  if (descriptor->implemented_profile_count > kMostProfiles) {
+    throw PluginLoadError(where + ": descriptor field 'implemented_profile_count' is " +
+                          std::to_string(descriptor->implemented_profile_count) + " (at most " +
+                          std::to_string(kMostProfiles) + ")");
+  }
+  if (descriptor->implemented_profile_count > 0 && descriptor->implemented_profiles == nullptr) {
+    throw PluginLoadError(where +
+                          ": descriptor field 'implemented_profiles' is NULL but "
+                          "'implemented_profile_count' is " +
+                          std::to_string(descriptor->implemented_profile_count));
+  }
+  std::vector<std::string> profiles;
+  for (std::size_t index = 0; index < descriptor->implemented_profile_count; ++index) {
+    const std::string field = "implemented_profiles[" + std::to_string(index) + "]";
+    profiles.emplace_back(boundedField(where, field.c_str(),
+                                       descriptor->implemented_profiles[index],
+                                       BENCHD_MAX_NAME_SIZE, false));
+  }
+  return profiles;
+}
 
 /// Checks the descriptor and returns what it says about the plugin.
 PluginInfo validateDescriptor(const std::string& where,
@@ -110,10 +143,17 @@ PluginInfo validateDescriptor(const std::string& where,
   info.concurrency_model = concurrencyModelName(descriptor->concurrency_model);
   info.abi_major = descriptor->abi_major;
   info.abi_minor = descriptor->abi_minor;
+  info.implemented_profiles = implementedProfiles(where, descriptor);
   return info;
 }
 
 }  // namespace
+
+bool PluginInfo::implementsProfile(std::string_view profile) const {
+  return microservice::isCoreProfile(profile) ||
+         std::find(implemented_profiles.begin(), implemented_profiles.end(), profile) !=
+             implemented_profiles.end();
+}
 
 std::string concurrencyModelName(benchd_concurrency_model model) {
   switch (model) {

@@ -5,6 +5,7 @@
 
 #include <benchd/common/child_process.hpp>
 #include <benchd/postgres/cluster_error.hpp>
+#include <benchd/postgres/conninfo.hpp>
 #include <benchd/postgres/private_cluster.hpp>
 
 #include <unistd.h>
@@ -155,17 +156,6 @@ void startServer(const ClusterOptions& options, const ServerAccount& account) {
     }
   }
   throw ClusterError(ClusterStep::kStart, options.folder, detail);
-}
-
-/// A libpq conninfo value: single-quoted, with '\' and '\'' escaped.
-std::string conninfoValue(const std::string& value) {
-  std::string quoted = "'";
-  for (const char c : value) {
-    if (c == '\\' || c == '\'')
-      quoted += '\\';
-    quoted += c;
-  }
-  return quoted + "'";
 }
 
 }  // namespace

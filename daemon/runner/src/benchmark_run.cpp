@@ -40,7 +40,7 @@ std::string implementedProfiles() {
   for (const std::string_view profile : microservice::kImplementedProfiles) {
     text += (text.empty() ? "" : ", ") + std::string(profile);
   }
-  return text;
+  return text + ", " + std::string(microservice::kPostgresProfile);
 }
 
 }  // namespace
@@ -163,6 +163,7 @@ RunReport BenchmarkRun::execute() {
     }
     throw;
   }
+  database_.reset();  // stops a private cluster now, not when the run object goes
   report.outcome = stop_requested_.load() ? RunOutcome::kStopped : RunOutcome::kCompleted;
   const bool stopped = report.outcome == RunOutcome::kStopped;
   const std::int64_t finished_millis = common::epochMillisNow();
@@ -253,6 +254,21 @@ std::optional<results::SummaryRow> BenchmarkRun::runOne(
     launch.plugin = approach.plugin;
     launch.profiles = row.server_profiles;
     launch.plugin_options = approach.plugin_options;
+    if (row_plan.needs_database) {
+      if (!settings_.plan.database_problem.empty()) {
+        return failed("PostgreSQL not found: " + settings_.plan.database_problem);
+      }
+      if (!database_) {
+        observer_.onNotice("starting PostgreSQL: " + describeDatabaseServer(settings_.database));
+        database_ = std::make_unique<DatabaseServer>(settings_.database);
+      }
+      try {
+        launch.postgres = database_->prepareRow();
+      } catch (const std::runtime_error& error) {
+        return failed(error.what());
+      }
+      launch.db_pool = settings_.database.pool_size;
+    }
     launch.cpus = settings_.server_cpus;
     launch.stop_timeout = settings_.worker_stop_timeout;
     WorkerSupervisor worker(launch);

@@ -1,4 +1,5 @@
 #include <benchd/common/child_process.hpp>
+#include <benchd/microservice/service_profile.hpp>
 #include <benchd/runner/plugin_catalog.hpp>
 #include <benchd/worker/worker_protocol.hpp>
 
@@ -71,6 +72,14 @@ std::optional<PluginDescription> parsePluginLine(const std::string& line, const 
   description.io_stack = stringMember(document, "ioStack");
   description.abi = stringMember(document, "abi");
   description.path = path;
+  const auto profiles = document.FindMember("profiles");
+  if (profiles != document.MemberEnd() && profiles->value.IsArray()) {
+    for (const rapidjson::Value& profile : profiles->value.GetArray()) {
+      if (profile.IsString()) {
+        description.profiles.emplace_back(profile.GetString(), profile.GetStringLength());
+      }
+    }
+  }
   if (description.name.empty())
     return std::nullopt;
   return description;
@@ -190,6 +199,11 @@ std::vector<std::string> availableNames(const PluginCatalog& catalog) {
 }
 
 }  // namespace
+
+bool PluginDescription::implementsProfile(std::string_view profile) const {
+  return microservice::isCoreProfile(profile) ||
+         std::find(profiles.begin(), profiles.end(), profile) != profiles.end();
+}
 
 const PluginDescription* PluginCatalog::findAccepted(std::string_view name) const {
   const auto found = std::find_if(accepted.begin(), accepted.end(),

@@ -36,6 +36,12 @@ void writeCatalog(Writer& json, const PluginCatalog& catalog) {
     field(json, "concurrencyModel", plugin.concurrency_model);
     field(json, "ioStack", plugin.io_stack);
     field(json, "abi", plugin.abi);
+    key(json, "profiles");
+    json.StartArray();
+    for (const std::string& profile : plugin.profiles) {
+      json.String(profile.c_str(), static_cast<rapidjson::SizeType>(profile.size()));
+    }
+    json.EndArray();
     field(json, "path", plugin.path.string());
     json.EndObject();
   }

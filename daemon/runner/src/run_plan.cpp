@@ -9,7 +9,8 @@ namespace benchd::runner {
 namespace {
 
 bool isImplemented(const std::string& profile) {
-  return std::find(microservice::kImplementedProfiles.begin(),
+  return profile == microservice::kPostgresProfile ||
+         std::find(microservice::kImplementedProfiles.begin(),
                    microservice::kImplementedProfiles.end(),
                    profile) != microservice::kImplementedProfiles.end();
 }
@@ -55,6 +56,7 @@ RunPlan planRun(const std::vector<scenario::ScenarioRow>& rows,
       if (!isImplemented(profile)) {
         row_plan.unsupported_profiles.push_back(profile);
       }
+      row_plan.needs_database |= profile == microservice::kPostgresProfile;
     }
     row_plan.peak_connections =
         scenario::planStages(row_plan.workload, scenario::testPhaseOf(row_plan.row))
@@ -107,6 +109,14 @@ void printPlan(std::ostream& out, const RunPlan& plan, const std::string& scenar
       out << "     UNSUPPORTED: server profile '" << profile
           << "' is implemented by no installed plugin nor the core; this row will get a "
              "failed result for every approach\n";
+    }
+    if (row_plan.needs_database) {
+      out << "     needs PostgreSQL: "
+          << (plan.database_problem.empty() ? "found, " + plan.database
+                                            : "NOT FOUND: " + plan.database_problem +
+                                                  "; this row will get a failed result for "
+                                                  "every approach")
+          << "\n";
     }
     for (const std::string& problem : row_plan.limits.problems) {
       out << "     HOST LIMIT: " << problem << "\n";

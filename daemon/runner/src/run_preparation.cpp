@@ -50,6 +50,9 @@ std::string settingsNote(const RunRequest& request, const RunSettings& settings,
                                            : ", split by default";
   }
   note += ".";
+  if (!settings.plan.database.empty()) {
+    note += " Database of the postgres rows: " + settings.plan.database + ".";
+  }
   return note;
 }
 
@@ -273,6 +276,13 @@ PreparedRun prepareRun(const RunRequest& request, const RunEnvironment& environm
   settings.results_dir = environment.output_dir / settings.scenario_set;
   settings.keep_csv = request.keep_csv;
   settings.health_timeout = request.health_timeout;
+  settings.database = environment.database;
+  const bool needs_database = std::any_of(settings.plan.rows.begin(), settings.plan.rows.end(),
+                                          [](const RowPlan& row) { return row.needs_database; });
+  if (needs_database) {
+    settings.plan.database = describeDatabaseServer(settings.database);
+    settings.plan.database_problem = databaseServerProblem(settings.database);
+  }
   settings.options_text = settingsNote(request, settings, settings.generator_threads);
   return prepared;
 }

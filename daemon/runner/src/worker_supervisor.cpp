@@ -34,6 +34,10 @@ std::vector<std::string> workerArguments(const WorkerLaunch& launch) {
     arguments.emplace_back("--option");
     arguments.push_back(option);
   }
+  if (!launch.postgres.empty()) {
+    arguments.insert(arguments.end(),
+                     {"--postgres", launch.postgres, "--db-pool", std::to_string(launch.db_pool)});
+  }
   return arguments;
 }
 

@@ -22,7 +22,11 @@ struct WorkerLaunch {
   std::filesystem::path plugin;
   std::vector<std::string> profiles;
   std::vector<std::string> plugin_options;  ///< "KEY=VALUE" each, the worker's --option
-  std::vector<unsigned> cpus;               ///< empty: unpinned
+  /// A `postgres` row's movie database (the worker's --postgres) and its sessions per plugin
+  /// (--db-pool); empty for the other rows.
+  std::string postgres;
+  std::uint32_t db_pool = 0;
+  std::vector<unsigned> cpus;  ///< empty: unpinned
   /// The worker's own bound on draining requests at stop (its --stop-timeout-ms).
   std::chrono::milliseconds stop_timeout{0};
 };

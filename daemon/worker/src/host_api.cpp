@@ -44,6 +44,19 @@ benchd_status deleteMovie(void* host_context, std::int64_t movie_id, benchd_erro
   return sdk::guardedCall(error, [&] { self(host_context).service().deleteMovie(movie_id); });
 }
 
+std::uint32_t dbPoolSize(void* host_context) {
+  return self(host_context).database().settings().pool_size;
+}
+
+benchd_status dbOpen(void* host_context, benchd_db_session** session, benchd_error* error) {
+  return sdk::guardedCall(error, [&] {
+    if (session == nullptr) {
+      throw sdk::PluginError(BENCHD_ERR_INVALID_ARGUMENT, "db_open: `session` is NULL");
+    }
+    *session = self(host_context).database().openSession();
+  });
+}
+
 void logLine(void* host_context, benchd_log_level level, const char* message, std::size_t size) {
   static std::mutex stderr_mutex;
   std::string_view level_name = "info";
@@ -74,8 +87,11 @@ void logLine(void* host_context, benchd_log_level level, const char* message, st
 
 }  // namespace
 
-HostApi::HostApi(microservice::MovieService& service, std::string plugin_name)
-    : service_(service), plugin_name_(std::move(plugin_name)) {
+HostApi::HostApi(microservice::MovieService& service, std::string plugin_name,
+                 DatabaseSettings database)
+    : service_(service),
+      plugin_name_(std::move(plugin_name)),
+      database_(service, std::move(database)) {
   table_.struct_size = sizeof(table_);
   table_.host_context = this;
   table_.epoch_millis = &epochMillis;
@@ -83,6 +99,9 @@ HostApi::HostApi(microservice::MovieService& service, std::string plugin_name)
   table_.save_movies = &saveMovies;
   table_.delete_movie = &deleteMovie;
   table_.log = &logLine;
+  table_.db_pool_size = &dbPoolSize;
+  table_.db_open = &dbOpen;
+  HostDatabase::fillSessionFunctions(table_);
 }
 
 }  // namespace benchd::worker

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "host_database.hpp"
+
 #include <benchd/microservice/movie_service.hpp>
 #include <benchd/plugin.h>
 
@@ -7,22 +9,27 @@
 
 namespace benchd::worker {
 
-/// The benchd_host_api table handed to the plugin, backed by the microservice core.
+/// The benchd_host_api table handed to the plugin, backed by the microservice core and, for a
+/// `postgres` row, by the movie database in PostgreSQL (HostDatabase, the db_* functions).
 /// Owns the table; `service` must outlive it. The table's functions are thread-safe (they
 /// forward to MovieService, which is) and catch every exception.
 class HostApi {
  public:
-  HostApi(microservice::MovieService& service, std::string plugin_name);
+  HostApi(microservice::MovieService& service, std::string plugin_name,
+          DatabaseSettings database = {});
   HostApi(const HostApi&) = delete;
   HostApi& operator=(const HostApi&) = delete;
 
   [[nodiscard]] const benchd_host_api* table() const noexcept { return &table_; }
   [[nodiscard]] microservice::MovieService& service() const noexcept { return service_; }
   [[nodiscard]] const std::string& pluginName() const noexcept { return plugin_name_; }
+  [[nodiscard]] HostDatabase& database() noexcept { return database_; }
+  [[nodiscard]] const HostDatabase& database() const noexcept { return database_; }
 
  private:
   microservice::MovieService& service_;
   std::string plugin_name_;
+  HostDatabase database_;
   benchd_host_api table_{};
 };
 

@@ -149,8 +149,7 @@ void collectCounter(void* sink_context, const char* name, std::int64_t value) no
 }
 
 worker::Counters collectCounters(const plugin_host::LoadedPlugin& plugin, benchd_server* server,
-                                 const benchd::microservice::MovieService& service,
-                                 std::set<std::string>& reported) {
+                                 const worker::HostApi& host, std::set<std::string>& reported) {
   CounterCollection collection;
   benchd_error error = freshError();
   if (plugin.descriptor->stats(server, &collectCounter, &collection, &error) != BENCHD_OK) {
@@ -164,17 +163,24 @@ worker::Counters collectCounters(const plugin_host::LoadedPlugin& plugin, benchd
     }
   }
   worker::Counters counters = std::move(collection.counters);
-  const auto core = service.counters();
+  const auto core = host.service().counters();
   counters.emplace_back("database_queries", core.database_queries);
   counters.emplace_back("cache_hits", core.cache_hits);
   counters.emplace_back("cache_misses", core.cache_misses);
+  const worker::HostDatabase& database = host.database();
+  if (database.settings().pool_size > 0) {
+    // The postgres row's own: SQLite's database_queries stays 0 there.
+    counters.emplace_back("db_queries", database.queries());
+    counters.emplace_back("db_connections_busy", database.sessionsBusy());
+    counters.emplace_back("db_connections_open", database.sessionsOpen());
+  }
   return counters;
 }
 
 /// Waits for SIGTERM/SIGINT, emitting a stats line every interval.
 void serveUntilSignalled(const sigset_t& stop_signals, const worker::WorkerOptions& options,
                          const plugin_host::LoadedPlugin& plugin, benchd_server* server,
-                         const benchd::microservice::MovieService& service) {
+                         const worker::HostApi& host) {
   auto next_stats = std::chrono::steady_clock::now() + options.stats_interval;
   std::set<std::string> reported;  // stats problems already on stderr
   for (;;) {
@@ -182,7 +188,7 @@ void serveUntilSignalled(const sigset_t& stop_signals, const worker::WorkerOptio
         next_stats - std::chrono::steady_clock::now());
     if (wait.count() <= 0) {
       worker::emitEvent(worker::statsEvent(benchd::common::epochMillisNow(), heapBytesInUse(),
-                                           collectCounters(plugin, server, service, reported)));
+                                           collectCounters(plugin, server, host, reported)));
       next_stats += options.stats_interval;
       continue;
     }
@@ -239,9 +245,19 @@ int runWorker(int argc, char** argv) {
     return fail(kExitPluginRefused, e.what());
   }
 
+  for (const std::string& profile : options.profiles) {
+    if (!plugin.info.implementsProfile(profile)) {
+      return fail(kExitPluginRefused, "plugin " + plugin.info.name + " does not implement " +
+                                          profile + " (ABI " +
+                                          std::to_string(plugin.info.abi_major) + "." +
+                                          std::to_string(plugin.info.abi_minor) + ")");
+    }
+  }
+
   benchd::microservice::MovieService service(
       benchd::microservice::ServiceProfile::fromNames(options.profiles));
-  benchd::worker::HostApi host(service, plugin.info.name);
+  benchd::worker::HostApi host(service, plugin.info.name,
+                               {options.postgres, options.postgres.empty() ? 0U : options.db_pool});
 
   std::vector<const char*> profile_names;
   for (const auto& profile : options.profiles)
@@ -290,7 +306,7 @@ int runWorker(int argc, char** argv) {
   }
 
   worker::emitEvent(worker::readyEvent(plugin.info, bound_port));
-  serveUntilSignalled(stop_signals, options, plugin, server, service);
+  serveUntilSignalled(stop_signals, options, plugin, server, host);
 
   const auto timeout_millis = static_cast<std::uint32_t>(options.stop_timeout.count());
   error = freshError();

@@ -18,6 +18,16 @@ std::string abiText(const plugin_host::PluginInfo& plugin) {
   return std::to_string(plugin.abi_major) + "." + std::to_string(plugin.abi_minor);
 }
 
+/// The profiles the plugin implements itself (no-cache and read-write are the core's).
+void profilesField(JsonWriter& json, const plugin_host::PluginInfo& plugin) {
+  key(json, "profiles");
+  json.StartArray();
+  for (const std::string& profile : plugin.implemented_profiles) {
+    json.String(profile.c_str(), static_cast<rapidjson::SizeType>(profile.size()));
+  }
+  json.EndArray();
+}
+
 }  // namespace
 
 std::string readyEvent(const plugin_host::PluginInfo& plugin, std::uint16_t port) {
@@ -79,6 +89,7 @@ std::string pluginEvent(const plugin_host::LoadedPlugin& plugin) {
   field(json, "concurrencyModel", plugin.info.concurrency_model);
   field(json, "ioStack", plugin.info.io_stack);
   field(json, "abi", abiText(plugin.info));
+  profilesField(json, plugin.info);
   json.EndObject();
   return buffer.GetString();
 }

@@ -24,9 +24,13 @@ std::string workerUsage() {
          "  --port N                TCP port, 0 for an ephemeral one\n"
          "  --bind ADDRESS          numeric address to listen on (default 127.0.0.1)\n"
          "  --threads K             event loops / base threads (default: hardware concurrency)\n"
-         "  --profile P             server profile: no-cache, read-write, no-keep-alive "
-         "(repeatable)\n"
+         "  --profile P             server profile: no-cache, read-write, no-keep-alive, "
+         "postgres\n"
+         "                          (repeatable)\n"
          "  --option KEY=VALUE      plugin-specific setting (repeatable)\n"
+         "  --postgres CONNINFO     the movie database of a --profile postgres row (a libpq\n"
+         "                          connection string, e.g. \"host=/run/x dbname=movies\")\n"
+         "  --db-pool N             database sessions the plugin may open (default 16)\n"
          "  --stats-interval-ms N   stats period (default 1000)\n"
          "  --stop-timeout-ms N     how long a graceful stop waits for requests in flight "
          "(default 10000)\n"
@@ -76,10 +80,12 @@ WorkerOptions parseWorkerOptions(int argc, const char* const* argv) {
         throw UsageError("--profile: empty profile name");
       // An unknown profile must not be ignored: the run would measure something else.
       const auto& known = benchd::microservice::kImplementedProfiles;
-      if (std::find(known.begin(), known.end(), value) == known.end()) {
+      const auto& postgres = benchd::microservice::kPostgresProfile;
+      if (value != postgres && std::find(known.begin(), known.end(), value) == known.end()) {
         std::string names;
         for (const std::string_view name : known)
           names += (names.empty() ? "" : ", ") + std::string(name);
+        names += ", " + std::string(postgres);
         throw UsageError("--profile: unknown profile '" + std::string(value) +
                          "' (known: " + names + ")");
       }
@@ -90,6 +96,12 @@ WorkerOptions parseWorkerOptions(int argc, const char* const* argv) {
         throw UsageError("--option: expected KEY=VALUE, got '" + std::string(value) + "'");
       }
       options.plugin_options.emplace_back(value.substr(0, eq), value.substr(eq + 1));
+    } else if (flag == "--postgres") {
+      if (value.empty())
+        throw UsageError("--postgres: empty connection string");
+      options.postgres = value;
+    } else if (flag == "--db-pool") {
+      options.db_pool = parseIntegerOption<std::uint32_t>(flag, value, 1, 10'000);
     } else if (flag == "--stats-interval-ms") {
       options.stats_interval =
           std::chrono::milliseconds(parseIntegerOption<int>(flag, value, 10, 3'600'000));
@@ -113,6 +125,13 @@ WorkerOptions parseWorkerOptions(int argc, const char* const* argv) {
     throw UsageError("--plugin is required");
   if (!have_port)
     throw UsageError("--port is required (0 picks a free port)");
+  const bool postgres_row =
+      std::find(options.profiles.begin(), options.profiles.end(),
+                benchd::microservice::kPostgresProfile) != options.profiles.end();
+  if (postgres_row && options.postgres.empty())
+    throw UsageError("--profile postgres needs --postgres CONNINFO (the movie database)");
+  if (!postgres_row && !options.postgres.empty())
+    throw UsageError("--postgres is only for a row with --profile postgres");
   if (options.threads == 0)
     options.threads = std::max(1U, std::thread::hardware_concurrency());
   return options;

@@ -21,6 +21,10 @@ struct WorkerOptions {
   std::uint16_t port = 0;
   unsigned threads = 0;  ///< 0 until parsed; defaults to the hardware's concurrency
   std::vector<std::string> profiles;
+  /// --postgres CONNINFO: the movie database of a `postgres` row (libpq conninfo).
+  std::string postgres;
+  /// --db-pool N: database sessions the plugin may open (plugin.h, db_pool_size).
+  std::uint32_t db_pool = 16;
   std::vector<std::pair<std::string, std::string>> plugin_options;
   std::chrono::milliseconds stats_interval{1000};
   std::chrono::milliseconds stop_timeout{10000};

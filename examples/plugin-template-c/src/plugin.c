@@ -949,6 +949,9 @@ static void destroy(benchd_server* server_handle) {
   free(s);
 }
 
+/* The profiles this plugin honours itself (the host's core handles no-cache and read-write). */
+static const char* const implemented_profiles[] = {"no-keep-alive"};
+
 /* The one exported symbol (BENCHD_PLUGIN_ENTRY_SYMBOL). */
 BENCHD_PLUGIN_EXPORT const benchd_plugin_descriptor* benchd_plugin_entry(void) {
   static const benchd_plugin_descriptor descriptor = {
@@ -969,6 +972,8 @@ BENCHD_PLUGIN_EXPORT const benchd_plugin_descriptor* benchd_plugin_entry(void) {
       .stats = stats,
       .stop = stop,
       .destroy = destroy,
+      .implemented_profiles = implemented_profiles,
+      .implemented_profile_count = sizeof implemented_profiles / sizeof implemented_profiles[0],
   };
   return &descriptor;
 }

@@ -56,12 +56,15 @@ tcp::endpoint selfEndpointOf(const tcp::endpoint& bound) {
 EventLoop::EventLoop(EventLoopGroup& owner, std::size_t loop_index)
     : group(owner), index(loop_index), upstream(*this) {}
 
-EventLoopGroup::EventLoopGroup(sdk::ServerSettings settings)
+EventLoopGroup::EventLoopGroup(sdk::ServerSettings settings, const benchd_host_api* host)
     : settings_(std::move(settings)),
       no_keep_alive_(settings_.hasProfile("no-keep-alive")),
       header_deadline_(sdk::headerDeadline(settings_)),
       upstream_response_margin_(sdk::upstreamResponseMargin(settings_)),
       upstream_idle_timeout_(sdk::upstreamIdleTimeout(settings_)) {
+  const std::chrono::milliseconds database_deadline = sdk::databaseDeadline(settings_);
+  if (sdk::hostHasDatabase(host))
+    database_ = std::make_unique<DatabasePool>(host, database_deadline);
   for (std::size_t i = 0; i < settings_.threads; ++i) {
     loops_.push_back(std::make_unique<EventLoop>(*this, i));
   }
@@ -179,6 +182,8 @@ bool EventLoopGroup::stop(std::chrono::milliseconds timeout) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
+  if (database_)
+    database_->stop();  // requests queued for a session answer 503 at once
   asio::post(loops_.front()->io, [this] {
     boost::system::error_code ignored;
     acceptor_->close(ignored);
@@ -213,6 +218,8 @@ void EventLoopGroup::reportCounters(benchd_counter_sink sink, void* sink_context
   sink(sink_context, "accept_errors", accept_errors_.load(std::memory_order_relaxed));
   if (live_tasks_name != nullptr)
     sink(sink_context, live_tasks_name, sum(&LoopCounters::live_tasks));
+  if (database_)
+    database_->reportCounters(sink, sink_context);
 }
 
 bool EventLoopGroup::reserveUpstreamConnection() noexcept {

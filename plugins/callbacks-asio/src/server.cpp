@@ -5,7 +5,7 @@
 namespace benchd::callbacks_asio {
 
 Server::Server(const benchd_host_api* host, sdk::ServerSettings settings)
-    : host_(host), loops_(std::move(settings)) {}
+    : host_(host), loops_(std::move(settings), host) {}
 
 void Server::start() {
   loops_.listen();

@@ -144,7 +144,7 @@ void Session::onRead(error_code error) {
     delay_timer_.async_wait(
         [self = shared_from_this()](error_code wait_error) { self->onDelayElapsed(wait_error); });
   } else {
-    send(host_.answer(request_, message.body()), false);
+    answer(message.body());
   }
 }
 
@@ -160,7 +160,7 @@ void Session::onDelayElapsed(error_code error) {
     send(sdk::errorReply(503, "delay interrupted: " + error.message()), true);
     return;
   }
-  send(host_.answer(request_, parser_->get().body()), false);
+  answer(parser_->get().body());
 }
 
 void Session::onUpstreamDone(const UpstreamResult& result) {
@@ -175,8 +175,18 @@ void Session::onUpstreamDone(const UpstreamResult& result) {
   } else if (result.status != 200) {
     send(sdk::errorReply(502, "nested call answered " + std::to_string(result.status)), false);
   } else {
-    send(host_.answer(request_, parser_->get().body()), false);
+    answer(parser_->get().body());
   }
+}
+
+void Session::answer(const std::string& body) {
+  asio_common::DatabasePool* database = loop_.group.database();
+  if (database == nullptr || !sdk::usesDatabase(request_)) {
+    send(host_.answer(request_, body), false);
+    return;
+  }
+  database->asyncRun(loop_.io.get_executor(), request_, body,
+                     [self = shared_from_this()](sdk::Reply reply) { self->send(reply, false); });
 }
 
 void Session::send(const sdk::Reply& reply, bool close_after) {

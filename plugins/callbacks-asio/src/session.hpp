@@ -47,6 +47,9 @@ class Session final : public std::enable_shared_from_this<Session>,
   void onDelayElapsed(boost::system::error_code error);
   void onUpstreamDone(const asio_common::UpstreamResult& result);
   void send(const sdk::Reply& reply, bool close_after);
+  /// Answers the request whose waiting is done: from the host, or under `postgres` from the
+  /// database, whose reply comes back as one more callback.
+  void answer(const std::string& body);
   void onWritten(boost::system::error_code error, bool close_after);
   void discardInputThenClose();
   void close();

@@ -46,6 +46,12 @@ asio::awaitable<std::optional<sdk::Reply>> handleRequest(
     if (error)
       co_return sdk::errorReply(503, "delay interrupted: " + error.message());
   }
+  if (asio_common::DatabasePool* database = loop->group.database();
+      database != nullptr && sdk::usesDatabase(request)) {
+    auto [reply] =
+        co_await database->asyncRun(loop->io.get_executor(), request, message->body(), kNoThrow);
+    co_return std::move(reply);
+  }
   co_return host->answer(request, message->body());
 }
 

@@ -44,6 +44,12 @@ std::optional<sdk::Reply> handleRequest(
     if (error)
       return sdk::errorReply(503, "delay interrupted: " + error.message());
   }
+  if (asio_common::DatabasePool* database = loop.group.database();
+      database != nullptr && sdk::usesDatabase(request)) {
+    // Suspends this fiber only, until the database's answer is in.
+    return database->asyncRun(loop.io.get_executor(), request, message.body(),
+                              fiber_scheduler_asio::use_fiber);
+  }
   return host.answer(request, message.body());
 }
 

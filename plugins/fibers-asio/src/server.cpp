@@ -9,7 +9,7 @@
 namespace benchd::fibers_asio {
 
 Server::Server(const benchd_host_api* host, sdk::ServerSettings settings)
-    : host_(host), loops_(std::move(settings)) {
+    : host_(host), loops_(std::move(settings), host) {
   for (auto& loop : loops_.loops())
     fiber_loops_.push_back(std::make_unique<FiberLoop>(*loop));
 }

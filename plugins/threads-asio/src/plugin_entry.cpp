@@ -16,6 +16,7 @@ constexpr benchd::sdk::PluginFacts kFacts = {
         "(5000), backlog (2000), stack_kib (256)",
     .concurrency_model = BENCHD_MODEL_OS_THREADS,
     .io_stack = "Boost.Asio 1.81 + Beast, synchronous calls on blocking threads",
+    .implemented_profiles = benchd::sdk::kTransportAndDatabaseProfiles,
 };
 
 }  // namespace

@@ -29,6 +29,8 @@ std::optional<sdk::Reply> handleRequest(
       return std::nullopt;
     }
   }
+  if (state.database && sdk::usesDatabase(request))
+    return state.database->run(request, message.body());
   return state.host.answer(request, message.body());
 }
 

@@ -117,6 +117,8 @@ bool Server::stop(std::chrono::milliseconds timeout) {
   }
   // Every wait ends: the accepting thread's, and every pool thread's.
   state_.signals.signalStop();
+  if (state_.database)
+    state_.database->stop();  // requests queued for a session answer 503 at once
   acceptor_thread_.join();
   error_code ignored;
   acceptor_.close(ignored);
@@ -139,6 +141,8 @@ void Server::reportCounters(benchd_counter_sink sink, void* sink_context) const 
   sink(sink_context, "pool_threads_busy", pool.busy);
   sink(sink_context, "pool_threads_allocated", pool.allocated);
   sink(sink_context, "pool_threads_max", pool_settings_.max_threads);
+  if (state_.database)
+    state_.database->reportCounters(sink, sink_context);
 }
 
 }  // namespace benchd::threads_asio

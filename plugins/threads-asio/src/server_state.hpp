@@ -3,6 +3,7 @@
 #include "server_signals.hpp"
 #include "upstream_client.hpp"
 
+#include <benchd/sdk/blocking_database_pool.hpp>
 #include <benchd/sdk/host.hpp>
 #include <benchd/sdk/plugin_support.hpp>
 #include <benchd/sdk/request_deadline.hpp>
@@ -10,6 +11,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 
 namespace benchd::threads_asio {
 
@@ -25,7 +27,10 @@ struct ServerState {
         no_keep_alive(settings.hasProfile("no-keep-alive")),
         header_deadline(sdk::headerDeadline(settings)),
         upstream(signals, sdk::upstreamResponseMargin(settings),
-                 sdk::upstreamIdleTimeout(settings)) {}
+                 sdk::upstreamIdleTimeout(settings)),
+        database(sdk::hostHasDatabase(host_api) ? std::make_unique<sdk::BlockingDatabasePool>(
+                                                      host_api, sdk::databaseDeadline(settings))
+                                                : nullptr) {}
 
   sdk::Host host;
   const bool no_keep_alive;
@@ -33,6 +38,8 @@ struct ServerState {
   const std::chrono::milliseconds header_deadline;
   ServerSignals signals;
   UpstreamClient upstream;
+  /// The `postgres` row's sessions; null for the other rows.
+  std::unique_ptr<sdk::BlockingDatabasePool> database;
   std::atomic<std::int64_t> requests_served{0};
   std::atomic<std::int64_t> requests_in_flight{0};
   std::atomic<std::int64_t> upstream_calls{0};

@@ -16,6 +16,7 @@ constexpr benchd::sdk::PluginFacts kFacts = {
         "(5000), max_queued (5000), backlog (2000), stack_kib (256)",
     .concurrency_model = BENCHD_MODEL_OS_THREADS,
     .io_stack = "Poco 1.11 Net (TCPServer, HTTPServerSession, HTTPClientSession)",
+    .implemented_profiles = benchd::sdk::kTransportAndDatabaseProfiles,
 };
 
 }  // namespace

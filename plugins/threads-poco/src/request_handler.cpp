@@ -59,6 +59,8 @@ std::optional<sdk::Reply> serve(ServerState& state, const sdk::ServiceRequest& r
     if (!watch.sleepFor(std::chrono::milliseconds(request.delay_millis)))
       return std::nullopt;
   }
+  if (state.database && sdk::usesDatabase(request))
+    return state.database->run(request, body);
   return state.host.answer(request, body);
 }
 

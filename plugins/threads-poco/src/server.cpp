@@ -104,6 +104,8 @@ bool Server::stop(std::chrono::milliseconds timeout) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   server_->stop();
+  if (state_.database)
+    state_.database->stop();  // requests queued for a session answer 503 at once
   connections_->stopConnections();
   state_.upstream.closeIdle();
   const auto close_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
@@ -132,6 +134,8 @@ void Server::reportCounters(benchd_counter_sink sink, void* sink_context) const 
   sink(sink_context, "pool_threads_busy", thread_pool_->used());
   sink(sink_context, "pool_threads_allocated", thread_pool_->allocated());
   sink(sink_context, "pool_threads_max", pool_settings_.max_threads);
+  if (state_.database)
+    state_.database->reportCounters(sink, sink_context);
 }
 
 }  // namespace benchd::threads_poco

@@ -2,12 +2,14 @@
 
 #include "upstream_session_pool.hpp"
 
+#include <benchd/sdk/blocking_database_pool.hpp>
 #include <benchd/sdk/host.hpp>
 #include <benchd/sdk/request_deadline.hpp>
 
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 
 namespace benchd::threads_poco {
 
@@ -20,7 +22,10 @@ struct ServerState {
   ServerState(const benchd_host_api* host_api, const sdk::ServerSettings& settings)
       : host(host_api),
         header_deadline(sdk::headerDeadline(settings)),
-        upstream(sdk::upstreamResponseMargin(settings), sdk::upstreamIdleTimeout(settings)) {}
+        upstream(sdk::upstreamResponseMargin(settings), sdk::upstreamIdleTimeout(settings)),
+        database(sdk::hostHasDatabase(host_api) ? std::make_unique<sdk::BlockingDatabasePool>(
+                                                      host_api, sdk::databaseDeadline(settings))
+                                                : nullptr) {}
 
   sdk::Host host;
   bool no_keep_alive = false;
@@ -28,6 +33,8 @@ struct ServerState {
   std::chrono::milliseconds header_deadline;
   std::atomic<bool> draining{false};
   UpstreamSessionPool upstream;
+  /// The `postgres` row's sessions; null for the other rows.
+  std::unique_ptr<sdk::BlockingDatabasePool> database;
   std::atomic<std::int64_t> requests_served{0};
   std::atomic<std::int64_t> requests_in_flight{0};
   std::atomic<std::int64_t> upstream_calls{0};

@@ -5,6 +5,7 @@
  * nothing the host throws into it could be caught here. */
 #include <benchd/plugin.h>
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,10 +115,31 @@ static void fixtureDestroy(benchd_server* server) {
   free(server);
 }
 
+#if defined(FIXTURE_ABI_2_0)
+/* Built as a 2.0 plugin was: the descriptor ends at destroy, so it implements no-keep-alive
+ * implicitly and nothing else (no postgres). */
+#define FIXTURE_DESCRIPTOR_SIZE offsetof(benchd_plugin_descriptor, implemented_profiles)
+#define FIXTURE_ABI_MINOR 0
+#else
+#define FIXTURE_DESCRIPTOR_SIZE sizeof(benchd_plugin_descriptor)
+#define FIXTURE_ABI_MINOR BENCHD_ABI_MINOR
+#endif
+
+#if defined(FIXTURE_TOO_MANY_PROFILES)
+static const char* const fixtureProfiles[65] = {"no-keep-alive"};
+#define FIXTURE_PROFILE_COUNT 65
+#elif defined(FIXTURE_NULL_PROFILES)
+static const char* const* const fixtureProfiles = NULL;
+#define FIXTURE_PROFILE_COUNT 1
+#else
+static const char* const fixtureProfiles[] = {"no-keep-alive"};
+#define FIXTURE_PROFILE_COUNT 1
+#endif
+
 static const benchd_plugin_descriptor descriptor = {
-    sizeof(benchd_plugin_descriptor),
+    FIXTURE_DESCRIPTOR_SIZE,
     BENCHD_ABI_MAJOR,
-    BENCHD_ABI_MINOR,
+    FIXTURE_ABI_MINOR,
 #if defined(FIXTURE_LONG_NAME)
     THREE_HUNDRED_A,
 #elif defined(FIXTURE_BAD_NAME_CHARS)
@@ -146,7 +168,9 @@ static const benchd_plugin_descriptor descriptor = {
 #else
     &fixtureStop,
 #endif
-    &fixtureDestroy};
+    &fixtureDestroy,
+    fixtureProfiles,
+    FIXTURE_PROFILE_COUNT};
 
 /* The ABI's C name. */
 /* NOLINTNEXTLINE(readability-identifier-naming) */

@@ -103,6 +103,14 @@
  * below BENCHD_IO_TIMEOUT_MILLIS. */
 #define BENCHD_UPSTREAM_IDLE_SWEEP_INTERVAL_MILLIS 5000
 
+/* ---- The database of the `postgres` profile (ABI 2.1) ----------------------------------- */
+
+/* How long a request may spend on the database: waiting for a free session of the pool and
+ * then for its statement, in total. Beyond it the request is answered 503 and a statement
+ * still running is abandoned (its connection is dropped), so neither a scarce pool nor a
+ * stuck server holds requests forever. The option db_deadline_ms shortens it (for tests). */
+#define BENCHD_DATABASE_DEADLINE_MILLIS 10000
+
 /* ---- Coherence ------------------------------------------------------------------------ */
 
 #if BENCHD_UPSTREAM_IDLE_TIMEOUT_MILLIS + BENCHD_UPSTREAM_IDLE_SWEEP_INTERVAL_MILLIS >= \

@@ -59,9 +59,13 @@ extern "C" {
 /* ABI history:
  *   1.0  first version.
  *   2.0  benchd_option starts with struct_size (an incompatible layout change, hence a new
- *        major); string bounds (BENCHD_MAX_*_SIZE); bound_port() may not fail. */
+ *        major); string bounds (BENCHD_MAX_*_SIZE); bound_port() may not fail.
+ *   2.1  the database of the `postgres` profile: benchd_host_api's db_* functions, which run
+ *        a query without waiting themselves, BENCHD_ERR_UNAVAILABLE, and the descriptor's
+ *        implemented_profiles. A 2.0 plugin keeps loading; rows with `postgres` fail for it
+ *        with "plugin X does not implement postgres". */
 #define BENCHD_ABI_MAJOR 2
-#define BENCHD_ABI_MINOR 0
+#define BENCHD_ABI_MINOR 1
 
 /* Bounds, in bytes including the terminating NUL, on the strings a plugin hands the host. */
 #define BENCHD_MAX_NAME_SIZE 256     /* name, version, io_stack, counter names */
@@ -84,7 +88,8 @@ typedef enum benchd_status {
   BENCHD_ERR_IO = 4,               /* other socket or file errors */
   BENCHD_ERR_STATE = 5,            /* call out of lifecycle order */
   BENCHD_ERR_INTERNAL = 6,         /* anything else; the message says what */
-  BENCHD_ERR_TIMEOUT = 7           /* stop() gave up waiting for in-flight requests */
+  BENCHD_ERR_TIMEOUT = 7,          /* stop() gave up waiting for in-flight requests */
+  BENCHD_ERR_UNAVAILABLE = 8       /* 2.1: the database cannot be reached now (answer 503) */
 } benchd_status;
 
 /* How the plugin runs its request handlers. Reported in results; the host does not branch
@@ -125,6 +130,30 @@ typedef void (*benchd_byte_sink)(void* sink_context, const char* data, size_t si
  * and keeps serving: a bad statistic never stops a benchmark. */
 typedef void (*benchd_counter_sink)(void* sink_context, const char* name, int64_t value);
 
+/* 2.1: one connection to the database of the `postgres` profile, owned by the host, which
+ * carries one operation at a time. Opaque. */
+typedef struct benchd_db_session benchd_db_session;
+
+/* 2.1: what a database operation waits for before db_continue() can make progress. */
+typedef enum benchd_db_wait {
+  BENCHD_DB_DONE = 1,     /* finished: collect the outcome with db_finish() */
+  BENCHD_DB_READABLE = 2, /* call db_continue() once `socket` is readable */
+  BENCHD_DB_WRITABLE = 3  /* call db_continue() once `socket` is writable */
+} benchd_db_wait;
+
+/* 2.1: the state of a database operation, filled by the host (the caller sets struct_size).
+ * LP64: 24 bytes. */
+typedef struct benchd_db_step {
+  size_t struct_size;
+  benchd_db_wait wait;
+  /* The descriptor to wait on unless done. The host's: never close it; registering a dup()
+   * of it with an event loop is the safe way. */
+  int socket;
+  /* Changes whenever `socket` may be another socket than at the previous step (while the
+   * session connects): register the descriptor again when it changes. */
+  uint64_t socket_serial;
+} benchd_db_step;
+
 /*
  * The microservice core, owned by the host and identical for every plugin. The plugin owns
  * transport and concurrency; these functions own the business logic.
@@ -132,7 +161,7 @@ typedef void (*benchd_counter_sink)(void* sink_context, const char* name, int64_
  * Thread-safety: every function may be called from any plugin thread at any time between
  * create() and the return of stop(), concurrently. None of them blocks on I/O; they may take
  * short internal locks. `host_context` must be passed back unchanged.
- * The table stays valid until destroy() returns. LP64: 56 bytes.
+ * The table stays valid until destroy() returns. LP64: 56 bytes (2.0), 128 bytes (2.1).
  */
 typedef struct benchd_host_api {
   size_t struct_size;
@@ -163,6 +192,58 @@ typedef struct benchd_host_api {
    * request. The host writes at most BENCHD_MAX_MESSAGE_SIZE - 1 bytes of `message` (and says
    * when it cut it); a NULL message is logged as such. */
   void (*log)(void* host_context, benchd_log_level level, const char* message, size_t message_size);
+
+  /* ---- 2.1: the database of the `postgres` profile ----
+   * Present when struct_size reaches them. Under the `postgres` profile the movies live in
+   * PostgreSQL and the plugin answers /movies through these functions instead of the three
+   * above; the host keeps the SQL, the row mapping, the cache, the read-only rule and the JSON,
+   * so answers equal the other rows' byte for byte. None of them waits: each returns what the
+   * operation waits for next, and the plugin waits for that in its own way (a blocked thread
+   * in poll(), its event loop, a suspended fiber or coroutine), then calls db_continue().
+   *
+   * Sessions and the pool: the plugin opens at most db_pool_size() sessions and lends them to
+   * its requests, one operation per session at a time; a request that finds none free queues
+   * in the plugin's own way. Thread-safety: a session is used by one thread at a time; the
+   * functions may be called for different sessions concurrently. */
+
+  /* The number of sessions every plugin gets (the same for all, set by the run); 0 when the
+   * row has no `postgres` profile. */
+  uint32_t (*db_pool_size)(void* host_context);
+
+  /* A new session; no I/O (it connects during its first operation, without waiting).
+   * Fails with BENCHD_ERR_STATE when db_pool_size() sessions are open. */
+  benchd_status (*db_open)(void* host_context, benchd_db_session** session, benchd_error* error);
+
+  /* Closes a session and its connection; an operation still running is abandoned. */
+  void (*db_close)(benchd_db_session* session);
+
+  /* Start an operation on an idle session and fill `step`. A cached answer or a read-only
+   * save finishes at once (BENCHD_DB_DONE). db_begin_save_movies refuses a body that is not a
+   * JSON array of movies with BENCHD_ERR_INVALID_ARGUMENT (answer 400) and nothing started. */
+  benchd_status (*db_begin_movies_by_director)(benchd_db_session* session, const char* last_name,
+                                               size_t last_name_size, benchd_db_step* step,
+                                               benchd_error* error);
+  benchd_status (*db_begin_save_movies)(benchd_db_session* session, const char* body,
+                                        size_t body_size, benchd_db_step* step,
+                                        benchd_error* error);
+  benchd_status (*db_begin_delete_movie)(benchd_db_session* session, int64_t movie_id,
+                                         benchd_db_step* step, benchd_error* error);
+
+  /* Makes progress once the socket is as `step` asked, and fills `step` again. A call before
+   * that is harmless. */
+  benchd_status (*db_continue)(benchd_db_session* session, benchd_db_step* step,
+                               benchd_error* error);
+
+  /* After BENCHD_DB_DONE: writes the answer to `sink` exactly once and returns BENCHD_OK (a
+   * delete writes nothing), or returns BENCHD_ERR_UNAVAILABLE (the database cannot be reached:
+   * answer 503) or BENCHD_ERR_IO (the database refused the statement: answer 500) with
+   * PostgreSQL's message. The session is idle again either way. */
+  benchd_status (*db_finish)(benchd_db_session* session, benchd_byte_sink sink, void* sink_context,
+                             benchd_error* error);
+
+  /* Gives up the running operation (its request's deadline passed or its client left): the
+   * session drops its connection and is idle; its next operation connects again. */
+  void (*db_abandon)(benchd_db_session* session);
 } benchd_host_api;
 
 /* A free-form key=value setting from the worker's command line (e.g. max_threads=5000).
@@ -194,7 +275,7 @@ typedef struct benchd_server_config {
 /* Opaque server instance owned by the plugin. */
 typedef struct benchd_server benchd_server;
 
-/* LP64: 104 bytes. */
+/* LP64: 104 bytes (2.0), 120 bytes (2.1). */
 typedef struct benchd_plugin_descriptor {
   size_t struct_size;
   uint32_t abi_major; /* BENCHD_ABI_MAJOR the plugin was built with */
@@ -255,6 +336,13 @@ typedef struct benchd_plugin_descriptor {
 
   /* Frees the instance. Called once, after stop() or instead of start() when start() failed. */
   void (*destroy)(benchd_server* server);
+
+  /* 2.1: the server profiles the plugin implements itself, beyond the core's "no-cache" and
+   * "read-write": e.g. "no-keep-alive", "postgres". Static strings, bounded like `name`. The
+   * host refuses to run a row whose profile the plugin does not list ("plugin X does not
+   * implement postgres"); a 2.0 plugin lists "no-keep-alive" implicitly, nothing else. */
+  const char* const* implemented_profiles;
+  size_t implemented_profile_count;
 } benchd_plugin_descriptor;
 
 /* The entry symbol every plugin exports. Returns a pointer to a static descriptor; may be

@@ -24,6 +24,10 @@ struct DaemonConfig {
   std::size_t max_streams = 16;                        ///< max_streams: concurrent event streams
   std::size_t max_body_bytes = 1 << 20;  ///< max_body_bytes: larger request bodies get 413
   std::size_t max_queued = 16;           ///< max_queued: runs waiting behind the running one
+  /// postgres_url: the PostgreSQL server of the postgres rows (libpq URI or conninfo); empty:
+  /// a private cluster per run, run as the daemon's own user.
+  std::string postgres_url;
+  std::uint32_t db_pool = 16;  ///< db_pool: database connections per plugin, 1 to 500
 };
 
 /// A config file that cannot be used; what() names the file, the line, the key and the reason.

@@ -14,6 +14,18 @@ namespace benchd::microservice {
 inline constexpr std::array<std::string_view, 3> kImplementedProfiles = {
     "no-cache", "no-keep-alive", "read-write"};
 
+/// The profiles the core implements for every plugin. The others a plugin implements itself and
+/// lists in its descriptor (plugin.h's implemented_profiles).
+inline constexpr std::array<std::string_view, 2> kCoreProfiles = {"no-cache", "read-write"};
+
+/// The profile whose movies live in PostgreSQL (needs a database server for the row).
+inline constexpr std::string_view kPostgresProfile = "postgres";
+
+/// Whether every plugin gets `profile` from the core.
+[[nodiscard]] constexpr bool isCoreProfile(std::string_view profile) {
+  return profile == kCoreProfiles[0] || profile == kCoreProfiles[1];
+}
+
 /// The server profiles that change the core's behaviour. Profiles that only concern the
 /// transport (e.g. "no-keep-alive") are the plugins' business and are ignored here.
 struct ServiceProfile {

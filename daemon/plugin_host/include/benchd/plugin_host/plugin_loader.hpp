@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace benchd::plugin_host {
 
@@ -17,6 +19,13 @@ struct PluginInfo {
   std::string io_stack;
   unsigned abi_major = 0;
   unsigned abi_minor = 0;
+  /// The server profiles the plugin implements itself (ABI 2.1 implemented_profiles; a 2.0
+  /// plugin implements "no-keep-alive" only). The core's "no-cache" and "read-write" are not
+  /// listed: every plugin gets them.
+  std::vector<std::string> implemented_profiles;
+
+  /// Whether a row with this profile can run on the plugin.
+  [[nodiscard]] bool implementsProfile(std::string_view profile) const;
 };
 
 /// A plugin that passed every check. The library is never unloaded (plugins may leave threads

@@ -3,6 +3,7 @@
 #include <benchd/loadgen/load_engine.hpp>
 #include <benchd/results/series.hpp>
 #include <benchd/results/summary_row.hpp>
+#include <benchd/runner/database_server.hpp>
 #include <benchd/runner/run_plan.hpp>
 #include <benchd/store/result_store.hpp>
 
@@ -107,6 +108,8 @@ struct RunSettings {
   /// How long a worker may drain requests in flight at stop (its --stop-timeout-ms); SIGKILL
   /// follows a few seconds later.
   std::chrono::milliseconds worker_stop_timeout{10'000};
+  /// The PostgreSQL server of the `postgres` rows, started on the first one.
+  DatabaseServerSettings database;
   /// A run already recorded in the store as queued (the daemon's queue): execute() starts that
   /// record instead of creating one.
   std::optional<store::RunId> queued_run;
@@ -176,6 +179,8 @@ class BenchmarkRun {
   /// Its threads are created per phase by execute()'s thread and inherit its affinity.
   loadgen::LoadEngine engine_;
   std::atomic<bool> stop_requested_{false};
+  /// The `postgres` rows' server: made by the first such row, stopped at the run's end.
+  std::unique_ptr<DatabaseServer> database_;
 };
 
 }  // namespace benchd::runner

@@ -39,6 +39,12 @@ struct PluginDescription {
   std::string io_stack;
   std::string abi;             ///< "1.0": the ABI version it was built for
   std::filesystem::path path;  ///< the file in its folder, as listed (not resolved)
+  /// The server profiles it implements itself (e.g. "no-keep-alive", "postgres"); the core's
+  /// "no-cache" and "read-write" are everyone's and not listed.
+  std::vector<std::string> profiles;
+
+  /// Whether a row with `profile` can run on it.
+  [[nodiscard]] bool implementsProfile(std::string_view profile) const;
 };
 
 /// A `.so` that will not be used.

@@ -25,6 +25,8 @@ struct RowPlan {
   /// Profiles of the row that nothing installed implements (e.g. "postgres"): the row gets a
   /// failed result for every approach, naming them.
   std::vector<std::string> unsupported_profiles;
+  /// The row's profiles name `postgres`: it runs against the run's PostgreSQL server.
+  bool needs_database = false;
   std::uint32_t peak_connections = 0;            ///< the most connections its phases open at once
   std::chrono::seconds seconds_per_approach{0};  ///< warm-up + test + kPerRunOverhead
   loadgen::HostLimitCheck limits;                ///< problems refuse the row, warnings don't
@@ -38,6 +40,10 @@ struct RunPlan {
   std::uint32_t repeats = 1;
   std::chrono::seconds total{0};  ///< estimated wall time of the whole run, repeats included
   std::uint32_t peak_connections = 0;
+  /// When a row needs PostgreSQL: the server the run would use (database_server.hpp's
+  /// describeDatabaseServer) and, when it cannot have one, why not (else empty).
+  std::string database;
+  std::string database_problem;
 };
 
 /// The -w/-t overrides of the original's benchmark.sh: replace every row's warm-up / test

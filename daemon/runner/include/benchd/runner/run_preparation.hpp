@@ -53,6 +53,9 @@ struct RunEnvironment {
   std::filesystem::path worker;       ///< the benchd-worker executable
   std::filesystem::path report_tool;  ///< benchd-report; empty or missing: no PNG charts
   std::filesystem::path output_dir;   ///< results go to output_dir/<scenario file stem>/
+  /// The PostgreSQL of the `postgres` rows: a private cluster unless a server is named
+  /// (`benchd run --postgres`, the daemon's postgres_url), and the pool per plugin.
+  DatabaseServerSettings database;
 };
 
 /// The part of a RunRequest that a RunRequestError is about, and what was wrong with it. Each

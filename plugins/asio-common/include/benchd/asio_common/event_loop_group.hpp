@@ -1,5 +1,6 @@
 #pragma once
 
+#include <benchd/asio_common/database_pool.hpp>
 #include <benchd/asio_common/loop_counters.hpp>
 #include <benchd/asio_common/upstream_pool.hpp>
 #include <benchd/plugin.h>
@@ -96,8 +97,9 @@ class EventLoopGroup {
   using LoopStopper = std::function<void(EventLoop&)>;
 
   /// Throws sdk::PluginError (BENCHD_ERR_INVALID_ARGUMENT) for a bad header_deadline_ms,
-  /// upstream_margin_ms or upstream_idle_ms.
-  explicit EventLoopGroup(sdk::ServerSettings settings);
+  /// upstream_margin_ms, upstream_idle_ms or db_deadline_ms. `host` is the host's table: when
+  /// it has a database (the `postgres` row), the group owns the loops' DatabasePool.
+  EventLoopGroup(sdk::ServerSettings settings, const benchd_host_api* host);
   ~EventLoopGroup();
   EventLoopGroup(const EventLoopGroup&) = delete;
   EventLoopGroup& operator=(const EventLoopGroup&) = delete;
@@ -146,6 +148,9 @@ class EventLoopGroup {
 
   [[nodiscard]] std::vector<std::unique_ptr<EventLoop>>& loops() noexcept { return loops_; }
 
+  /// The database sessions every loop shares under the `postgres` profile; null otherwise.
+  [[nodiscard]] DatabasePool* database() noexcept { return database_.get(); }
+
  private:
   void acceptNext();
   /// After a resource-exhaustion accept error: accepts again after kAcceptBackoff. Loop 0.
@@ -171,6 +176,7 @@ class EventLoopGroup {
   /// Failed accepts (counter "accept_errors"): EMFILE and the like; written on loop 0.
   std::atomic<std::int64_t> accept_errors_{0};
   boost::asio::ip::tcp::endpoint self_endpoint_;
+  std::unique_ptr<DatabasePool> database_;
   std::uint16_t bound_port_ = 0;
   bool started_ = false;
   bool stopped_ = false;

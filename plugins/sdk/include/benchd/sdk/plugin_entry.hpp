@@ -15,9 +15,16 @@
 #include <benchd/sdk/plugin_support.hpp>
 
 #include <chrono>
+#include <span>
 #include <string>
 
 namespace benchd::sdk {
+
+/// What a plugin implements unless it says more: the transport profile.
+inline constexpr const char* kTransportProfiles[] = {"no-keep-alive"};
+
+/// The in-tree approach plugins' profiles: the transport's and the database of `postgres`.
+inline constexpr const char* kTransportAndDatabaseProfiles[] = {"no-keep-alive", "postgres"};
 
 /// The static facts of a plugin's descriptor.
 struct PluginFacts {
@@ -26,6 +33,8 @@ struct PluginFacts {
   const char* description;
   benchd_concurrency_model concurrency_model;
   const char* io_stack;
+  /// The profiles the plugin implements itself (plugin.h, implemented_profiles).
+  std::span<const char* const> implemented_profiles = kTransportProfiles;
 };
 
 template <typename Server>
@@ -48,6 +57,8 @@ class PluginAdapter {
         .stats = &stats,
         .stop = &stop,
         .destroy = &destroy,
+        .implemented_profiles = facts.implemented_profiles.data(),
+        .implemented_profile_count = facts.implemented_profiles.size(),
     };
     return &descriptor;
   }

@@ -41,15 +41,22 @@ inline constexpr std::chrono::milliseconds kHeaderDeadline{BENCHD_HEADER_DEADLIN
 ///  - `upstream_margin_ms`: what a nested call may take beyond the delay it forwards
 ///    (kUpstreamResponseMargin, see upstreamResponseTimeout());
 ///  - `upstream_idle_ms`: how long an idle pooled upstream connection is kept
-///    (kUpstreamIdleTimeout); the pool then also sweeps at least that often.
+///    (kUpstreamIdleTimeout); the pool then also sweeps at least that often;
+///  - `db_deadline_ms`: how long a request may spend on the database of the `postgres`
+///    profile (kDatabaseDeadline).
 inline constexpr std::string_view kHeaderDeadlineOption = "header_deadline_ms";
 inline constexpr std::string_view kUpstreamMarginOption = "upstream_margin_ms";
 inline constexpr std::string_view kUpstreamIdleOption = "upstream_idle_ms";
+inline constexpr std::string_view kDatabaseDeadlineOption = "db_deadline_ms";
+
+/// How long a request may spend on the database, waiting for a pooled session included
+/// (BENCHD_DATABASE_DEADLINE_MILLIS, 10 s).
+inline constexpr std::chrono::milliseconds kDatabaseDeadline{BENCHD_DATABASE_DEADLINE_MILLIS};
 
 /// The options every approach plugin takes for its request deadlines, for a Server's
 /// knownOptions().
-inline constexpr std::array<std::string_view, 3> kRequestDeadlineOptions = {
-    kHeaderDeadlineOption, kUpstreamMarginOption, kUpstreamIdleOption};
+inline constexpr std::array<std::string_view, 4> kRequestDeadlineOptions = {
+    kHeaderDeadlineOption, kUpstreamMarginOption, kUpstreamIdleOption, kDatabaseDeadlineOption};
 
 /// The value of the shortening option `option`, or `limit` when it is not given. Throws
 /// PluginError (BENCHD_ERR_INVALID_ARGUMENT) naming the option and its range for a value that
@@ -87,6 +94,12 @@ inline std::chrono::milliseconds upstreamResponseMargin(const ServerSettings& se
 /// `upstream_idle_ms` shortens it.
 inline std::chrono::milliseconds upstreamIdleTimeout(const ServerSettings& settings) {
   return shortenedTimeout(settings, kUpstreamIdleOption, kUpstreamIdleTimeout);
+}
+
+/// How long a request may spend on the database: kDatabaseDeadline unless `db_deadline_ms`
+/// shortens it.
+inline std::chrono::milliseconds databaseDeadline(const ServerSettings& settings) {
+  return shortenedTimeout(settings, kDatabaseDeadlineOption, kDatabaseDeadline);
 }
 
 /// How often a pool whose idle connections expire after `idle_timeout` sweeps them:

@@ -71,6 +71,6 @@ inline constexpr std::array<std::string_view, ThreadPoolSettings::kOptionNames.s
         ThreadPoolSettings::kOptionNames[0], ThreadPoolSettings::kOptionNames[1],
         ThreadPoolSettings::kOptionNames[2], ThreadPoolSettings::kOptionNames[3],
         kRequestDeadlineOptions[0],          kRequestDeadlineOptions[1],
-        kRequestDeadlineOptions[2]};
+        kRequestDeadlineOptions[2],          kRequestDeadlineOptions[3]};
 
 }  // namespace benchd::sdk
