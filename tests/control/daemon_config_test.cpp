@@ -24,7 +24,8 @@ std::string errorOf(const std::string& text) {
 TEST(DaemonConfig, KeysOverrideTheDefaults) {
   const DaemonConfig config = parseDaemonConfig(
       "# a comment\n\nbind = 127.0.0.2\nport = 9000\nstate_dir = /srv/benchd\n"
-      "plugin_dirs = /a:/b\nmax_streams = 3\nmax_queued = 0\n",
+      "plugin_dirs = /a:/b\nmax_streams = 3\nmax_queued = 0\n"
+      "postgres_url = postgresql://bench@db.example/movies\ndb_pool = 500\n",
       "benchd.conf");
   EXPECT_EQ(config.bind, "127.0.0.2");
   EXPECT_EQ(config.port, 9000);
@@ -33,7 +34,11 @@ TEST(DaemonConfig, KeysOverrideTheDefaults) {
   EXPECT_EQ(config.plugin_dirs, (std::vector<std::filesystem::path>{"/a", "/b"}));
   EXPECT_EQ(config.max_streams, 3U);
   EXPECT_EQ(config.max_queued, 0U);
+  EXPECT_EQ(config.postgres_url, "postgresql://bench@db.example/movies");
+  EXPECT_EQ(config.db_pool, 500U);
   const DaemonConfig defaults = parseDaemonConfig("", "none");
+  EXPECT_EQ(defaults.postgres_url, "");
+  EXPECT_EQ(defaults.db_pool, 16U);
   EXPECT_EQ(defaults.bind, "127.0.0.1");
   EXPECT_EQ(defaults.port, 7878);
 }
@@ -41,7 +46,10 @@ TEST(DaemonConfig, KeysOverrideTheDefaults) {
 TEST(DaemonConfig, NamesTheLineTheKeyAndTheReason) {
   EXPECT_EQ(errorOf("port = 80\nprot = 1\n"),
             "benchd.conf:2: unknown key 'prot' (known: bind, port, state_dir, token_file, "
-            "plugin_dirs, scenarios_dir, max_streams, max_body_bytes, max_queued)");
+            "plugin_dirs, scenarios_dir, max_streams, max_body_bytes, max_queued, postgres_url, "
+            "db_pool)");
+  EXPECT_EQ(errorOf("db_pool = 501\n"),
+            "benchd.conf:1: key 'db_pool': expected an integer from 1 to 500, got '501'");
   EXPECT_EQ(errorOf("port = 70000\n"),
             "benchd.conf:1: key 'port': expected an integer from 0 to 65535, got '70000'");
   EXPECT_EQ(errorOf("state_dir = relative\n"),

@@ -263,7 +263,7 @@ TEST_P(PluginDatabase, AnExhaustedPoolQueuesThenTimesOutAndNeverDeadlocks) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllApproaches, PluginDatabase, ::testing::ValuesIn(approachPlugins()),
-                         [](const auto& info) { return testNameOf(info.param); });
+                         [](const auto& param_info) { return testNameOf(param_info.param); });
 
 }  // namespace
 }  // namespace benchd::testing

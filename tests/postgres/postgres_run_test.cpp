@@ -78,6 +78,8 @@ TEST(PostgresRun, EveryPluginServesThePostgresRowsOfAPrivateClusterWithoutErrors
             std::string::npos)
       << markdown;
   EXPECT_NE(markdown.find("a private PostgreSQL 15 cluster"), std::string::npos) << markdown;
+  // The cluster is sampled beside the worker, and taken out of what "the rest of the host" used.
+  EXPECT_NE(markdown.find("PostgreSQL (all its processes): "), std::string::npos) << markdown;
 }
 
 TEST(PostgresRun, AnUnreachableServerFailsItsRowsWithPostgresMessageAndTheRunGoesOn) {

@@ -12,6 +12,8 @@
 
 #include <chrono>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace benchd::runner {
 namespace {
@@ -45,7 +47,12 @@ TEST(WorkerInspect, PrintsOnePluginLineAndExitsZero) {
   EXPECT_STREQ(line["ioStack"].GetString(), "Boost.Asio 1.81 + Beast");
   EXPECT_EQ(std::string(line["abi"].GetString()),
             std::to_string(BENCHD_ABI_MAJOR) + "." + std::to_string(BENCHD_ABI_MINOR));
-  EXPECT_EQ(line.MemberCount(), 8U);
+  ASSERT_TRUE(line["profiles"].IsArray());
+  std::vector<std::string> profiles;
+  for (const auto& profile : line["profiles"].GetArray())
+    profiles.emplace_back(profile.GetString());
+  EXPECT_EQ(profiles, (std::vector<std::string>{"no-keep-alive", "postgres"}));
+  EXPECT_EQ(line.MemberCount(), 9U);
 }
 
 TEST(WorkerInspect, ARefusedPluginExitsThreeWithOneLine) {

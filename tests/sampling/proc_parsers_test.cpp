@@ -203,6 +203,7 @@ TEST(ParsePidStat, ReadsTimesStateAndThreads) {
       "18446744073709551615 93904728199168 0 0 0 0 17 0 0 0 0 0 0\n");
   EXPECT_EQ(stat.pid, 7078);
   EXPECT_EQ(stat.state, 'R');
+  EXPECT_EQ(stat.ppid, 7076);
   EXPECT_EQ(stat.utime_ticks, 250U);
   EXPECT_EQ(stat.stime_ticks, 75U);
   EXPECT_EQ(stat.num_threads, 7U);
@@ -214,8 +215,10 @@ TEST(ParsePidStat, CommWithSpacesAndParenthesesIsSkipped) {
       "42 (a) S 1 2 (x) y) S 1 42 42 0 -1 4194560 1500 0 2 0 1234 56 0 0 20 0 3 0 12345\n");
   EXPECT_EQ(stat.pid, 42);
   EXPECT_EQ(stat.state, 'S');
+  EXPECT_EQ(stat.ppid, 1);
   EXPECT_EQ(stat.utime_ticks, 1234U);
   EXPECT_EQ(stat.stime_ticks, 56U);
+  EXPECT_EQ(stat.cutime_ticks, 0U);
   EXPECT_EQ(stat.num_threads, 3U);
 }
 

@@ -151,6 +151,10 @@ void writeSummaryRow(JsonWriter& json, const results::SummaryRow& row, bool diag
     field(json, "otherCpuPercentMax", d.other_cpu_percent_max);
     field(json, "otherRamPercentAvg", d.other_ram_percent_avg);
     field(json, "otherRamPercentMax", d.other_ram_percent_max);
+    field(json, "databaseSampled", d.database_sampled);
+    field(json, "databaseCpuPercentAvg", d.database_cpu_percent_avg);
+    field(json, "databaseCpuPercentMax", d.database_cpu_percent_max);
+    field(json, "databaseMibMax", d.database_mib_max);
     field(json, "busyHost", results::busyHost(d));
     field(json, "achievedRequestsPerSecond", d.achieved_requests_per_second);
     field(json, "intendedRequestsPerSecond", d.intended_requests_per_second);

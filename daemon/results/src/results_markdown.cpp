@@ -85,6 +85,11 @@ void writeKeyNumbers(std::ostream& out, const SummaryRow& row) {
         << formatMetricValue(d.uncorrected_latency_millis_max) << " ms";
   }
   out << ".";
+  if (d.database_sampled) {
+    out << " PostgreSQL (all its processes): " << formatMetricValue(d.database_cpu_percent_avg)
+        << " % CPU avg (" << formatMetricValue(d.database_cpu_percent_max)
+        << " % max) of one core, " << formatMetricValue(d.database_mib_max) << " MiB max.";
+  }
   if (!d.errors_by_class.empty()) {
     out << " Errors: " << d.errors_by_class << ".";
   }

@@ -100,7 +100,8 @@ double SystemSample::otherCpuPercent() const {
   }
   const double host_busy =
       host.cpu_user_percent + host.cpu_system_percent + host.cpu_iowait_percent;
-  const double ours = (worker.cpu_percent + generator.cpu_percent) / static_cast<double>(host.cpus);
+  const double ours = (worker.cpu_percent + generator.cpu_percent + database.cpu_percent) /
+                      static_cast<double>(host.cpus);
   return std::max(0.0, host_busy - ours);
 }
 
@@ -108,8 +109,9 @@ double SystemSample::otherRamPercent() const {
   if (host.ram_total_bytes == 0) {
     return 0.0;
   }
-  const double ours = 100.0 * static_cast<double>(worker.rss_bytes + generator.rss_bytes) /
-                      static_cast<double>(host.ram_total_bytes);
+  const double ours =
+      100.0 * static_cast<double>(worker.rss_bytes + generator.rss_bytes + database.rss_bytes) /
+      static_cast<double>(host.ram_total_bytes);
   return std::max(0.0, host.ram_used_percent - ours);
 }
 

@@ -218,6 +218,19 @@ SummaryRow computeSummary(const std::string& scenario, const std::string& approa
       avgMax(window, [](const SecondRecord& s) { return s.system.otherRamPercent(); });
   diagnostics.other_ram_percent_avg = other_ram.avg;
   diagnostics.other_ram_percent_max = other_ram.max;
+  diagnostics.database_sampled =
+      std::any_of(window.begin(), window.end(),
+                  [](const SecondRecord& s) { return s.system.database.present; });
+  if (diagnostics.database_sampled) {
+    const AvgMax database_cpu =
+        avgMax(window, [](const SecondRecord& s) { return s.system.database.cpu_percent; });
+    diagnostics.database_cpu_percent_avg = database_cpu.avg;
+    diagnostics.database_cpu_percent_max = database_cpu.max;
+    diagnostics.database_mib_max =
+        avgMax(window, [](const SecondRecord& s) {
+          return static_cast<double>(s.system.database.rss_bytes) / kMebibyte;
+        }).max;
+  }
   diagnostics.generator_saturated = test.generator_saturated;
   diagnostics.saturation_reason = test.saturation_reason;
   diagnostics.errors_by_class = errorsByClass(test.totals.errors);

@@ -12,6 +12,7 @@
 #include <benchd/runner/round_order.hpp>
 #include <benchd/sampling/host_sampler.hpp>
 #include <benchd/sampling/process_sampler.hpp>
+#include <benchd/sampling/process_tree_sampler.hpp>
 #include <benchd/sampling/system_specs.hpp>
 
 #include <unistd.h>
@@ -299,11 +300,20 @@ std::optional<results::SummaryRow> BenchmarkRun::runOne(
     // (connects), so the first sample covers that setup and the first interval, and every later
     // one exactly its interval.
     struct PhaseSamplers {
-      explicit PhaseSamplers(pid_t worker_pid) : worker(worker_pid), generator(::getpid()) {}
+      PhaseSamplers(pid_t worker_pid, pid_t database_pid)
+          : worker(worker_pid), generator(::getpid()) {
+        if (database_pid != 0) {
+          database.emplace(database_pid);
+        }
+      }
       sampling::HostSampler host;
       sampling::ProcessSampler worker;
       sampling::ProcessSampler generator;
+      /// A postgres row's private cluster: the postmaster and its processes.
+      std::optional<sampling::ProcessTreeSampler> database;
     };
+    const pid_t database_pid =
+        row_plan.needs_database && database_ ? database_->serverPid() : pid_t{0};
     std::optional<PhaseSamplers> samplers;
     double phase_seconds = 0.0;
     const auto stepOf = [](measurement::PhaseKind kind) {
@@ -314,7 +324,7 @@ std::optional<results::SummaryRow> BenchmarkRun::runOne(
     hooks.before_phase = [&](measurement::PhaseKind kind, std::chrono::seconds duration) {
       phase_seconds = static_cast<double>(duration.count());
       observer_.onStep(context.at(stepOf(kind), 0.0, phase_seconds));
-      samplers.emplace(worker.pid());  // the previous phase's go first
+      samplers.emplace(worker.pid(), database_pid);  // the previous phase's go first
     };
     hooks.after_phase = [&](const measurement::PhaseResult& phase) {
       if (stop_requested_.load()) {
@@ -338,6 +348,9 @@ std::optional<results::SummaryRow> BenchmarkRun::runOne(
       second.system.epoch_millis = second.system.host.epoch_millis;
       second.system.worker = samplers->worker.sample();
       second.system.generator = samplers->generator.sample();
+      if (samplers->database) {
+        second.system.database = samplers->database->sample();
+      }
       second.system.worker_stats = worker.latestStats();
       store_.addSecond(result_id, second);
       const double elapsed =

@@ -55,7 +55,8 @@ void writeSystemCsv(std::ostream& out, const std::vector<results::SecondRecord>&
          "tcp_sockets_in_use,loopback_rx_bytes,loopback_tx_bytes,loopback_rx_packets,"
          "loopback_tx_packets,tcp_active_opens,tcp_passive_opens,worker_cpu_percent,"
          "worker_rss_bytes,worker_heap_bytes,worker_threads,worker_voluntary_context_switches,"
-         "worker_involuntary_context_switches,worker_open_fds,generator_cpu_percent\n";
+         "worker_involuntary_context_switches,worker_open_fds,generator_cpu_percent,"
+         "database_cpu_percent,database_rss_bytes\n";
   for (const results::SecondRecord& second : seconds) {
     const results::SystemSample& s = second.system;
     out << s.epoch_millis << "," << s.host.cpu_user_percent << "," << s.host.cpu_system_percent
@@ -67,7 +68,8 @@ void writeSystemCsv(std::ostream& out, const std::vector<results::SecondRecord>&
         << "," << (s.worker_stats ? s.worker_stats->heap_bytes : 0) << "," << s.worker.threads
         << "," << s.worker.voluntary_context_switches << ","
         << s.worker.involuntary_context_switches << "," << s.worker.open_fds << ","
-        << s.generator.cpu_percent << "\n";
+        << s.generator.cpu_percent << "," << s.database.cpu_percent << "," << s.database.rss_bytes
+        << "\n";
   }
 }
 

@@ -277,11 +277,21 @@ ProcessStat parsePidStat(std::string_view text, std::string_view source) {
   for (int field = 4; field <= 20; ++field) {
     const std::string_view token = nextToken(rest);
     switch (field) {
+      case 4:
+        stat.ppid = static_cast<std::int64_t>(requireU64(token, source, "ppid (field 4)"));
+        break;
       case 14:
         stat.utime_ticks = requireU64(token, source, "utime (field 14)");
         break;
       case 15:
         stat.stime_ticks = requireU64(token, source, "stime (field 15)");
+        break;
+      case 16:
+        // cutime and cstime are signed in proc(5) (long) but never negative in practice.
+        stat.cutime_ticks = toU64(token).value_or(0);
+        break;
+      case 17:
+        stat.cstime_ticks = toU64(token).value_or(0);
         break;
       case 20:
         stat.num_threads = requireU64(token, source, "num_threads (field 20)");

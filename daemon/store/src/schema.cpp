@@ -217,6 +217,16 @@ ALTER TABLE run ADD COLUMN winner_rule TEXT NOT NULL DEFAULT 'significant';
 ALTER TABLE system_second ADD COLUMN host_cpus INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE system_second ADD COLUMN host_ram_total_bytes INTEGER NOT NULL DEFAULT 0;
 )sql",
+    // 6: the database of a `postgres` row, all its processes, sampled like the worker
+    // (results::SystemSample::database): CPU, proportional memory, processes. Absent (0) in
+    // other rows and in seconds stored before.
+    R"sql(
+ALTER TABLE system_second ADD COLUMN database_present INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE system_second ADD COLUMN database_cpu_percent REAL NOT NULL DEFAULT 0;
+ALTER TABLE system_second ADD COLUMN database_cpu_micros INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE system_second ADD COLUMN database_rss_bytes INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE system_second ADD COLUMN database_processes INTEGER NOT NULL DEFAULT 0;
+)sql",
 };
 
 int userVersion(sqlite::SqliteConnection& connection) {

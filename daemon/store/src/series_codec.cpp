@@ -162,8 +162,9 @@ constexpr std::string_view kSystemColumns =
     "generator_present, generator_cpu_percent, generator_cpu_micros, generator_rss_bytes, "
     "generator_threads, generator_voluntary_context_switches, "
     "generator_involuntary_context_switches, generator_open_fds, worker_stats_epoch_millis, "
-    "worker_heap_bytes, worker_counters, host_cpus, host_ram_total_bytes";
-constexpr int kSystemColumnCount = 34;
+    "worker_heap_bytes, worker_counters, host_cpus, host_ram_total_bytes, database_present, "
+    "database_cpu_percent, database_cpu_micros, database_rss_bytes, database_processes";
+constexpr int kSystemColumnCount = 39;
 
 /// "a, b" with prefix "l." -> "l.a, l.b": the two tables share some column names.
 std::string qualified(std::string_view columns, std::string_view prefix) {
@@ -280,8 +281,8 @@ void insertSystemSecond(SqliteConnection& connection, std::int64_t result,
       .process(sample.worker)
       .process(sample.generator);
   // The worker's stats (three columns, null before its first stats line), then the host's size
-  // (schema 5).
-  constexpr int kStatsColumn = 3 + kSystemColumnCount - 4;
+  // (schema 5), then the database (schema 6).
+  constexpr int kStatsColumn = 3 + kSystemColumnCount - 9;
   if (sample.worker_stats) {
     insert.bind(kStatsColumn, sample.worker_stats->epoch_millis);
     insert.bind(kStatsColumn + 1, sample.worker_stats->heap_bytes);
@@ -293,6 +294,12 @@ void insertSystemSecond(SqliteConnection& connection, std::int64_t result,
   }
   insert.bind(kStatsColumn + 3, std::int64_t{host.cpus});
   insert.bind(kStatsColumn + 4, static_cast<std::int64_t>(host.ram_total_bytes));
+  const sampling::ProcessSample& database = sample.database;
+  insert.bind(kStatsColumn + 5, std::int64_t{database.present ? 1 : 0});
+  insert.bind(kStatsColumn + 6, database.cpu_percent);
+  insert.bind(kStatsColumn + 7, static_cast<std::int64_t>(database.cpu_micros));
+  insert.bind(kStatsColumn + 8, static_cast<std::int64_t>(database.rss_bytes));
+  insert.bind(kStatsColumn + 9, static_cast<std::int64_t>(database.threads));
   insert.run();
 }
 
@@ -365,6 +372,15 @@ std::vector<results::SecondRecord> selectSeconds(SqliteConnection& connection, s
         static_cast<std::uint32_t>(std::max<std::int64_t>(0, select.columnInt64(stats_column + 3)));
     host.ram_total_bytes =
         static_cast<std::uint64_t>(std::max<std::int64_t>(0, select.columnInt64(stats_column + 4)));
+    const auto nonNegative = [&select](int column) {
+      return static_cast<std::uint64_t>(std::max<std::int64_t>(0, select.columnInt64(column)));
+    };
+    sampling::ProcessSample& database = system.database;
+    database.present = select.columnInt64(stats_column + 5) != 0;
+    database.cpu_percent = select.columnDouble(stats_column + 6);
+    database.cpu_micros = nonNegative(stats_column + 7);
+    database.rss_bytes = nonNegative(stats_column + 8);
+    database.threads = nonNegative(stats_column + 9);
     seconds.push_back(std::move(record));
   }
   return seconds;
@@ -408,6 +424,10 @@ std::vector<std::pair<std::string, std::string>> diagnosticsToPairs(const result
       {"other_cpu_percent_max", number(d.other_cpu_percent_max)},
       {"other_ram_percent_avg", number(d.other_ram_percent_avg)},
       {"other_ram_percent_max", number(d.other_ram_percent_max)},
+      {"database_sampled", d.database_sampled ? "1" : "0"},
+      {"database_cpu_percent_avg", number(d.database_cpu_percent_avg)},
+      {"database_cpu_percent_max", number(d.database_cpu_percent_max)},
+      {"database_mib_max", number(d.database_mib_max)},
   };
 }
 
@@ -429,6 +449,10 @@ results::Diagnostics diagnosticsFromPairs(
   d.other_cpu_percent_max = real("other_cpu_percent_max");
   d.other_ram_percent_avg = real("other_ram_percent_avg");
   d.other_ram_percent_max = real("other_ram_percent_max");
+  d.database_sampled = text("database_sampled") == "1";
+  d.database_cpu_percent_avg = real("database_cpu_percent_avg");
+  d.database_cpu_percent_max = real("database_cpu_percent_max");
+  d.database_mib_max = real("database_mib_max");
   d.generator_cores = static_cast<std::uint32_t>(whole("generator_cores"));
   d.achieved_requests_per_second = real("achieved_requests_per_second");
   d.intended_requests_per_second = real("intended_requests_per_second");

@@ -67,16 +67,20 @@ struct SystemSample {
   sampling::HostSample host;
   sampling::ProcessSample worker;
   sampling::ProcessSample generator;
+  /// A `postgres` row's private PostgreSQL server, all its processes
+  /// (sampling::ProcessTreeSampler); not present on other rows and for a server elsewhere.
+  sampling::ProcessSample database;
   std::optional<WorkerStats> worker_stats;  ///< none until the worker's first stats line
 
   /// What the rest of the host used of its CPUs in this interval, percent of all CPUs: the
-  /// host's user + system + iowait share minus the worker's and benchd's own process's (which
-  /// holds the load generator), never below 0 (samples a tick apart can cross). 0 when the
-  /// host's CPU count is unknown (host.cpus 0: seconds stored before schema 5).
+  /// host's user + system + iowait share minus the worker's, benchd's own process's (which
+  /// holds the load generator) and the row's database's, never below 0 (samples a tick apart
+  /// can cross). 0 when the host's CPU count is unknown (host.cpus 0: seconds stored before
+  /// schema 5).
   [[nodiscard]] double otherCpuPercent() const;
-  /// The same for memory: host RAM used minus the worker's and benchd's resident sets, percent
-  /// of MemTotal; 0 when MemTotal is unknown. Shared pages count in both resident sets, so this
-  /// errs low.
+  /// The same for memory: host RAM used minus the worker's and benchd's resident sets and the
+  /// database's proportional set, percent of MemTotal; 0 when MemTotal is unknown. Shared pages
+  /// count in both resident sets, so this errs low.
   [[nodiscard]] double otherRamPercent() const;
 };
 

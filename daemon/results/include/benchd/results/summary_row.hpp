@@ -78,6 +78,13 @@ struct Diagnostics {
   /// so it marks no result as busy by itself.
   double other_ram_percent_avg = 0.0;
   double other_ram_percent_max = 0.0;
+  /// A `postgres` row's private PostgreSQL server, all its processes, during the test: CPU in
+  /// percent of one core and its proportional memory. False (and 0) on other rows and for a
+  /// server elsewhere, which benchd cannot see.
+  bool database_sampled = false;
+  double database_cpu_percent_avg = 0.0;
+  double database_cpu_percent_max = 0.0;
+  double database_mib_max = 0.0;
   /// How the worker ended when it was stopped after the test, if not cleanly (e.g. "exit code 5":
   /// requests were cut off at stop); empty otherwise. Its numbers stand either way.
   std::string worker_stop;

@@ -87,8 +87,12 @@ struct TcpOpens {
 struct ProcessStat {
   std::int64_t pid = 0;
   char state = '?';               ///< R, S, D, Z (zombie), X (dead), ...
+  std::int64_t ppid = 0;          ///< the parent's pid
   std::uint64_t utime_ticks = 0;  ///< whole process (exited threads included), clock ticks
   std::uint64_t stime_ticks = 0;
+  /// Of its children that exited and were waited for (reaped), clock ticks.
+  std::uint64_t cutime_ticks = 0;
+  std::uint64_t cstime_ticks = 0;
   std::uint64_t num_threads = 0;
 };
 

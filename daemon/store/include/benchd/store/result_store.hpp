@@ -102,7 +102,7 @@ struct RunQuery {
 /// ResultStore on the same file, which WAL lets read while the writer writes.
 class ResultStore {
  public:
-  static constexpr int kSchemaVersion = 5;
+  static constexpr int kSchemaVersion = 6;
 
   /// Opens or creates the file (and its folder) and migrates it to kSchemaVersion. Throws
   /// StoreError.
