@@ -108,7 +108,17 @@ TEST_F(StoreTest, KeepsARunItsRowsResultsAndSeconds) {
     store.addScenarioRows(run, rows);
     result = store.beginResult(run, 0, "ci-get-movies", "callbacks-asio");
     store.addSecond(result, sampleSecond(0));
-    store.addSecond(result, sampleSecond(1));
+    results::SecondRecord with_database = sampleSecond(1);
+    with_database.system.database.present = true;
+    with_database.system.database.cpu_percent = 42.5;
+    with_database.system.database.rss_bytes = 64'000'000;
+    with_database.system.database.threads = 7;
+    store.addSecond(result, with_database);
+    // A second in which not one request was answered (a database stalling every request): no
+    // latency buckets at all, stored as an empty blob.
+    results::SecondRecord silent = sampleSecond(2);
+    silent.load.latency_buckets.clear();
+    store.addSecond(result, silent);
     results::SummaryRow summary;
     summary.scenario = "ci-get-movies";
     summary.approach = "callbacks-asio";
@@ -156,7 +166,13 @@ TEST_F(StoreTest, KeepsARunItsRowsResultsAndSeconds) {
   ASSERT_EQ(store.findResult(run, "ci-get-movies", "callbacks-asio"), result);
   const std::vector<results::SecondRecord> seconds =
       store.seconds(result, measurement::PhaseKind::kTest);
-  ASSERT_EQ(seconds.size(), 2U);
+  ASSERT_EQ(seconds.size(), 3U);
+  EXPECT_TRUE(seconds[2].load.latency_buckets.empty());
+  EXPECT_FALSE(seconds[0].system.database.present);
+  EXPECT_TRUE(seconds[1].system.database.present);
+  EXPECT_DOUBLE_EQ(seconds[1].system.database.cpu_percent, 42.5);
+  EXPECT_EQ(seconds[1].system.database.rss_bytes, 64'000'000U);
+  EXPECT_EQ(seconds[1].system.database.threads, 7U);
   const results::SecondRecord expected = sampleSecond(1);
   const results::SecondRecord& actual = seconds[1];
   EXPECT_EQ(actual.load.index, 1U);

@@ -47,11 +47,18 @@ void SqliteStatement::bind(int index, double value) {
 }
 
 void SqliteStatement::bind(int index, std::string_view value) {
-  checkBind(statement_, sqlite3_bind_text64(statement_, index, value.data(), value.size(),
-                                            SQLITE_TRANSIENT, SQLITE_UTF8));
+  // A null pointer would bind NULL, not '': an empty view may have one.
+  checkBind(statement_, sqlite3_bind_text64(statement_, index, value.empty() ? "" : value.data(),
+                                            value.size(), SQLITE_TRANSIENT, SQLITE_UTF8));
 }
 
 void SqliteStatement::bindBlob(int index, std::span<const std::byte> bytes) {
+  // The same for a blob: an empty span (e.g. the latency buckets of a second without a single
+  // answer) is a zero-length blob, which a NOT NULL column takes.
+  if (bytes.empty()) {
+    checkBind(statement_, sqlite3_bind_zeroblob(statement_, index, 0));
+    return;
+  }
   checkBind(statement_,
             sqlite3_bind_blob64(statement_, index, bytes.data(), bytes.size(), SQLITE_TRANSIENT));
 }
