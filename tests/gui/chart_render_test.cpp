@@ -14,6 +14,7 @@
 
 #include <QSignalSpy>
 #include <QTest>
+#include <algorithm>
 #include <cmath>
 
 using benchd::charts::ChartSecond;
@@ -106,6 +107,38 @@ class ChartRenderTest : public QObject {
     chart.setSeconds(someSeconds(30, true));
     const QImage with_errors = benchd::charts::renderWidget(chart, QSize(1800, 1500));
     QVERIFY(countPixels(with_errors, latency, isRed) > 20);
+  }
+
+  void theDatabaseLinesShowOnlyWhereTheDatabaseWasSampled() {
+    ScenarioChart chart(ScenarioChart::Arrangement::kStacked);
+    constexpr int kCpuPanel = 2;
+    constexpr int kMemoryPanel = 3;
+    const auto hasEntry = [&chart](int panel, const QString& prefix) {
+      const QStringList entries = chart.legendEntries(panel);
+      return std::any_of(entries.begin(), entries.end(),
+                         [&prefix](const QString& entry) { return entry.startsWith(prefix); });
+    };
+    chart.setSeconds(someSeconds(10, false));
+    QVERIFY(hasEntry(kCpuPanel, QStringLiteral("Worker: ")));
+    QVERIFY(!hasEntry(kCpuPanel, QStringLiteral("PostgreSQL")));
+    QVERIFY(!hasEntry(kMemoryPanel, QStringLiteral("PostgreSQL")));
+
+    // A postgres row: the cluster sampled from the third second on (the first row's start).
+    std::vector<ChartSecond> seconds = someSeconds(11, false);
+    for (std::size_t index = 2; index < seconds.size(); ++index) {
+      seconds[index].database_present = true;
+      seconds[index].database_cpu_percent = 30.0 + static_cast<double>(index);
+      seconds[index].database_mib = 48.0;
+    }
+    chart.setSeconds(seconds);
+    // Nine seconds, 32..40 %: the median is 36, the seconds before the cluster not counted.
+    QVERIFY2(chart.legendEntries(kCpuPanel).contains(QStringLiteral("PostgreSQL: 32 / 36 / 40 %")),
+             qPrintable(chart.legendEntries(kCpuPanel).join(QStringLiteral(" | "))));
+    QVERIFY2(
+        chart.legendEntries(kMemoryPanel).contains(QStringLiteral("PostgreSQL: 48 / 48 / 48 MiB")),
+        qPrintable(chart.legendEntries(kMemoryPanel).join(QStringLiteral(" | "))));
+    chart.clear();
+    QVERIFY(!hasEntry(kCpuPanel, QStringLiteral("PostgreSQL")));
   }
 
   void appendingAddsOnePointPerSecond() {

@@ -262,6 +262,42 @@ class GuiAppTest : public QObject {
     QVERIFY(benchd::charts::chartSecondOf(stored.back()).other_ram_percent > 0.0);
   }
 
+  void theDatabaseOfASecondIsDecodedAndTakenOutOfTheRestOfTheHost() {
+    // A second as the API writes it for a postgres row (api/openapi.yaml, Second): two cores,
+    // the host 60 % busy; the worker 50 % of a core, benchd 10 %, PostgreSQL 40 %.
+    const QJsonObject host{{"cpuUserPercent", 50.0},   {"cpuSystemPercent", 10.0},
+                           {"cpuIowaitPercent", 0.0},  {"ramUsedPercent", 40.0},
+                           {"ramTotalBytes", 1 << 30}, {"cpus", 2},
+                           {"intervalSeconds", 1.0}};
+    const QJsonObject worker{
+        {"cpuPercent", 50.0}, {"rssMiB", 20.0}, {"heapMiB", 4.0}, {"threads", 8}, {"openFds", 40}};
+    QJsonObject second{
+        {"second", 3},
+        {"startSeconds", 3.0},
+        {"durationSeconds", 1.0},
+        {"endEpochMillis", 1000},
+        {"host", host},
+        {"worker", worker},
+        {"generatorCpuPercent", 10.0},
+        {"generatorRssMiB", 30.0},
+        {"database", QJsonObject{{"cpuPercent", 40.0}, {"mib", 48.0}, {"processes", 9}}}};
+    const benchd::results::SecondRecord with_database = benchd::gui::secondRecordFromJson(second);
+    QVERIFY(with_database.system.database.present);
+    QCOMPARE(with_database.system.database.threads, std::uint64_t{9});
+    const benchd::charts::ChartSecond drawn = benchd::charts::chartSecondOf(with_database);
+    QVERIFY(drawn.database_present);
+    QCOMPARE(drawn.database_cpu_percent, 40.0);
+    QCOMPARE(drawn.database_mib, 48.0);
+    QCOMPARE(drawn.other_cpu_percent, 60.0 - (50.0 + 10.0 + 40.0) / 2.0);
+
+    second["database"] = QJsonValue::Null;  // every row but a postgres row's
+    const benchd::charts::ChartSecond without =
+        benchd::charts::chartSecondOf(benchd::gui::secondRecordFromJson(second));
+    QVERIFY(!without.database_present);
+    QCOMPARE(without.database_mib, 0.0);
+    QCOMPARE(without.other_cpu_percent, 60.0 - (50.0 + 10.0) / 2.0);
+  }
+
   void stopEndsTheRunAndAGoneDaemonIsReported() {
     auto daemon = std::make_unique<DaemonProcess>(state_.path(), 0);
     const int port = daemon->port();

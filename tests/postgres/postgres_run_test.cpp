@@ -1,15 +1,21 @@
 // `benchd run` on rows with the `postgres` profile, as a process: a private PostgreSQL cluster
 // started for the run serves every approach plugin with 0 errors, a plugin that does not
 // implement postgres gets a failed row saying so, and a server that cannot be reached fails its
-// rows with PostgreSQL's message while the other rows run.
+// rows with PostgreSQL's message while the other rows run. Given a server of the user's
+// (--postgres), a run works in a schema of its own there and leaves everything else as it was.
 #include "approach_plugins.hpp"
 #include "build_paths.hpp"
 #include "command_runner.hpp"
 #include "scenario_csv.hpp"
+#include "test_cluster.hpp"
 
+#include <benchd/postgres/pg_connection.hpp>
 #include <benchd/results/results_table.hpp>
 
 #include <gtest/gtest.h>
+
+#include <pwd.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -101,6 +107,89 @@ TEST(PostgresRun, AnUnreachableServerFailsItsRowsWithPostgresMessageAndTheRunGoe
   EXPECT_NE(markdown.find("PostgreSQL could not be set up: cannot connect to PostgreSQL"),
             std::string::npos)
       << markdown;
+}
+
+TEST(PostgresRun, AGivenServerIsUsedInASchemaOfTheRunsOwnThatIsDroppedAndNothingElseIsTouched) {
+  // The user's server: a database with tables of the same names as benchd's in its public
+  // schema, and a schema of its own. A run that did not keep to a schema of its own would fail
+  // creating its tables, or empty and refill these.
+  const postgres::testing::TestCluster server;
+  {
+    postgres::PgConnection admin(server.cluster.connectionString());
+    admin.execute("CREATE DATABASE shop");
+  }
+  const std::string shop = server.cluster.connectionString("shop");
+  {
+    postgres::PgConnection user(shop);
+    user.execute("CREATE TABLE movie (id integer PRIMARY KEY, title text NOT NULL)");
+    user.execute("INSERT INTO movie VALUES (1, 'the user''s own')");
+    user.execute("CREATE TABLE movie_director (movie_id integer, name text)");
+    user.execute("CREATE SCHEMA accounts");
+    user.execute("CREATE TABLE accounts.customer (id integer, name text)");
+    user.execute("INSERT INTO accounts.customer VALUES (7, 'Ada')");
+  }
+  const TempDir dir;
+  const fs::path file = writeScenarioFile(
+      dir.path(),
+      "pg-get,get-movies.js,postgres|no-cache,0,0,5,20,0,2\n"
+      "pg-post,get-post-movies-smooth-vus-spike.js,postgres|read-write,0,0,8,,0,4\n");
+  const CommandResult result = runCommand(cliPath(),
+                                          {"run", file.string(), "-o", dir.path().string(), "-a",
+                                           "coroutines-asio", "--postgres", shop},
+                                          std::chrono::minutes(3));
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const results::ResultsTable table =
+      results::readResultsCsvFile(dir.path() / "pg" / "results.csv");
+  // Both rows passed the answer check (the seed's movies, byte for byte) and ran without errors.
+  for (const char* scenario : {"pg-get", "pg-post"}) {
+    SCOPED_TRACE(scenario);
+    EXPECT_GT(number(table, scenario, "coroutines-asio", "requests_ok"), 0) << describe(result);
+    EXPECT_EQ(number(table, scenario, "coroutines-asio", "requests_error"), 0) << describe(result);
+  }
+  const std::string markdown = readText(dir.path() / "pg" / "results.md");
+  EXPECT_NE(markdown.find("the PostgreSQL server given (a schema of benchd's own)"),
+            std::string::npos)
+      << markdown;
+
+  using postgres::testing::singleValue;
+  EXPECT_EQ(singleValue(shop, "SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'benchd%'"),
+            "0");
+  EXPECT_EQ(singleValue(shop, "SELECT string_agg(title, ',') FROM public.movie"), "the user's own");
+  EXPECT_EQ(singleValue(shop, "SELECT count(*) FROM public.movie_director"), "0");
+  EXPECT_EQ(singleValue(shop, "SELECT name FROM accounts.customer WHERE id = 7"), "Ada");
+  EXPECT_EQ(singleValue(shop,
+                        "SELECT string_agg(table_schema || '.' || table_name, ',' "
+                        "ORDER BY table_schema, table_name) "
+                        "FROM information_schema.tables WHERE table_schema NOT IN "
+                        "('pg_catalog', 'information_schema')"),
+            "accounts.customer,public.movie,public.movie_director");
+}
+
+TEST(PostgresRun, AnUnprivilegedUserRunsTheClusterAsItself) {
+  // The daemon's service user (benchd.service's DynamicUser, NoNewPrivileges) is not root: the
+  // cluster then runs as that user, with no switch of users. `nobody` stands in for it here.
+  if (::geteuid() != 0)
+    GTEST_SKIP() << "needs root to become another user; as non-root every run is this case";
+  const passwd* nobody = ::getpwnam("nobody");
+  ASSERT_NE(nobody, nullptr);
+  const TempDir dir;
+  const fs::path file =
+      writeScenarioFile(dir.path(), "pg-get,get-movies.js,postgres,0,0,5,20,0,2\n");
+  ASSERT_EQ(::chown(dir.path().c_str(), nobody->pw_uid, nobody->pw_gid), 0);
+  ASSERT_EQ(::chown(file.c_str(), nobody->pw_uid, nobody->pw_gid), 0);
+  const CommandResult result = runCommand(
+      "/usr/bin/setpriv",
+      {"--reuid=" + std::to_string(nobody->pw_uid), "--regid=" + std::to_string(nobody->pw_gid),
+       "--clear-groups", "--no-new-privs", "--", "/usr/bin/env", "HOME=" + dir.path().string(),
+       cliPath(), "run", file.string(), "-o", dir.path().string(), "-a", "fibers-asio"},
+      std::chrono::minutes(2));
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const results::ResultsTable table =
+      results::readResultsCsvFile(dir.path() / "pg" / "results.csv");
+  EXPECT_GT(number(table, "pg-get", "fibers-asio", "requests_ok"), 0) << describe(result);
+  EXPECT_EQ(number(table, "pg-get", "fibers-asio", "requests_error"), 0) << describe(result);
+  const std::string markdown = readText(dir.path() / "pg" / "results.md");
+  EXPECT_NE(markdown.find("PostgreSQL (all its processes): "), std::string::npos) << markdown;
 }
 
 TEST(PostgresRun, ABadDatabasePoolIsAUsageError) {

@@ -85,6 +85,7 @@ TEST(PrivateClusterTest, ServesOnItsPrivateSocketWithTheRequestedSettings) {
   EXPECT_EQ(singleValue(conninfo, "SHOW fsync"), "off");
   EXPECT_EQ(singleValue(conninfo, "SHOW synchronous_commit"), "off");
   EXPECT_EQ(singleValue(conninfo, "SHOW full_page_writes"), "off");
+  EXPECT_EQ(singleValue(conninfo, "SHOW jit"), "off");
   EXPECT_EQ(singleValue(conninfo, "SHOW lc_collate"), "C");
   EXPECT_EQ(singleValue(conninfo, "SHOW server_encoding"), "UTF8");
 

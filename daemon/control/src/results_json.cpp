@@ -124,6 +124,17 @@ void writeSecondMembers(JsonWriter& json, const results::SecondRecord& second) {
   json.EndObject();
   field(json, "generatorCpuPercent", system.generator.cpu_percent);
   field(json, "generatorRssMiB", static_cast<double>(system.generator.rss_bytes) / kMebibyte);
+  // A postgres row's private cluster, all its processes; null where nothing was sampled.
+  key(json, "database");
+  if (!system.database.present) {
+    json.Null();
+    return;
+  }
+  json.StartObject();
+  field(json, "cpuPercent", system.database.cpu_percent);
+  field(json, "mib", static_cast<double>(system.database.rss_bytes) / kMebibyte);
+  field(json, "processes", std::uint64_t{system.database.threads});
+  json.EndObject();
 }
 
 void writeSummaryRow(JsonWriter& json, const results::SummaryRow& row, bool diagnostics) {

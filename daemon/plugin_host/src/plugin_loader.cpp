@@ -2,12 +2,14 @@
 #include <benchd/plugin_host/plugin_file_check.hpp>
 #include <benchd/plugin_host/plugin_load_error.hpp>
 #include <benchd/plugin_host/plugin_loader.hpp>
+#include <benchd/sdk/plugin_entry.hpp>
 
 #include <dlfcn.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <utility>
 
@@ -53,14 +55,15 @@ constexpr std::size_t kMinimumDescriptorSize =
     offsetof(benchd_plugin_descriptor, destroy) + sizeof(benchd_plugin_descriptor::destroy);
 
 /// The descriptor's implemented_profiles (ABI 2.1), bounded like names; a descriptor that
-/// does not reach them (ABI 2.0) implements "no-keep-alive", which every 2.0 plugin honours.
+/// does not reach them (ABI 2.0) implements the transport's profiles, which every 2.0 plugin
+/// honours (sdk::kTransportProfiles).
 std::vector<std::string> implementedProfiles(const std::string& where,
                                              const benchd_plugin_descriptor* descriptor) {
   constexpr std::size_t kEnd = offsetof(benchd_plugin_descriptor, implemented_profile_count) +
                                sizeof(benchd_plugin_descriptor::implemented_profile_count);
   constexpr std::size_t kMostProfiles = 64;
   if (descriptor->abi_minor < 1 || descriptor->struct_size < kEnd) {
-    return {"no-keep-alive"};
+    return {std::begin(sdk::kTransportProfiles), std::end(sdk::kTransportProfiles)};
   }
   if (descriptor->implemented_profile_count > kMostProfiles) {
     throw PluginLoadError(where + ": descriptor field 'implemented_profile_count' is " +

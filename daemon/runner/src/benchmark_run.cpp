@@ -41,7 +41,7 @@ std::string implementedProfiles() {
   for (const std::string_view profile : microservice::kImplementedProfiles) {
     text += (text.empty() ? "" : ", ") + std::string(profile);
   }
-  return text + ", " + std::string(microservice::kPostgresProfile);
+  return text;
 }
 
 }  // namespace

@@ -9,8 +9,7 @@ namespace benchd::runner {
 namespace {
 
 bool isImplemented(const std::string& profile) {
-  return profile == microservice::kPostgresProfile ||
-         std::find(microservice::kImplementedProfiles.begin(),
+  return std::find(microservice::kImplementedProfiles.begin(),
                    microservice::kImplementedProfiles.end(),
                    profile) != microservice::kImplementedProfiles.end();
 }

@@ -80,12 +80,10 @@ WorkerOptions parseWorkerOptions(int argc, const char* const* argv) {
         throw UsageError("--profile: empty profile name");
       // An unknown profile must not be ignored: the run would measure something else.
       const auto& known = benchd::microservice::kImplementedProfiles;
-      const auto& postgres = benchd::microservice::kPostgresProfile;
-      if (value != postgres && std::find(known.begin(), known.end(), value) == known.end()) {
+      if (std::find(known.begin(), known.end(), value) == known.end()) {
         std::string names;
         for (const std::string_view name : known)
           names += (names.empty() ? "" : ", ") + std::string(name);
-        names += ", " + std::string(postgres);
         throw UsageError("--profile: unknown profile '" + std::string(value) +
                          "' (known: " + names + ")");
       }

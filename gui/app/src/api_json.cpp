@@ -121,6 +121,14 @@ results::SecondRecord secondRecordFromJson(const QJsonObject& second) {
   system.generator.present = true;
   system.generator.cpu_percent = number(second, "generatorCpuPercent");
   system.generator.rss_bytes = bytesOfMebibytes(number(second, "generatorRssMiB"));
+  // null (or absent, from a daemon before it) unless a postgres row's cluster was sampled.
+  if (const QJsonValue database = second.value(QLatin1String("database")); database.isObject()) {
+    const QJsonObject database_json = database.toObject();
+    system.database.present = true;
+    system.database.cpu_percent = number(database_json, "cpuPercent");
+    system.database.rss_bytes = bytesOfMebibytes(number(database_json, "mib"));
+    system.database.threads = count(database_json, "processes");
+  }
   return record;
 }
 

@@ -167,6 +167,9 @@ void ChartPanel::clear() {
 void ChartPanel::add(const ChartSecond& second) {
   seconds_.push_back(second.seconds);
   for (std::size_t index = 0; index < spec_.lines.size(); ++index) {
+    if (spec_.lines[index].present != nullptr && !spec_.lines[index].present(second)) {
+      continue;
+    }
     double value = spec_.lines[index].value(second);
     values_[index].push_back(value);
     if (spec_.scale == PanelScale::kLog && !spec_.lines[index].right_axis) {
@@ -197,6 +200,8 @@ void ChartPanel::refresh() {
                                         panelNumber(spread.median), panelNumber(spread.max), unit)
                                    .trimmed();
     series_[index]->setName(spec_.compact_legend ? line.name : statistics);
+    // A line no second has (yet) says nothing; its legend entry would read "0 / 0 / 0".
+    series_[index]->setVisible(line.present == nullptr || !values_[index].empty());
     if (line.right_axis) {
       right_max = std::max(right_max, spread.max);
     } else {
@@ -235,6 +240,16 @@ void ChartPanel::refresh() {
                  .replace(QStringLiteral(" )"), QStringLiteral(")"));
   }
   chart_->setTitle(title);
+}
+
+QStringList ChartPanel::legendEntries() const {
+  QStringList entries;
+  for (QLineSeries* series : series_) {
+    if (series->isVisible()) {
+      entries.push_back(series->name());
+    }
+  }
+  return entries;
 }
 
 }  // namespace benchd::charts

@@ -8,6 +8,7 @@
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QString>
+#include <QStringList>
 #include <QValueAxis>
 #include <memory>
 #include <vector>
@@ -21,6 +22,10 @@ struct PanelLine {
   qreal width = 1.0;
   double (*value)(const ChartSecond&) = nullptr;
   bool right_axis = false;  ///< on the panel's second (right) axis
+  /// Whether a second has this line's value at all (null: every second has). Seconds without
+  /// it add no point; a line without any such second is hidden with its legend entry (the
+  /// database's lines in a row without PostgreSQL).
+  bool (*present)(const ChartSecond&) = nullptr;
 };
 
 /// How a panel scales its left axis.
@@ -60,6 +65,8 @@ class ChartPanel {
   /// Axis ranges, title and legend entries from the points so far.
   void refresh();
   [[nodiscard]] std::size_t pointCount() const { return seconds_.size(); }
+  /// The legend entries shown, in the lines' order ("Name: min / median / max unit").
+  [[nodiscard]] QStringList legendEntries() const;
 
  private:
   PanelSpec spec_;

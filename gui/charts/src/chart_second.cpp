@@ -49,6 +49,9 @@ ChartSecond chartSecondOf(const results::SecondRecord& second) {
   chart.tcp_passive_opens_per_second = perSecond(system.host.tcp_passive_opens, interval);
   chart.loopback_rx_mbps = megabitsPerSecond(system.host.loopback_rx_bytes, interval);
   chart.loopback_tx_mbps = megabitsPerSecond(system.host.loopback_tx_bytes, interval);
+  chart.database_present = system.database.present;
+  chart.database_cpu_percent = system.database.cpu_percent;
+  chart.database_mib = static_cast<double>(system.database.rss_bytes) / kMebibyte;
   return chart;
 }
 

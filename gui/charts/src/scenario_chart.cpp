@@ -19,6 +19,11 @@ const QColor kOrange(0xff, 0x8c, 0x00);
 const QColor kGrey(0x80, 0x80, 0x80);
 const QColor kPurple(0x80, 0x30, 0xa0);
 
+/// The seconds of a `postgres` row on a private cluster: the database's lines are drawn.
+bool hasDatabase(const ChartSecond& second) {
+  return second.database_present;
+}
+
 std::vector<PanelSpec> panelSpecs() {
   std::vector<PanelSpec> specs;
   specs.push_back({.title = QStringLiteral("Latency"),
@@ -47,7 +52,7 @@ std::vector<PanelSpec> panelSpecs() {
   specs.push_back({.title = QStringLiteral("CPU"),
                    .unit = QStringLiteral("%"),
                    .left_label = QStringLiteral("Host %"),
-                   .right_label = QStringLiteral("Worker %"),
+                   .right_label = QStringLiteral("Process %"),
                    .right_unit = QStringLiteral("%"),
                    .lines = {{QStringLiteral("Total"), kBlack, 2.0,
                               [](const ChartSecond& s) { return s.hostCpuTotalPercent(); }},
@@ -60,20 +65,26 @@ std::vector<PanelSpec> panelSpecs() {
                              {QStringLiteral("Other processes"), kPurple, 1.0,
                               [](const ChartSecond& s) { return s.other_cpu_percent; }},
                              {QStringLiteral("Worker"), kOrange, 1.5,
-                              [](const ChartSecond& s) { return s.worker_cpu_percent; }, true}}});
-  specs.push_back({.title = QStringLiteral("Memory"),
-                   .unit = QStringLiteral("MiB"),
-                   .left_label = QStringLiteral("MiB"),
-                   .right_label = QStringLiteral("RAM %"),
-                   .right_unit = QStringLiteral("%"),
-                   .lines = {{QStringLiteral("Worker heap"), kBlack, 1.0,
-                              [](const ChartSecond& s) { return s.worker_heap_mib; }},
-                             {QStringLiteral("Worker RSS"), kBlue, 1.0,
-                              [](const ChartSecond& s) { return s.worker_rss_mib; }},
-                             {QStringLiteral("Host RAM used"), kGreen, 2.0,
-                              [](const ChartSecond& s) { return s.host_ram_used_percent; }, true},
-                             {QStringLiteral("Other processes"), kPurple, 1.0,
-                              [](const ChartSecond& s) { return s.other_ram_percent; }, true}}});
+                              [](const ChartSecond& s) { return s.worker_cpu_percent; }, true},
+                             {QStringLiteral("PostgreSQL"), kGrey, 1.5,
+                              [](const ChartSecond& s) { return s.database_cpu_percent; }, true,
+                              &hasDatabase}}});
+  specs.push_back(
+      {.title = QStringLiteral("Memory"),
+       .unit = QStringLiteral("MiB"),
+       .left_label = QStringLiteral("MiB"),
+       .right_label = QStringLiteral("RAM %"),
+       .right_unit = QStringLiteral("%"),
+       .lines = {{QStringLiteral("Worker heap"), kBlack, 1.0,
+                  [](const ChartSecond& s) { return s.worker_heap_mib; }},
+                 {QStringLiteral("Worker RSS"), kBlue, 1.0,
+                  [](const ChartSecond& s) { return s.worker_rss_mib; }},
+                 {QStringLiteral("PostgreSQL"), kGrey, 1.0,
+                  [](const ChartSecond& s) { return s.database_mib; }, false, &hasDatabase},
+                 {QStringLiteral("Host RAM used"), kGreen, 2.0,
+                  [](const ChartSecond& s) { return s.host_ram_used_percent; }, true},
+                 {QStringLiteral("Other processes"), kPurple, 1.0,
+                  [](const ChartSecond& s) { return s.other_ram_percent; }, true}}});
   specs.push_back(
       {.title = QStringLiteral("Sockets and threads"),
        .unit = QString(),
@@ -179,6 +190,10 @@ QRect ScenarioChart::plotArea(int index) const {
   const QPolygon in_view = panel.view()->mapFromScene(scene_area);
   const QRect in_viewport = in_view.boundingRect();
   return {panel.view()->viewport()->mapTo(this, in_viewport.topLeft()), in_viewport.size()};
+}
+
+QStringList ScenarioChart::legendEntries(int index) const {
+  return panels_.at(static_cast<std::size_t>(index))->legendEntries();
 }
 
 }  // namespace benchd::charts

@@ -7,12 +7,12 @@
 
 namespace benchd::microservice {
 
-/// Every server profile benchd implements: the core's "no-cache" and "read-write", and
-/// "no-keep-alive", which every approach plugin honours in its transport. Scenario files may
-/// name others (the original's "postgres" and Java client profiles); a run must not ignore
-/// those silently.
-inline constexpr std::array<std::string_view, 3> kImplementedProfiles = {
-    "no-cache", "no-keep-alive", "read-write"};
+/// Every server profile benchd implements: the core's "no-cache" and "read-write",
+/// "no-keep-alive", which every approach plugin honours in its transport, and "postgres", which
+/// the in-tree plugins implement (a plugin lists it in its descriptor). Scenario files may name
+/// others (the original's Java client profiles); a run must not ignore those silently.
+inline constexpr std::array<std::string_view, 4> kImplementedProfiles = {
+    "no-cache", "no-keep-alive", "read-write", "postgres"};
 
 /// The profiles the core implements for every plugin. The others a plugin implements itself and
 /// lists in its descriptor (plugin.h's implemented_profiles).

@@ -47,6 +47,12 @@ struct ChartSecond {
   double loopback_rx_mbps = 0.0;  ///< megabits per second (kB/s / 1024 * 8, as the original)
   double loopback_tx_mbps = 0.0;
 
+  /// A `postgres` row's private cluster, all its processes (results::SystemSample::database);
+  /// false in every other second, whose database values are 0 and not drawn.
+  bool database_present = false;
+  double database_cpu_percent = 0.0;  ///< percent of one core, like the worker's
+  double database_mib = 0.0;          ///< proportional set sizes summed
+
   [[nodiscard]] double hostCpuTotalPercent() const {
     return host_cpu_user_percent + host_cpu_system_percent + host_cpu_iowait_percent;
   }

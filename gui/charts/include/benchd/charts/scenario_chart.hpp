@@ -2,7 +2,8 @@
 // The chart of one (scenario, approach) phase: the original's six panels (docs/gui.md) over
 // the same seconds — latency (p50/p90/p99 per second on a log axis, seconds with errors in
 // red), requests per second (ok, failed), CPU (host total, user, system, iowait; worker),
-// memory (worker heap and RSS; host RAM %), sockets and threads (host TCP sockets, TCP opens
+// memory (worker heap and RSS; host RAM %), with a `postgres` row's database beside the worker
+// in CPU and memory, sockets and threads (host TCP sockets, TCP opens
 // per second, worker descriptors and OS threads) and loopback throughput (Mbps).
 //
 // benchd-gui shows it live (append one second at a time) and in the results browser;
@@ -12,6 +13,7 @@
 
 #include <QRect>
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 #include <cstddef>
 #include <memory>
@@ -50,6 +52,8 @@ class ScenarioChart : public QWidget {
   /// The plot area (inside the axes) of panel `index`, in this widget's coordinates; for
   /// pixel checks of rendered images.
   [[nodiscard]] QRect plotArea(int index) const;
+  /// The legend entries panel `index` shows ("Name: min / median / max unit" each).
+  [[nodiscard]] QStringList legendEntries(int index) const;
 
  private:
   QLabel* title_ = nullptr;

@@ -114,7 +114,7 @@ class DatabaseSession {
     const benchd_status status = api_->db_finish(session_, &appendTo, &reply.body, &error);
     if (status == BENCHD_OK)
       return reply;
-    return errorReply(status == BENCHD_ERR_UNAVAILABLE ? 503 : 500, error.message);
+    return failureReply(status, error);
   }
 
   /// Gives up the running operation (its deadline passed): the session drops its connection
@@ -141,6 +141,10 @@ class DatabaseSession {
       return step;
     if (status == BENCHD_ERR_INVALID_ARGUMENT)
       return errorReply(400, error.message);
+    return failureReply(status, error);
+  }
+  /// A failed host call's reply: 503 when the database cannot be reached, 500 otherwise.
+  static Reply failureReply(benchd_status status, const benchd_error& error) {
     return errorReply(status == BENCHD_ERR_UNAVAILABLE ? 503 : 500, error.message);
   }
   void close() noexcept {
