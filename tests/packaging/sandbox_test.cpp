@@ -86,5 +86,31 @@ TEST(MemoryDenyWriteExecute, ARunOverEveryPluginAndItsChartsWorkUnderIt) {
   EXPECT_TRUE(fs::exists(results / "ci-get-time-no-delay" / "callbacks-asio.png")) << run.out;
 }
 
+// A postgres row: the private cluster (initdb, pg_ctl, the postmaster and its backends) runs
+// under the same rule, which benchd's children inherit, beside the plugin; its lines are drawn
+// in the charts.
+TEST(MemoryDenyWriteExecute, APostgresRowItsClusterAndItsChartsWorkUnderIt) {
+  if (kernelLacksMdwe())
+    GTEST_SKIP() << "this kernel has no PR_SET_MDWE (Linux 6.3 and later)";
+  const TempDir dir;
+  std::ofstream(dir.path() / "pg.csv")
+      << "scenario,k6Config,serverProfiles,delayCallDepth,delayInMillis,connections,"
+         "requestsPerSecond,warmupDurationInSeconds,testDurationInSeconds\n"
+         "pg,get-movies.js,postgres|no-cache,0,0,4,,0,2\n";
+  const CommandResult run = runCommand(mdweExec(),
+                                       {cliPath(), "run", (dir.path() / "pg.csv").string(), "-a",
+                                        "callbacks-asio", "-o", (dir.path() / "out").string()},
+                                       std::chrono::minutes(3));
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  std::ifstream markdown_file(dir.path() / "out" / "pg" / "results.md");
+  const std::string markdown{std::istreambuf_iterator<char>(markdown_file),
+                             std::istreambuf_iterator<char>()};
+  EXPECT_NE(markdown.find("PostgreSQL (all its processes): "), std::string::npos) << markdown;
+  EXPECT_EQ(markdown.find("**failed**"), std::string::npos) << markdown;
+  if (reportPath().empty())
+    GTEST_SKIP() << "built without Qt: no chart renderer to check";
+  EXPECT_TRUE(fs::exists(dir.path() / "out" / "pg" / "pg" / "callbacks-asio.png")) << run.out;
+}
+
 }  // namespace
 }  // namespace benchd::testing
