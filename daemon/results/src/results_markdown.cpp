@@ -124,6 +124,7 @@ void writeRunSpread(std::ostream& out, const std::vector<const SummaryRow*>& run
          "|---|---:|---:|---:|---:|\n";
   for (const std::string_view metric : kMetrics) {
     std::vector<double> values;
+    values.reserve(finished.size());
     for (const SummaryRow* run : finished) {
       values.push_back(run->metric(metric));
     }

@@ -185,8 +185,9 @@ void Session::answer(const std::string& body) {
     send(host_.answer(request_, body), false);
     return;
   }
-  database->asyncRun(loop_.io.get_executor(), request_, body,
-                     [self = shared_from_this()](sdk::Reply reply) { self->send(reply, false); });
+  database->asyncRun(
+      loop_.io.get_executor(), request_, body,
+      [self = shared_from_this()](const sdk::Reply& reply) { self->send(reply, false); });
 }
 
 void Session::send(const sdk::Reply& reply, bool close_after) {

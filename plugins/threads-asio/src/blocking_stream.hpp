@@ -64,6 +64,7 @@ class BlockingStream {
   [[nodiscard]] boost::asio::ip::tcp::socket& socket() noexcept { return socket_; }
 
   template <typename MutableBufferSequence>
+  // NOLINTNEXTLINE(readability-identifier-naming): Asio's stream requirements name it
   std::size_t read_some(const MutableBufferSequence& buffers, boost::system::error_code& error) {
     for (;;) {
       const std::size_t bytes = socket_.read_some(buffers, error);
@@ -75,6 +76,7 @@ class BlockingStream {
     }
   }
   template <typename MutableBufferSequence>
+  // NOLINTNEXTLINE(readability-identifier-naming): Asio's stream requirements name it
   std::size_t read_some(const MutableBufferSequence& buffers) {
     boost::system::error_code error;
     const std::size_t bytes = read_some(buffers, error);
@@ -83,6 +85,7 @@ class BlockingStream {
     return bytes;
   }
   template <typename ConstBufferSequence>
+  // NOLINTNEXTLINE(readability-identifier-naming): Asio's stream requirements name it
   std::size_t write_some(const ConstBufferSequence& buffers, boost::system::error_code& error) {
     for (;;) {
       const std::size_t bytes = socket_.write_some(buffers, error);
@@ -94,6 +97,7 @@ class BlockingStream {
     }
   }
   template <typename ConstBufferSequence>
+  // NOLINTNEXTLINE(readability-identifier-naming): Asio's stream requirements name it
   std::size_t write_some(const ConstBufferSequence& buffers) {
     boost::system::error_code error;
     const std::size_t bytes = write_some(buffers, error);

@@ -20,7 +20,7 @@ inline std::filesystem::path defaultStateFolder(const char* state_directory,
                                                 const char* xdg_state_home, const char* home) {
   if (state_directory != nullptr && *state_directory == '/') {
     const std::string_view list(state_directory);
-    return std::filesystem::path(list.substr(0, list.find(':')));
+    return {list.substr(0, list.find(':'))};
   }
   if (xdg_state_home != nullptr && *xdg_state_home == '/') {
     return std::filesystem::path(xdg_state_home) / "benchd";

@@ -91,8 +91,10 @@ class DatabasePool {
   template <typename Token>
   auto asyncRun(LoopExecutor loop, sdk::ServiceRequest request, std::string body, Token&& token) {
     return boost::asio::async_initiate<Token, void(sdk::Reply)>(
-        [this](auto handler, LoopExecutor executor, sdk::ServiceRequest operation,
-               std::string payload) {
+        // The tokens used here (a callback, use_awaitable, use_fiber) pass on the moved
+        // arguments below as rvalues, once.
+        [this](auto handler, LoopExecutor executor, sdk::ServiceRequest&& operation,
+               std::string&& payload) {
           using Handler = decltype(handler);
           start(executor, std::move(operation), std::move(payload),
                 std::make_unique<detail::DatabaseCompletionOf<Handler>>(std::move(handler),

@@ -18,7 +18,7 @@ inline constexpr std::size_t kFiberStackBytes = std::size_t{128} * 1024;
 /// overwriting whatever lies below, as Boost.Fiber's default malloc'd fixedsize_stack would.
 /// The cost is an mprotect call per fiber, that is per connection.
 inline boost::fibers::protected_fixedsize_stack connectionFiberStack() {
-  return boost::fibers::protected_fixedsize_stack(kFiberStackBytes);
+  return {kFiberStackBytes};
 }
 
 }  // namespace benchd::fiber_scheduler_asio
