@@ -17,11 +17,15 @@
 #include <pwd.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <temp_dir.hpp>
+#include <thread>
 
 namespace benchd::testing {
 namespace {
@@ -105,6 +109,57 @@ TEST(PostgresRun, AnUnreachableServerFailsItsRowsWithPostgresMessageAndTheRunGoe
   EXPECT_GT(number(table, "plain-get", "callbacks-asio", "requests_ok"), 0);
   const std::string markdown = readText(dir.path() / "pg" / "results.md");
   EXPECT_NE(markdown.find("PostgreSQL could not be set up: cannot connect to PostgreSQL"),
+            std::string::npos)
+      << markdown;
+}
+
+TEST(PostgresRun, AServerThatStopsDuringARowFailsThatRowWithPostgresMessageAndTheRunGoesOn) {
+  postgres::testing::TestCluster server;
+  const std::string conninfo = server.cluster.connectionString();
+  const auto commits = [&conninfo] {
+    return std::stoll(
+        postgres::testing::singleValue(conninfo, "SELECT sum(xact_commit) FROM pg_stat_database"));
+  };
+  const long long before = commits();
+  // A read-write row (no answer check after its load, so only the database check can fail it)
+  // without the cache (every request a statement).
+  const TempDir dir;
+  const fs::path file =
+      writeScenarioFile(dir.path(),
+                        "pg-write,get-movies.js,postgres|no-cache|read-write,0,0,4,,0,8\n"
+                        "plain-get,get-movies.js,,0,0,4,,0,2\n");
+  // Stops the server once the load has run a few hundred statements on it: in the test phase.
+  std::atomic<bool> stopped{false};
+  std::thread stopper([&] {
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(90);
+    while (std::chrono::steady_clock::now() < give_up) {
+      try {
+        if (commits() > before + 500) {
+          server.cluster.stop();
+          stopped = true;
+          return;
+        }
+      } catch (const std::exception&) {
+        // Not up yet, or busy: ask again.
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  });
+  const CommandResult result = runCommand(cliPath(),
+                                          {"run", file.string(), "-o", dir.path().string(), "-a",
+                                           "threads-asio", "--postgres", conninfo},
+                                          std::chrono::minutes(2));
+  stopper.join();
+  ASSERT_TRUE(stopped) << "the load never reached the server\n" << describe(result);
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const results::ResultsTable table =
+      results::readResultsCsvFile(dir.path() / "pg" / "results.csv");
+  EXPECT_GE(number(table, "pg-write", "threads-asio", "requests_error"), 1);
+  EXPECT_GT(number(table, "plain-get", "threads-asio", "requests_ok"), 0);
+  EXPECT_EQ(number(table, "plain-get", "threads-asio", "requests_error"), 0);
+  const std::string markdown = readText(dir.path() / "pg" / "results.md");
+  EXPECT_NE(markdown.find("PostgreSQL stopped answering during the row: cannot connect to "
+                          "PostgreSQL"),
             std::string::npos)
       << markdown;
 }

@@ -380,6 +380,13 @@ std::optional<results::SummaryRow> BenchmarkRun::runOne(
     if (!test_result) {
       return failed("the row has no test phase");  // a loaded scenario row always has one
     }
+    // A database that went away during the row explains its errors better than any answer.
+    if (row_plan.needs_database && database_) {
+      if (const std::optional<std::string> gone = database_->failure()) {
+        return failed("PostgreSQL stopped answering during the row: " + *gone,
+                      std::max<std::uint64_t>(1, test_result->totals.errors.total()));
+      }
+    }
     // Read-only rows change no state, so the answers must still be right after the load: an
     // approach that degrades into fast wrong answers under load fails here.
     if (microservice::ServiceProfile::fromNames(row.server_profiles).read_only) {

@@ -133,6 +133,19 @@ std::string DatabaseServer::prepareRow() {
   return conninfo_;
 }
 
+std::optional<std::string> DatabaseServer::failure() const {
+  if (conninfo_.empty() || start_failure_)
+    return std::nullopt;
+  try {
+    // conninfo_ is key=value (a private cluster's, or withSearchPath's): a later key wins.
+    postgres::PgConnection probe(conninfo_ + " connect_timeout=10");
+    probe.execute("SELECT 1");
+    return std::nullopt;
+  } catch (const std::exception& error) {
+    return std::string(error.what());
+  }
+}
+
 pid_t DatabaseServer::serverPid() const {
   if (!private_->cluster || !private_->cluster->running())
     return 0;

@@ -55,6 +55,12 @@ class DatabaseServer {
   /// throws the same, without trying again) or the reset fails (e.g. the server died).
   [[nodiscard]] std::string prepareRow();
 
+  /// Why the server no longer answers, after a row's load (PostgreSQL's message, as "cannot
+  /// connect to PostgreSQL: ..."); nothing when it answers, or when prepareRow() never
+  /// succeeded. A server that died or stopped during a row fails that row. Waits at most
+  /// about 10 s (libpq's connect_timeout).
+  [[nodiscard]] std::optional<std::string> failure() const;
+
   /// The private cluster's postmaster while it runs (its processes are the database's cost);
   /// 0 for an external server or before the start.
   [[nodiscard]] pid_t serverPid() const;

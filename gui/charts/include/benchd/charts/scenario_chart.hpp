@@ -2,9 +2,9 @@
 // The chart of one (scenario, approach) phase: the original's six panels (docs/gui.md) over
 // the same seconds — latency (p50/p90/p99 per second on a log axis, seconds with errors in
 // red), requests per second (ok, failed), CPU (host total, user, system, iowait; worker),
-// memory (worker heap and RSS; host RAM %), with a `postgres` row's database beside the worker
-// in CPU and memory, sockets and threads (host TCP sockets, TCP opens
-// per second, worker descriptors and OS threads) and loopback throughput (Mbps).
+// memory (worker heap and RSS; host RAM %), sockets and threads (host TCP sockets, TCP opens
+// per second, worker descriptors and OS threads) and loopback throughput (Mbps). In a
+// `postgres` row, the database's CPU and memory are drawn beside the worker's.
 //
 // benchd-gui shows it live (append one second at a time) and in the results browser;
 // benchd-report renders it to PNG. GUI thread only, like every QWidget.
