@@ -26,6 +26,7 @@
 #include <string>
 #include <temp_dir.hpp>
 #include <thread>
+#include <vector>
 
 namespace benchd::testing {
 namespace {
@@ -33,7 +34,7 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path writeScenarioFile(const fs::path& folder, const std::string& rows) {
-  const fs::path file = folder / "pg.csv";
+  fs::path file = folder / "pg.csv";
   std::ofstream(file) << kScenarioCsvHeader << rows;
   return file;
 }
@@ -232,12 +233,37 @@ TEST(PostgresRun, AnUnprivilegedUserRunsTheClusterAsItself) {
       writeScenarioFile(dir.path(), "pg-get,get-movies.js,postgres,0,0,5,20,0,2\n");
   ASSERT_EQ(::chown(dir.path().c_str(), nobody->pw_uid, nobody->pw_gid), 0);
   ASSERT_EQ(::chown(file.c_str(), nobody->pw_uid, nobody->pw_gid), 0);
-  const CommandResult result = runCommand(
-      "/usr/bin/setpriv",
-      {"--reuid=" + std::to_string(nobody->pw_uid), "--regid=" + std::to_string(nobody->pw_gid),
-       "--clear-groups", "--no-new-privs", "--", "/usr/bin/env", "HOME=" + dir.path().string(),
-       cliPath(), "run", file.string(), "-o", dir.path().string(), "-a", "fibers-asio"},
-      std::chrono::minutes(2));
+  // The build tree may lie below a folder only root can enter (CI clones into a mktemp -d
+  // folder, mode 0700), so `nobody` runs copies of the programs and the plugin from its own
+  // folder, found as a user would point benchd at them: $BENCHD_WORKER, $BENCHD_REPORT and
+  // --plugin-dir. Outside the build tree benchd reads its scenarios from the install layout,
+  // <prefix>/bin/../share/benchd/scenarios, so the shipped ones are copied there.
+  const fs::path programs = dir.path() / "programs";
+  fs::create_directories(programs / "plugins");
+  fs::create_directories(programs / "bin");
+  fs::create_directories(programs / "share" / "benchd");
+  fs::copy(fs::path(sourceDir()) / "scenarios", programs / "share" / "benchd" / "scenarios",
+           fs::copy_options::recursive);
+  fs::copy_file(cliPath(), programs / "bin" / "benchd");
+  fs::copy_file(fs::path(cliPath()).parent_path() / "benchd-worker", programs / "benchd-worker");
+  fs::copy_file(fs::path(pluginDir()) / "fibers-asio.so", programs / "plugins" / "fibers-asio.so");
+  std::vector<std::string> environment = {"HOME=" + dir.path().string(),
+                                          "BENCHD_WORKER=" + (programs / "benchd-worker").string()};
+  if (!reportPath().empty()) {
+    fs::copy_file(reportPath(), programs / "benchd-report");
+    environment.push_back("BENCHD_REPORT=" + (programs / "benchd-report").string());
+  }
+  std::vector<std::string> arguments = {"--reuid=" + std::to_string(nobody->pw_uid),
+                                        "--regid=" + std::to_string(nobody->pw_gid),
+                                        "--clear-groups",
+                                        "--no-new-privs",
+                                        "--",
+                                        "/usr/bin/env"};
+  arguments.insert(arguments.end(), environment.begin(), environment.end());
+  arguments.insert(arguments.end(), {(programs / "bin" / "benchd").string(), "run", file.string(),
+                                     "-o", dir.path().string(), "-a", "fibers-asio", "--plugin-dir",
+                                     (programs / "plugins").string()});
+  const CommandResult result = runCommand("/usr/bin/setpriv", arguments, std::chrono::minutes(2));
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   const results::ResultsTable table =
       results::readResultsCsvFile(dir.path() / "pg" / "results.csv");
