@@ -13,8 +13,8 @@
 #
 # Printed per row, approach and pool: requests/s achieved, latency p99, errors, the time an
 # average request waited for a connection (the plugin's db_pool_wait_micros over the test
-# phase / requests), the requests that gave up waiting (db_pool_timeouts), and for the
-# high-concurrency row the database's CPU in % of one core. Last, per approach, the ratio of
+# phase / requests), the requests that gave up waiting (db_pool_timeouts), for the
+# high-concurrency row the database's CPU in % of one core, and the errors by class. Last, per approach, the ratio of
 # requests/s with pool 16 to pool 500 on the high-concurrency row: how much a scarce pool costs
 # each model, measured in the same invocation.
 #
@@ -96,7 +96,8 @@ printf '%s\n%s,get-movies.js,postgres|no-cache,0,0,%s,,2,%s\n' "$header" "$high_
 summary="$work/summary.tsv"
 : >"$summary"
 # Appends one line per (row, approach) of a finished run to $summary:
-# pool, row, approach, req/s, p99 ms, errors, wait µs per request, pool timeouts, db CPU %.
+# pool, row, approach, req/s, p99 ms, errors, wait µs per request, pool timeouts, db CPU %,
+# the errors by class (the load generator's, e.g. "http_5xx=3 timeout=1"; "-" for none).
 collect() {
   local pool="$1" folder="$2" db_cpu="$3"
   python3 - "$pool" "$folder" "$db_cpu" >>"$summary" <<'EOF'
@@ -125,10 +126,13 @@ for row in rows:
                              "name = 'achieved_requests_per_second'",
                              (found[0] if found else -1,)).fetchone()
     rate = float(achieved[0]) if achieved else 0.0
+    classes = store.execute("SELECT value FROM result_diagnostic WHERE result_id = ? AND "
+                            "name = 'errors_by_class'", (found[0] if found else -1,)).fetchone()
     wait = delta("db_pool_wait_micros") / ok if ok else 0
     print("\t".join([pool, row["scenario"], row["approach"], f"{rate:.0f}",
                      row.get("latency_millis_p99", ""), row.get("requests_error", ""),
-                     f"{wait:.0f}", str(delta("db_pool_timeouts")), db_cpu]))
+                     f"{wait:.0f}", str(delta("db_pool_timeouts")), db_cpu,
+                     classes[0] if classes and classes[0] else "-"]))
 EOF
 }
 
@@ -160,9 +164,9 @@ for pool in 16 500; do
 done
 
 echo
-echo "pool  row                                          approach         req/s    p99 ms  errors  wait µs/req  timeouts  db CPU %"
+echo "pool  row                                          approach         req/s    p99 ms  errors  wait µs/req  timeouts  db CPU %  errors by class"
 sort -t$'\t' -k2,2 -k3,3 -k1,1n "$summary" |
-  awk -F'\t' '{printf "%-5s %-44s %-15s %7s %9s %7s %12s %9s %9s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9}'
+  awk -F'\t' '{printf "%-5s %-44s %-15s %7s %9s %7s %12s %9s %9s  %s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10}'
 echo
 echo "requests/s with pool 16 / with pool 500 on $high_row (same invocation):"
 python3 - "$summary" "$high_row" <<'EOF'
@@ -177,3 +181,16 @@ for approach in sorted({a for a, _ in rates}):
     if scarce is not None and ample:
         print(f"  {approach:15s} {scarce / ample:5.2f}  ({scarce:.0f} / {ample:.0f})")
 EOF
+echo
+# A 5xx of the service is the database deadline's 503 or a PostgreSQL error's 500: the server's
+# own log tells what PostgreSQL refused or failed ("ERROR: ..."). Its "FATAL: connection to
+# client lost" lines are connections dropped under a running statement, by a deadline or by a
+# worker's stop at the end of a run: not an error of PostgreSQL's.
+problems=$(grep -E '\] (ERROR|FATAL|PANIC): ' "$work/postgresql.log" | sed -E 's/^.*\] (ERROR|FATAL|PANIC)/\1/' ||
+  true)
+if [ -z "$problems" ]; then
+  echo "PostgreSQL's log: no ERROR, FATAL or PANIC line"
+else
+  echo "PostgreSQL's log: $(wc -l <<<"$problems") ERROR/FATAL/PANIC lines, by message:"
+  sort <<<"$problems" | uniq -c | sort -rn | head -10
+fi
