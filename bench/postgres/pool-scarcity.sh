@@ -14,9 +14,10 @@
 # Printed per row, approach and pool: requests/s achieved, latency p99, errors, the time an
 # average request waited for a connection (the plugin's db_pool_wait_micros over the test
 # phase / requests), the requests that gave up waiting (db_pool_timeouts), for the
-# high-concurrency row the database's CPU in % of one core, and the errors by class. Last, per approach, the ratio of
-# requests/s with pool 16 to pool 500 on the high-concurrency row: how much a scarce pool costs
-# each model, measured in the same invocation.
+# high-concurrency row the database's CPU in % of one core, and the errors by class. Then, per
+# approach, the ratio of requests/s with pool 16 to pool 500 on the high-concurrency row: how much
+# a scarce pool costs each model, measured in the same invocation. Last, the ERROR, FATAL and
+# PANIC lines of PostgreSQL's log, counted by message.
 #
 # Usage: bench/postgres/pool-scarcity.sh [--preset P] [--connections N] [--duration S]
 #                                        [--only a,b] [--skip-original-rows]
@@ -97,7 +98,7 @@ summary="$work/summary.tsv"
 : >"$summary"
 # Appends one line per (row, approach) of a finished run to $summary:
 # pool, row, approach, req/s, p99 ms, errors, wait µs per request, pool timeouts, db CPU %,
-# the errors by class (the load generator's, e.g. "http_5xx=3 timeout=1"; "-" for none).
+# the errors by class (the load generator's, e.g. "request_timeout=1 http_5xx=3"; "-" for none).
 collect() {
   local pool="$1" folder="$2" db_cpu="$3"
   python3 - "$pool" "$folder" "$db_cpu" >>"$summary" <<'EOF'
