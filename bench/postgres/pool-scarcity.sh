@@ -187,8 +187,8 @@ echo
 # own log tells what PostgreSQL refused or failed ("ERROR: ..."). Its "FATAL: connection to
 # client lost" lines are connections dropped under a running statement, by a deadline or by a
 # worker's stop at the end of a run: not an error of PostgreSQL's.
-problems=$(grep -E '\] (ERROR|FATAL|PANIC): ' "$work/postgresql.log" | sed -E 's/^.*\] (ERROR|FATAL|PANIC)/\1/' ||
-  true)
+problems=$(grep -E '\] (ERROR|FATAL|PANIC): ' "$work/postgresql.log" |
+  sed -E 's/^.*\] (ERROR|FATAL|PANIC)/\1/' || true)
 if [ -z "$problems" ]; then
   echo "PostgreSQL's log: no ERROR, FATAL or PANIC line"
 else
