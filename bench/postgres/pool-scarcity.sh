@@ -61,7 +61,7 @@ echo "== starting PostgreSQL 15 in $work"
 "${as_server_user[@]}" "$bin_dir/initdb" -D "$work/data" -U postgres -A trust --locale=C \
   -E UTF8 >/dev/null
 "${as_server_user[@]}" "$bin_dir/pg_ctl" -D "$work/data" -l "$work/postgresql.log" -w -o \
-  "-k $work -c listen_addresses='' -c max_connections=600 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+  "-k $work -c listen_addresses='' -c log_line_prefix='%m [%p] ' -c max_connections=600 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
   start >/dev/null
 postmaster=$(head -1 "$work/data/postmaster.pid")
 conninfo="host=$work port=5432 dbname=postgres user=postgres"
@@ -123,17 +123,17 @@ for row in rows:
     first, last = (counters(found[0], "ASC"), counters(found[0], "DESC")) if found else ({}, {})
     delta = lambda name: last.get(name, 0) - first.get(name, 0)
     ok = float(row.get("requests_ok") or 0)
-    achieved = store.execute("SELECT value FROM result_diagnostic WHERE result_id = ? AND "
-                             "name = 'achieved_requests_per_second'",
-                             (found[0] if found else -1,)).fetchone()
-    rate = float(achieved[0]) if achieved else 0.0
-    classes = store.execute("SELECT value FROM result_diagnostic WHERE result_id = ? AND "
-                            "name = 'errors_by_class'", (found[0] if found else -1,)).fetchone()
+    def diagnostic(name):
+        value = store.execute("SELECT value FROM result_diagnostic WHERE result_id = ? AND "
+                              "name = ?", (found[0] if found else -1, name)).fetchone()
+        return value[0] if value and value[0] else None
+    achieved = diagnostic("achieved_requests_per_second")
+    rate = float(achieved) if achieved else 0.0
+    classes = diagnostic("errors_by_class") or "-"
     wait = delta("db_pool_wait_micros") / ok if ok else 0
     print("\t".join([pool, row["scenario"], row["approach"], f"{rate:.0f}",
                      row.get("latency_millis_p99", ""), row.get("requests_error", ""),
-                     f"{wait:.0f}", str(delta("db_pool_timeouts")), db_cpu,
-                     classes[0] if classes and classes[0] else "-"]))
+                     f"{wait:.0f}", str(delta("db_pool_timeouts")), db_cpu, classes]))
 EOF
 }
 
@@ -184,7 +184,8 @@ for approach in sorted({a for a, _ in rates}):
 EOF
 echo
 # A 5xx of the service is the database deadline's 503 or a PostgreSQL error's 500: the server's
-# own log tells what PostgreSQL refused or failed ("ERROR: ..."). Its "FATAL: connection to
+# own log (lines "<time> [<pid>] LEVEL: message", the log_line_prefix set above) tells what
+# PostgreSQL refused or failed ("ERROR: ..."). Its "FATAL: connection to
 # client lost" lines are connections dropped under a running statement, by a deadline or by a
 # worker's stop at the end of a run: not an error of PostgreSQL's.
 problems=$(grep -E '\] (ERROR|FATAL|PANIC): ' "$work/postgresql.log" |
