@@ -43,7 +43,7 @@ ReportSummary writeReport(const store::ResultStore& store, store::RunId run,
   // One chart per (scenario, approach): its first run (the others are in the store).
   std::vector<results::SummaryRow> summaries;
   std::copy_if(runs.begin(), runs.end(), std::back_inserter(summaries),
-               [](const results::SummaryRow& row) { return row.repeat_number == 1; });
+               [](const results::SummaryRow& row) { return row.round == 1; });
   const auto say = [&progress](const std::string& line) {
     if (progress) {
       progress(line);

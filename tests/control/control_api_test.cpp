@@ -381,10 +381,10 @@ TEST_F(ControlApiTest, ResultDocumentsOfARunCheckTheirParameters) {
   const std::string target = "/api/v1/runs/" + std::to_string(run);
   EXPECT_TRUE(isFieldProblem(call("GET", target + "/results/row/approach/seconds?phase=later"), 400,
                              "phase"));
-  for (const char* repeat : {"0", "1001", "x", ""}) {
+  for (const char* repeat : {"0", "2", "x", ""}) {  // 2: the run has one round
     EXPECT_TRUE(isFieldProblem(
-        call("GET", target + "/results/row/approach/seconds?repeat=" + std::string(repeat)), 400,
-        "repeat"))
+        call("GET", target + "/results/row/approach/seconds?round=" + std::string(repeat)), 400,
+        "round"))
         << repeat;
   }
   EXPECT_TRUE(

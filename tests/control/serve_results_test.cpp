@@ -92,13 +92,14 @@ TEST(BenchdServeResults, AnUploadedFileRunsAndEveryResultDocumentIsServed) {
       400U);
   EXPECT_EQ(daemon.call("GET", "/api/v1/runs/1/results/three/callbacks-asio/seconds").status, 404U);
   // One run per row here: its seconds are run 1's, and there is no run 2.
-  EXPECT_EQ(seconds["repeat"].GetUint(), 1U);
+  EXPECT_EQ(seconds["round"].GetUint(), 1U);
   EXPECT_EQ(jsonBody(daemon.call(
-                "GET", "/api/v1/runs/1/results/two/callbacks-asio/seconds?repeat=1"))["seconds"]
+                "GET", "/api/v1/runs/1/results/two/callbacks-asio/seconds?round=1"))["seconds"]
                 .Size(),
             seconds["seconds"].Size());
-  EXPECT_EQ(daemon.call("GET", "/api/v1/runs/1/results/two/callbacks-asio/seconds?repeat=2").status,
-            404U);
+  // A round the run never had is a bad parameter (the run's repeats bound it).
+  EXPECT_EQ(daemon.call("GET", "/api/v1/runs/1/results/two/callbacks-asio/seconds?round=2").status,
+            400U);
   // The stored second carries the host's size, so what the rest of the host used can be told.
   EXPECT_GE(seconds["seconds"][0]["host"]["cpus"].GetUint(), 1U);
   EXPECT_GT(seconds["seconds"][0]["host"]["ramTotalBytes"].GetUint64(), 0U);

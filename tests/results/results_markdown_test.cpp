@@ -118,12 +118,12 @@ TEST(ResultsMarkdown, ShowsTheMedianItsIntervalAndTheSpreadOfRepeatedRuns) {
   run.diagnostics.generator_saturated = false;
   document.results.clear();
   for (const auto& [repeat, latency] : {std::pair{1U, 10.0}, {2U, 12.0}, {3U, 11.0}}) {
-    run.repeat_number = repeat;
+    run.round = repeat;
     run.setMetric("latency_millis_p50", latency);
     document.results.push_back(run);
   }
   SummaryRow failed = failedRow("ci-get-movies", "callbacks-asio", "it died");
-  failed.repeat_number = 4;
+  failed.round = 4;
   document.results.push_back(failed);
   std::ostringstream out;
   writeResultsMarkdown(out, document);

@@ -233,7 +233,7 @@ TEST(WinnerDecision, ABusyHostTakesTheScenariosHostWideCellsOutOfTheRanking) {
         SummaryRow row;
         row.scenario = scenario;
         row.approach = approach;
-        row.repeat_number = repeat;
+        row.round = repeat;
         const bool fast = std::string(approach) == "fast";
         row.setMetric("latency_millis_p50", (fast ? 10.0 : 20.0) + 0.1 * repeat);
         row.setMetric("cpu_use_percent_avg", (fast ? 20.0 : 40.0) + 0.1 * repeat);
@@ -243,7 +243,7 @@ TEST(WinnerDecision, ABusyHostTakesTheScenariosHostWideCellsOutOfTheRanking) {
       }
     }
   }
-  const WinnersGrid grid = decideRunWinners(runs, {"fast", "slow"}, "significant");
+  const WinnersGrid grid = decideRunWinners(runs, {"fast", "slow"}, WinnerRule::kSignificant);
   EXPECT_EQ(cellOf(grid, "cpu_use_percent_avg", "quiet").winner, "fast");
   // The approach's own metric stays ranked.
   EXPECT_EQ(cellOf(grid, "latency_millis_p50", "busy").winner, "fast");
@@ -254,7 +254,7 @@ TEST(WinnerDecision, ABusyHostTakesTheScenariosHostWideCellsOutOfTheRanking) {
   EXPECT_TRUE(isHostWideMetric("network_kib_per_req_avg"));
   EXPECT_FALSE(isHostWideMetric("cpu_millis_per_request"));
   // Under the original rule too.
-  const WinnersGrid original = decideRunWinners(runs, {"fast", "slow"}, "original");
+  const WinnersGrid original = decideRunWinners(runs, {"fast", "slow"}, WinnerRule::kOriginal);
   EXPECT_EQ(cellOf(original, "cpu_use_percent_avg", "busy").outcome, CellOutcome::kUndecided);
   EXPECT_EQ(cellOf(original, "cpu_use_percent_avg", "quiet").winner, "fast");
 }

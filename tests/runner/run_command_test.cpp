@@ -208,8 +208,8 @@ TEST(BenchdRun, RepeatsInRoundsOverApproachVariants) {
     // Each round: both approaches once, at positions 1 and 2, in the round's own order.
     const results::SummaryRow& first = stored[2 * round];
     const results::SummaryRow& second = stored[2 * round + 1];
-    EXPECT_EQ(first.repeat_number, round + 1);
-    EXPECT_EQ(second.repeat_number, round + 1);
+    EXPECT_EQ(first.round, round + 1);
+    EXPECT_EQ(second.round, round + 1);
     EXPECT_EQ(first.round_position, 1U);
     EXPECT_EQ(second.round_position, 2U);
     EXPECT_NE(first.approach, second.approach);
@@ -466,6 +466,17 @@ TEST(BenchdRun, NamesTheOptionARefusalIsAbout) {
   EXPECT_TRUE(shared_with_list.err.starts_with(
       "benchd run: --cpus: 'shared' leaves both unpinned; it takes no CPU list\n"))
       << describe(shared_with_list);
+  // The count is checked once, by the runner, for the command line and the API alike.
+  const CommandResult no_runs = benchd({"run", "--plan", "--repeat", "0"});
+  EXPECT_EQ(no_runs.exit_code, 2);
+  EXPECT_TRUE(no_runs.err.starts_with(
+      "benchd run: --repeat: expected a number of runs from 1 to 1000, got 0\n"))
+      << describe(no_runs);
+  const CommandResult bad_cpus = benchd({"run", "--plan", "--cpus", "sideways"});
+  EXPECT_EQ(bad_cpus.exit_code, 2);
+  EXPECT_TRUE(bad_cpus.err.starts_with(
+      "benchd run: --cpus: expected 'split' or 'shared', got 'sideways'\n"))
+      << describe(bad_cpus);
   const CommandResult bad_rule = benchd({"run", "--plan", "--winners", "best"});
   EXPECT_EQ(bad_rule.exit_code, 2);
   EXPECT_TRUE(bad_rule.err.starts_with(
@@ -501,28 +512,34 @@ int storedSeconds(const fs::path& file) {
   return seconds;
 }
 
-TEST(BenchdRun, StopsCleanlyOnSigint) {
-  const TempDir dir;
+/// `benchd run` of a short row then a 120 s one against callbacks-asio, sent `signal` once the
+/// long row's test phase has stored a few seconds (a state, never a fixed time).
+CommandResult runUntilTheLongRowThenSignal(const TempDir& dir, int signal) {
   const fs::path file =
       writeFile(dir.path() / "long.csv", scenarioCsv("first,get-time.js,,0,0,10,50,0,2\n"
                                                      "long,get-time.js,,0,0,10,50,0,120\n"));
   std::atomic<pid_t> pid{-1};
   std::thread stopper([&] {
-    // Waits for a state (the long row's test phase stored its seconds), never a fixed time.
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
     while (std::chrono::steady_clock::now() < deadline &&
            storedSeconds(dir.path() / "benchd.sqlite") < 4) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
     if (pid.load() > 0) {
-      ::kill(pid.load(), SIGINT);
+      ::kill(pid.load(), signal);
     }
   });
-  const CommandResult result =
+  CommandResult result =
       runCommand(benchdExecutable().string(),
                  {"run", file.string(), "-o", dir.path().string(), "-a", "callbacks-asio"},
                  std::chrono::minutes(3), [&pid](pid_t started) { pid.store(started); });
   stopper.join();
+  return result;
+}
+
+TEST(BenchdRun, StopsCleanlyOnSigint) {
+  const TempDir dir;
+  const CommandResult result = runUntilTheLongRowThenSignal(dir, SIGINT);
   EXPECT_EQ(result.exit_code, 130) << describe(result);
   EXPECT_NE(result.out.find("stopped"), std::string::npos) << describe(result);
   const results::ResultsTable table =
@@ -534,6 +551,34 @@ TEST(BenchdRun, StopsCleanlyOnSigint) {
   const store::ResultStore store(dir.path() / "benchd.sqlite");
   ASSERT_EQ(store.listRuns().size(), 1U);
   EXPECT_EQ(store.listRuns()[0].status, store::RunStatus::kStopped);
+}
+
+TEST(BenchdRun, TheNextRunMarksARunWhoseProcessWasKilledInterrupted) {
+  const TempDir dir;
+  const CommandResult killed = runUntilTheLongRowThenSignal(dir, SIGKILL);
+  EXPECT_EQ(killed.exit_code, 128 + SIGKILL) << describe(killed);
+  {
+    const store::ResultStore store(dir.path() / "benchd.sqlite");
+    ASSERT_EQ(store.listRuns().size(), 1U);
+    EXPECT_EQ(store.listRuns()[0].status, store::RunStatus::kRunning) << "nobody marked it yet";
+  }
+  const fs::path file =
+      writeFile(dir.path() / "short.csv", scenarioCsv("short,get-time.js,,0,0,10,50,0,1\n"));
+  const CommandResult next = runCommand(
+      benchdExecutable().string(),
+      {"run", file.string(), "-o", dir.path().string(), "-a", "callbacks-asio", "--quiet"});
+  EXPECT_EQ(next.exit_code, 0) << describe(next);
+  EXPECT_NE(next.err.find("1 earlier run(s) in " + (dir.path() / "benchd.sqlite").string() +
+                          " ended with their process before they finished; marked interrupted"),
+            std::string::npos)
+      << describe(next);
+  const store::ResultStore store(dir.path() / "benchd.sqlite");
+  const std::vector<store::RunRecord> runs = store.listRuns();
+  ASSERT_EQ(runs.size(), 2U);
+  EXPECT_EQ(runs[0].status, store::RunStatus::kInterrupted);
+  EXPECT_EQ(runs[1].status, store::RunStatus::kCompleted);
+  // What the killed run measured before it died stays.
+  EXPECT_GE(store.summaries(runs[0].id).size(), 1U);
 }
 
 }  // namespace

@@ -292,12 +292,12 @@ TEST_F(StoreTest, MigratesAVersionThreeFileKeepingItsResultsAndTheirSeries) {
   const std::optional<RunRecord> run = store.findRun(7);
   ASSERT_TRUE(run);
   EXPECT_EQ(run->run.repeats, 1U);
-  EXPECT_EQ(run->run.winner_rule, "significant");
+  EXPECT_EQ(run->run.winner_rule, results::WinnerRule::kSignificant);
   const std::vector<results::SummaryRow> rows = store.summaries(7);
   ASSERT_EQ(rows.size(), 2U);
   EXPECT_EQ(rows[0].approach, "a");
   EXPECT_DOUBLE_EQ(rows[0].metric("requests_ok"), 100.0);
-  EXPECT_EQ(rows[0].repeat_number, 1U);
+  EXPECT_EQ(rows[0].round, 1U);
   EXPECT_EQ(rows[0].round_position, 0U);  // unknown before version 4
   EXPECT_DOUBLE_EQ(rows[1].metric("requests_ok"), 200.0);
   EXPECT_EQ(store.findResult(7, "s", "b"), std::optional<ResultId>(42));
@@ -317,7 +317,7 @@ TEST_F(StoreTest, KeepsEveryRepeatOfAPairWithItsRoundPosition) {
   run.approaches = {"a", "a#2"};
   run.repeats = 3;
   run.order_seed = std::numeric_limits<std::uint64_t>::max() - 5;  // above int64's range
-  run.winner_rule = "original";
+  run.winner_rule = results::WinnerRule::kOriginal;
   const RunId id = store.createRun(run);
   for (std::uint32_t repeat = 1; repeat <= 3; ++repeat) {
     for (const std::string approach : {"a", "a#2"}) {
@@ -334,11 +334,11 @@ TEST_F(StoreTest, KeepsEveryRepeatOfAPairWithItsRoundPosition) {
   ASSERT_TRUE(record);
   EXPECT_EQ(record->run.repeats, 3U);
   EXPECT_EQ(record->run.order_seed, run.order_seed);
-  EXPECT_EQ(record->run.winner_rule, "original");
+  EXPECT_EQ(record->run.winner_rule, results::WinnerRule::kOriginal);
   const std::vector<results::SummaryRow> rows = store.summaries(id);
   ASSERT_EQ(rows.size(), 6U);
   EXPECT_EQ(rows[4].approach, "a");
-  EXPECT_EQ(rows[4].repeat_number, 3U);
+  EXPECT_EQ(rows[4].round, 3U);
   EXPECT_EQ(rows[4].round_position, 2U);
   EXPECT_DOUBLE_EQ(rows[4].metric("requests_ok"), 30.0);
   EXPECT_NE(store.findResult(id, "s", "a#2", 2), store.findResult(id, "s", "a#2", 3));
@@ -411,6 +411,45 @@ TEST_F(StoreTest, QueuedRunsStartAndLeftoversAreMarkedInterrupted) {
   EXPECT_EQ(store.findRun(waiting)->status, RunStatus::kInterrupted);
   EXPECT_EQ(store.findRun(waiting)->finished_epoch_millis, 99);
   EXPECT_EQ(store.findRun(done)->status, RunStatus::kCompleted);
+}
+
+TEST_F(StoreTest, AWriterAloneMarksTheRunsOfDeadWritersAndLeavesALiveWritersRunsAlone) {
+  RunId left_behind = 0;
+  {
+    // A writer whose process died mid-run: its run says running, its claim is gone with it.
+    ResultStore dead(file());
+    EXPECT_EQ(dead.claimWriter(1), 0U);
+    left_behind = dead.createRun(sampleRun());
+  }
+  ResultStore live(file());
+  EXPECT_EQ(live.claimWriter(50), 1U);
+  EXPECT_EQ(live.findRun(left_behind)->status, RunStatus::kInterrupted);
+  EXPECT_EQ(live.findRun(left_behind)->finished_epoch_millis, 50);
+  EXPECT_EQ(live.claimWriter(51), 0U);  // once per store object
+  const RunId running = live.createRun(sampleRun());
+
+  // A second writer while the first lives (another benchd run on the same store): the first's
+  // run is not a leftover.
+  ResultStore second(file());
+  EXPECT_EQ(second.claimWriter(60), 0U);
+  EXPECT_EQ(second.findRun(running)->status, RunStatus::kRunning);
+  // A reader that never claims changes nothing either.
+  const ResultStore reader(file());
+  EXPECT_EQ(reader.findRun(running)->status, RunStatus::kRunning);
+}
+
+TEST_F(StoreTest, AWriterThatCannotTakeItsClaimSaysWhy) {
+  ResultStore store(file());
+  // A folder where the lock file would go: it cannot be opened as a file.
+  std::filesystem::path lock_file = file();
+  lock_file += ".writers";
+  std::filesystem::create_directories(lock_file);
+  try {
+    store.claimWriter(1);
+    ADD_FAILURE() << "a claim on a lock file that is a folder succeeded";
+  } catch (const StoreError& error) {
+    EXPECT_NE(std::string(error.what()).find(".writers"), std::string::npos) << error.what();
+  }
 }
 
 TEST_F(StoreTest, KeepsRunEventsInOrderForResumption) {

@@ -6,6 +6,7 @@
 #include "usage_error.hpp"
 #include "workload_source.hpp"
 
+#include <benchd/common/epoch_time.hpp>
 #include <benchd/results/results_table.hpp>
 #include <benchd/results/standings_text.hpp>
 #include <benchd/results/winner_decision.hpp>
@@ -116,6 +117,11 @@ int runBenchmarks(std::span<const std::string_view> arguments) {
   store::ResultStore store(options.store_file
                                ? std::filesystem::path(*options.store_file)
                                : std::filesystem::path(options.output_dir) / "benchd.sqlite");
+  if (const std::size_t interrupted = store.claimWriter(common::epochMillisNow());
+      interrupted > 0) {
+    std::cerr << "benchd run: " << interrupted << " earlier run(s) in " << store.file().string()
+              << " ended with their process before they finished; marked interrupted\n";
+  }
   std::cerr << "benchd run: " << settings.scenario_file.string() << ": "
             << settings.plan.rows.size() << " rows x " << settings.approaches.size()
             << " approaches"
@@ -123,7 +129,8 @@ int runBenchmarks(std::span<const std::string_view> arguments) {
             << ", about " << runner::formatDuration(settings.plan.total) << "; results in "
             << settings.results_dir.string() << "\n";
   RunProgress progress(std::cerr, ::isatty(STDERR_FILENO) == 1, options.quiet);
-  runner::BenchmarkRun run(settings, store, progress);
+  runner::BenchmarkRun run(
+      settings, runner::RunLedger::record(store, settings, store::RunStatus::kRunning), progress);
   const StopOnSignal stop_on_signal([&run] { run.requestStop(); });
   const runner::RunReport report = run.execute();
   progress.finish();

@@ -157,8 +157,9 @@ RunOptions parseRunOptions(std::span<const std::string_view> arguments) {
     } else if (option == "--aa") {
       options.aa_approach = std::string(value);
     } else if (option == "--repeat") {
-      options.repeats =
-          common::parseIntegerOption<std::uint32_t>(option, value, 1, scenario::kMaxRepeats);
+      // The range is checked by runner::prepareRun, as the daemon's requests.
+      options.repeats = common::parseIntegerOption<std::uint32_t>(
+          option, value, 0, std::numeric_limits<std::uint32_t>::max());
     } else if (option == "--seed") {
       options.order_seed = common::parseIntegerOption<std::uint64_t>(
           option, value, 0, std::numeric_limits<std::uint64_t>::max());

@@ -16,8 +16,8 @@ std::string where(const runner::Progress& progress) {
   text << "[" << progress.row_number << "/" << progress.row_count << " " << progress.scenario
        << " x " << progress.approach << " " << progress.approach_number << "/"
        << progress.approach_count;
-  if (progress.repeat_count > 1) {
-    text << " round " << progress.repeat_number << "/" << progress.repeat_count;
+  if (progress.repeats > 1) {
+    text << " round " << progress.round << "/" << progress.repeats;
   }
   text << "]";
   return text.str();

@@ -56,11 +56,13 @@ int serve(std::span<const std::string_view> arguments) {
   ::pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
   store::ResultStore store(config.state_dir / "benchd.sqlite");
-  if (const std::size_t interrupted = store.markInterruptedRuns(common::epochMillisNow());
+  if (const std::size_t interrupted = store.claimWriter(common::epochMillisNow());
       interrupted > 0) {
-    control::logLine(control::LogLevel::kWarning,
-                     std::to_string(interrupted) +
-                         " run(s) of an earlier daemon were cut short; marked interrupted");
+    control::logLine(
+        control::LogLevel::kWarning,
+        std::to_string(interrupted) +
+            " run(s) ended with their process (an earlier daemon, or a benchd run on this "
+            "store) before they finished; marked interrupted");
   }
   runner::RunEnvironment environment;
   environment.scenarios_dir =

@@ -35,8 +35,8 @@ void writeProgressMembers(JsonWriter& json, const runner::Progress& progress) {
   field(json, "approach", progress.approach);
   field(json, "approachNumber", std::uint64_t{progress.approach_number});
   field(json, "approaches", std::uint64_t{progress.approach_count});
-  field(json, "repeat", std::uint64_t{progress.repeat_number});
-  field(json, "repeats", std::uint64_t{progress.repeat_count});
+  field(json, "round", std::uint64_t{progress.round});
+  field(json, "repeats", std::uint64_t{progress.repeats});
   field(json, "step", runner::runStepName(progress.step));
   field(json, "phaseElapsedSeconds", progress.phase_elapsed_seconds);
   field(json, "phaseSeconds", progress.phase_seconds);
@@ -68,7 +68,7 @@ void writeRun(JsonWriter& json, const store::RunRecord& record,
   field(json, "options", record.run.options_text);
   field(json, "repeats", std::uint64_t{record.run.repeats});
   field(json, "seed", record.run.order_seed);
-  field(json, "winners", record.run.winner_rule);
+  field(json, "winners", results::winnerRuleName(record.run.winner_rule));
   field(json, "startedEpochMillis", std::int64_t{record.run.started_epoch_millis});
   field(json, "finishedEpochMillis", std::int64_t{record.finished_epoch_millis});
   field(json, "error", record.error);

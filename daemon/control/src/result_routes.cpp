@@ -105,54 +105,53 @@ void ControlApi::addResultRoutes(http::Router& router) {
                return jsonResponse(200, buffer);
              }));
 
-  router.add(
-      "GET", "/api/v1/runs/{id}/results/{scenario}/{approach}/seconds",
-      withRun([this](const http::Request& request, const store::RunRecord& record) {
-        const std::string scenario(request.param("scenario").value_or(""));
-        const std::string approach(request.param("approach").value_or(""));
-        measurement::PhaseKind phase = measurement::PhaseKind::kTest;
-        if (const auto name = request.queryParam("phase")) {
-          if (*name == "warmup" || *name == "warm-up") {
-            phase = measurement::PhaseKind::kWarmup;
-          } else if (*name != "test") {
-            return fieldProblem(
-                400, "phase",
-                "expected test or warmup (also spelt warm-up), got '" + std::string(*name) + "'");
-          }
-        }
-        auto repeat = queryNumber(request, "repeat", 1, 1, scenario::kMaxRepeats);
-        if (auto* problem = std::get_if<http::Response>(&repeat)) {
-          return std::move(*problem);
-        }
-        const auto repeat_number = static_cast<std::uint32_t>(std::get<std::size_t>(repeat));
-        const std::optional<store::ResultId> result =
-            store_.findResult(record.id, scenario, approach, repeat_number);
-        if (!result) {
-          return fieldProblem(
-              404, "scenario",
-              "run " + std::to_string(record.id) + " has no result for scenario '" + scenario +
-                  "' and approach '" + approach + "'" +
-                  (repeat_number > 1 ? " in run " + std::to_string(repeat_number) : std::string()));
-        }
-        rapidjson::StringBuffer buffer;
-        JsonWriter json(buffer);
-        json.StartObject();
-        field(json, "runId", std::int64_t{record.id});
-        field(json, "scenario", scenario);
-        field(json, "approach", approach);
-        field(json, "repeat", std::uint64_t{repeat_number});
-        field(json, "phase", measurement::phaseKindName(phase));
-        key(json, "seconds");
-        json.StartArray();
-        for (const results::SecondRecord& second : store_.seconds(*result, phase)) {
-          json.StartObject();
-          writeSecondMembers(json, second);
-          json.EndObject();
-        }
-        json.EndArray();
-        json.EndObject();
-        return jsonResponse(200, buffer);
-      }));
+  router.add("GET", "/api/v1/runs/{id}/results/{scenario}/{approach}/seconds",
+             withRun([this](const http::Request& request, const store::RunRecord& record) {
+               const std::string scenario(request.param("scenario").value_or(""));
+               const std::string approach(request.param("approach").value_or(""));
+               measurement::PhaseKind phase = measurement::PhaseKind::kTest;
+               if (const auto name = request.queryParam("phase")) {
+                 if (*name == "warmup" || *name == "warm-up") {
+                   phase = measurement::PhaseKind::kWarmup;
+                 } else if (*name != "test") {
+                   return fieldProblem(400, "phase",
+                                       "expected test or warmup (also spelt warm-up), got '" +
+                                           std::string(*name) + "'");
+                 }
+               }
+               auto round_number = queryNumber(request, "round", 1, 1, record.run.repeats);
+               if (auto* problem = std::get_if<http::Response>(&round_number)) {
+                 return std::move(*problem);
+               }
+               const auto round = static_cast<std::uint32_t>(std::get<std::size_t>(round_number));
+               const std::optional<store::ResultId> result =
+                   store_.findResult(record.id, scenario, approach, round);
+               if (!result) {
+                 return fieldProblem(
+                     404, "scenario",
+                     "run " + std::to_string(record.id) + " has no result for scenario '" +
+                         scenario + "' and approach '" + approach + "'" +
+                         (round > 1 ? " in round " + std::to_string(round) : std::string()));
+               }
+               rapidjson::StringBuffer buffer;
+               JsonWriter json(buffer);
+               json.StartObject();
+               field(json, "runId", std::int64_t{record.id});
+               field(json, "scenario", scenario);
+               field(json, "approach", approach);
+               field(json, "round", std::uint64_t{round});
+               field(json, "phase", measurement::phaseKindName(phase));
+               key(json, "seconds");
+               json.StartArray();
+               for (const results::SecondRecord& second : store_.seconds(*result, phase)) {
+                 json.StartObject();
+                 writeSecondMembers(json, second);
+                 json.EndObject();
+               }
+               json.EndArray();
+               json.EndObject();
+               return jsonResponse(200, buffer);
+             }));
 
   router.add("GET", "/api/v1/runs/{id}/results.csv",
              withRun([this](const http::Request&, const store::RunRecord& record) {

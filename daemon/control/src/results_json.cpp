@@ -141,7 +141,7 @@ void writeSummaryRow(JsonWriter& json, const results::SummaryRow& row, bool diag
   json.StartObject();
   field(json, "scenario", row.scenario);
   field(json, "approach", row.approach);
-  field(json, "repeat", std::uint64_t{row.repeat_number});
+  field(json, "round", std::uint64_t{row.round});
   field(json, "roundPosition", std::uint64_t{row.round_position});
   field(json, "failed", row.failed);
   field(json, "failureReason", row.failure_reason);

@@ -1,6 +1,5 @@
 #include "run_event_json.hpp"
 
-#include <benchd/common/epoch_time.hpp>
 #include <benchd/control/daemon_log.hpp>
 #include <benchd/control/run_queue.hpp>
 
@@ -15,9 +14,12 @@
 namespace benchd::control {
 namespace {
 
+/// A run in the waiting list: its settings, and its record, held here until it runs.
 struct Waiting {
-  store::RunId id = 0;
+  runner::RunLedger ledger;
   runner::RunSettings settings;
+
+  [[nodiscard]] store::RunId id() const { return ledger.id(); }
 };
 
 }  // namespace
@@ -88,9 +90,9 @@ struct RunQueue::Impl final : runner::RunObserver {
 
   /// Marks a run that never started stopped (under `mutex`); the caller then delivers the
   /// returned end event, outside the lock.
-  RunEvent stopWaiting(store::RunId run, const std::string& reason) {
-    store.finishRun(run, store::RunStatus::kStopped, reason, common::epochMillisNow());
-    return {run, 1, "end", endEventJson("stopped", reason)};
+  static RunEvent stopWaiting(Waiting& run, const std::string& reason) {
+    run.ledger.finish(store::RunStatus::kStopped, reason);
+    return {run.id(), 1, "end", endEventJson("stopped", reason)};
   }
 
   store::RunId current() const {
@@ -123,43 +125,56 @@ struct RunQueue::Impl final : runner::RunObserver {
     logLine(LogLevel::kInfo, "run " + std::to_string(current()) + ": " + line);
   }
 
+  /// Takes the next waiting run and makes it the running one, in `run`; leaves `run` empty
+  /// when shutting down, or when the run could not start (then `start_failure` says which and
+  /// why). Under the lock, so stop() finds the run it names from the moment it leaves the
+  /// waiting list; the BenchmarkRun takes the run's record over and marks it running.
+  void takeNext(std::optional<runner::BenchmarkRun>& run, std::optional<RunEvent>& start_failure) {
+    std::unique_lock lock(mutex);
+    wake.wait(lock, [this] { return shutting_down || !waiting.empty(); });
+    if (shutting_down) {
+      return;
+    }
+    Waiting next = std::move(waiting.front());
+    waiting.pop_front();
+    running_id = next.id();
+    progress = {};
+    latest_second.reset();
+    try {
+      run.emplace(std::move(next.settings), std::move(next.ledger), *this);
+    } catch (const std::exception& failure) {
+      // The store could not mark it running; its ledger tried to mark it ended on the way out.
+      logLine(LogLevel::kError,
+              "run " + std::to_string(*running_id) + " could not start: " + failure.what());
+      start_failure = RunEvent{*running_id, 1, "end", endEventJson("failed", failure.what())};
+      running_id.reset();
+      return;
+    }
+    running = &*run;
+  }
+
   void loop() {
     for (;;) {
-      Waiting next;
+      std::optional<RunEvent> start_failure;
       std::optional<runner::BenchmarkRun> run;
-      {
-        std::unique_lock lock(mutex);
-        wake.wait(lock, [this] { return shutting_down || !waiting.empty(); });
-        if (shutting_down) {
-          return;
+      takeNext(run, start_failure);
+      if (!run) {
+        if (!start_failure) {
+          return;  // shutting down
         }
-        next = std::move(waiting.front());
-        waiting.pop_front();
-        next.settings.queued_run = next.id;
-        // Made under the lock, so stop() finds the run it names from the moment it leaves the
-        // waiting list.
-        run.emplace(next.settings, store, *this);
-        running = &*run;
-        running_id = next.id;
-        progress = {};
-        latest_second.reset();
-        // The store says running from the moment the queue does (run lists filter by the
-        // store's status); BenchmarkRun records the start time and specs again when it starts.
-        try {
-          store.startRun(next.id, common::epochMillisNow(), {});
-        } catch (const std::exception& failure) {
-          logLine(LogLevel::kWarning,
-                  "could not mark run " + std::to_string(next.id) + " running: " + failure.what());
-        }
+        deliver(*start_failure);
+        continue;
       }
       sequence = 0;
       std::string status = "completed";
       std::string error;
-      const std::string name = "run " + std::to_string(next.id);
-      logLine(LogLevel::kInfo,
-              name + " started: " + next.settings.scenario_file.filename().string() + ", " +
-                  std::to_string(next.settings.plan.rows.size()) + " row(s) x " +
-                  std::to_string(next.settings.plan.approaches.size()) + " approach(es)");
+      const store::RunId id = run->id();
+      const runner::RunSettings& settings = run->settings();
+      const std::string name = "run " + std::to_string(id);
+      logLine(LogLevel::kInfo, name + " started: " + settings.scenario_file.filename().string() +
+                                   ", " + std::to_string(settings.plan.rows.size()) + " row(s) x " +
+                                   std::to_string(settings.plan.approaches.size()) +
+                                   " approach(es)");
       const auto started = std::chrono::steady_clock::now();
       try {
         if (run->execute().outcome == runner::RunOutcome::kStopped) {
@@ -167,20 +182,9 @@ struct RunQueue::Impl final : runner::RunObserver {
           error = "stopped on request";
         }
       } catch (const std::exception& failure) {
+        // execute() has marked the run failed with this reason (its ledger's end).
         status = "failed";
         error = failure.what();
-        // execute() marks the run failed when it fails while running rows; it may also have
-        // failed before (starting) or after (writing the results files): the store must agree
-        // with the end event either way.
-        try {
-          const std::optional<store::RunRecord> record = store.findRun(next.id);
-          if (record && record->status != store::RunStatus::kFailed) {
-            store.finishRun(next.id, store::RunStatus::kFailed, error, common::epochMillisNow());
-          }
-        } catch (const std::exception& store_failure) {
-          logLine(LogLevel::kWarning, "could not mark run " + std::to_string(next.id) +
-                                          " failed: " + store_failure.what());
-        }
       }
       const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(
                                std::chrono::steady_clock::now() - started)
@@ -202,7 +206,7 @@ struct RunQueue::Impl final : runner::RunObserver {
         running = nullptr;
         running_id.reset();
       }
-      publish(next.id, "end", endEventJson(status, error));
+      publish(id, "end", endEventJson(status, error));
     }
   }
 };
@@ -228,20 +232,20 @@ store::RunId RunQueue::submit(const runner::RunRequest& request,
   // Checked outside the lock: inspecting plugins takes a while.
   runner::PreparedRun prepared = runner::prepareRun(request, impl_->options.environment, catalog);
   runner::RunSettings& settings = prepared.settings;
-  const store::NewRun record = runner::runRecordOf(settings, common::epochMillisNow());
-  const std::vector<scenario::ScenarioRow> rows = runner::plannedRows(settings.plan);
   const std::scoped_lock lock(impl_->mutex);
   if (impl_->shutting_down) {
     throw RunQueueClosedError("the daemon is shutting down and takes no more runs");
   }
   impl_->refuseWhenFull();
-  const store::RunId id = impl_->store.createRun(record, store::RunStatus::kQueued);
+  runner::RunLedger ledger =
+      runner::RunLedger::record(impl_->store, settings, store::RunStatus::kQueued);
+  const store::RunId id = ledger.id();
   settings.results_dir = impl_->options.environment.output_dir / ("run-" + std::to_string(id));
-  impl_->store.setResultsDir(id, settings.results_dir.string());
-  impl_->store.addScenarioRows(id, rows);
-  logLine(LogLevel::kInfo, "run " + std::to_string(id) + " queued: " + record.scenario_file + " (" +
+  ledger.placeResults(settings.results_dir);
+  logLine(LogLevel::kInfo, "run " + std::to_string(id) +
+                               " queued: " + settings.scenario_file.string() + " (" +
                                std::to_string(impl_->waiting.size()) + " waiting before it)");
-  impl_->waiting.push_back({id, std::move(settings)});
+  impl_->waiting.push_back(Waiting{std::move(ledger), std::move(settings)});
   impl_->wake.notify_one();
   return id;
 }
@@ -255,11 +259,11 @@ RunQueue::StopResult RunQueue::stop(store::RunId run) {
       return StopResult::kStopping;
     }
     const auto waiting = std::find_if(impl_->waiting.begin(), impl_->waiting.end(),
-                                      [run](const Waiting& entry) { return entry.id == run; });
+                                      [run](const Waiting& entry) { return entry.id() == run; });
     if (waiting == impl_->waiting.end()) {
       return StopResult::kNotActive;
     }
-    end = impl_->stopWaiting(run, "stopped before it started");
+    end = Impl::stopWaiting(*waiting, "stopped before it started");
     impl_->waiting.erase(waiting);
   }
   impl_->deliver(*end);
@@ -275,7 +279,7 @@ std::optional<RunQueueStatus> RunQueue::status(store::RunId run) const {
     return status;
   }
   for (std::size_t index = 0; index < impl_->waiting.size(); ++index) {
-    if (impl_->waiting[index].id == run) {
+    if (impl_->waiting[index].id() == run) {
       RunQueueStatus status;
       status.kind = RunQueueStatus::Kind::kQueued;
       status.position = index + 1;
@@ -319,12 +323,12 @@ void RunQueue::shutdown() {
       if (impl_->running != nullptr) {
         impl_->running->requestStop();
       }
-      for (const Waiting& waiting : impl_->waiting) {
+      for (Waiting& waiting : impl_->waiting) {
         try {
-          ends.push_back(impl_->stopWaiting(waiting.id, "the daemon shut down before it started"));
+          ends.push_back(Impl::stopWaiting(waiting, "the daemon shut down before it started"));
         } catch (const std::exception& failure) {
           // Marked interrupted at the next start instead.
-          logLine(LogLevel::kWarning, "could not mark run " + std::to_string(waiting.id) +
+          logLine(LogLevel::kWarning, "could not mark run " + std::to_string(waiting.id()) +
                                           " stopped: " + failure.what());
         }
       }

@@ -188,8 +188,8 @@ void writeCaveats(std::ostream& out, const std::vector<SummaryRow>& results) {
       any = true;
     }
     out << "- " << row.scenario << " × " << row.approach;
-    if (row.repeat_number > 1) {
-      out << " (run " << row.repeat_number << ")";
+    if (row.round > 1) {
+      out << " (run " << row.round << ")";
     }
     out << ": ";
     if (row.failed) {
@@ -285,11 +285,11 @@ void writeResultsMarkdown(std::ostream& out, const ResultsDocument& document) {
       writeRunSpread(out, runs);
       for (const SummaryRow* result : runs) {
         if (runs.size() > 1) {
-          out << "Run " << result->repeat_number << " of " << runs.size()
+          out << "Run " << result->round << " of " << runs.size()
               << (result->round_position > 0
                       ? " (" + ordinal(result->round_position) + " in its round)"
                       : std::string())
-              << (has_image && result->repeat_number == 1 ? ", the chart above" : "") << ":\n\n";
+              << (has_image && result->round == 1 ? ", the chart above" : "") << ":\n\n";
         }
         if (result->failed) {
           out << "**Failed**: " << result->failure_reason << "\n\n";

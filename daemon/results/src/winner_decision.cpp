@@ -304,10 +304,9 @@ WinnersGrid decideWinners(const ResultsTable& runs, const std::vector<std::strin
 }
 
 WinnersGrid decideRunWinners(const std::vector<SummaryRow>& runs,
-                             const std::vector<std::string>& approaches,
-                             std::string_view rule_name) {
+                             const std::vector<std::string>& approaches, WinnerRule rule) {
   DecisionSettings settings;
-  settings.rule = winnerRuleFromName(rule_name).value_or(WinnerRule::kSignificant);
+  settings.rule = rule;
   for (const SummaryRow& run : runs) {
     if (!busyHost(run.diagnostics)) {
       continue;

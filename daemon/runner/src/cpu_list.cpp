@@ -27,6 +27,19 @@ unsigned parseCpu(std::string_view text, std::string_view whole) {
 
 }  // namespace
 
+std::string_view cpuPlacementName(CpuPlacement placement) {
+  return placement == CpuPlacement::kShared ? "shared" : "split";
+}
+
+std::optional<CpuPlacement> cpuPlacementFromName(std::string_view name) {
+  for (const CpuPlacement placement : {CpuPlacement::kSplit, CpuPlacement::kShared}) {
+    if (name == cpuPlacementName(placement)) {
+      return placement;
+    }
+  }
+  return std::nullopt;
+}
+
 std::vector<unsigned> parseCpuList(std::string_view text) {
   std::vector<unsigned> cpus;
   std::string_view rest = text;

@@ -106,7 +106,7 @@ void ResultsFolder::addResult(const results::SummaryRow& row,
   writeResultsCsv();
   // The per-second files keep a (scenario, approach)'s first run, as the charts do.
   if (keep_csv_ && !test_seconds.empty() &&
-      row.repeat_number == 1) {  // a failed row keeps what it measured, if anything
+      row.round == 1) {  // a failed row keeps what it measured, if anything
     const std::filesystem::path scenario_dir = dir_ / row.scenario;
     std::filesystem::create_directories(scenario_dir);
     writeFile(scenario_dir / (row.approach + "-load.csv"),

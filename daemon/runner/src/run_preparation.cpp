@@ -29,7 +29,7 @@ std::string settingsNote(const RunRequest& request, const RunSettings& settings,
             " rounds per row, each in its own shuffled order (seed " +
             std::to_string(settings.order_seed) + "). ";
   }
-  note += "Winners: " + settings.winner_rule + " rule. ";
+  note += "Winners: " + std::string(results::winnerRuleName(settings.winner_rule)) + " rule. ";
   if (request.overrides.warmup_seconds || request.overrides.test_seconds) {
     note += "Overrides:";
     if (request.overrides.warmup_seconds) {
@@ -45,9 +45,9 @@ std::string settingsNote(const RunRequest& request, const RunSettings& settings,
           std::to_string(generator_threads) + (generator_threads == 1 ? " thread" : " threads") +
           ")";
   if (request.server_cpus.empty() && request.generator_cpus.empty()) {
-    note += request.cpus == "shared"       ? ", shared as in the original study"
-            : settings.server_cpus.empty() ? ", shared: one CPU cannot be split"
-                                           : ", split by default";
+    note += settings.cpus == CpuPlacement::kShared ? ", shared as in the original study"
+            : settings.server_cpus.empty()         ? ", shared: one CPU cannot be split"
+                                                   : ", split by default";
   }
   note += ".";
   if (!settings.plan.database.empty()) {
@@ -83,23 +83,36 @@ void checkOverrides(const DurationOverrides& overrides) {
   }
 }
 
-void checkRepeatsAndRule(const RunRequest& request) {
+/// The request's choices that front ends pass as the user wrote them, parsed here once.
+struct ParsedChoices {
+  results::WinnerRule winner_rule = results::WinnerRule::kSignificant;
+  CpuPlacement cpus = CpuPlacement::kSplit;
+};
+
+/// Checks the repeats, the winner rule, the CPU placement and the A/A request: the one check
+/// of each for `benchd run` and the daemon (the front ends pass the values as given).
+ParsedChoices checkChoices(const RunRequest& request) {
   if (request.repeats == 0 || request.repeats > scenario::kMaxRepeats) {
     throw RunRequestError(RunRequestField::kRepeats, "expected a number of runs from 1 to " +
                                                          std::to_string(scenario::kMaxRepeats) +
                                                          ", got " +
                                                          std::to_string(request.repeats));
   }
-  if (!results::winnerRuleFromName(request.winner_rule)) {
+  ParsedChoices choices;
+  if (const auto rule = results::winnerRuleFromName(request.winner_rule)) {
+    choices.winner_rule = *rule;
+  } else {
     throw RunRequestError(
         RunRequestField::kWinnerRule,
         "expected 'significant' or 'original', got '" + request.winner_rule + "'");
   }
-  if (request.cpus != "split" && request.cpus != "shared") {
+  if (const auto placement = cpuPlacementFromName(request.cpus)) {
+    choices.cpus = *placement;
+  } else {
     throw RunRequestError(RunRequestField::kCpus,
                           "expected 'split' or 'shared', got '" + request.cpus + "'");
   }
-  if (request.cpus == "shared" &&
+  if (choices.cpus == CpuPlacement::kShared &&
       (!request.server_cpus.empty() || !request.generator_cpus.empty())) {
     throw RunRequestError(RunRequestField::kCpus,
                           "'shared' leaves both unpinned; it takes no CPU list");
@@ -109,6 +122,7 @@ void checkRepeatsAndRule(const RunRequest& request) {
                           "an A/A check runs one approach against itself; it takes no list of "
                           "approaches besides");
   }
+  return choices;
 }
 
 /// The approach names of a request: its list, or an A/A check's pair.
@@ -233,7 +247,7 @@ PreparedRun prepareRun(const RunRequest& request, const RunEnvironment& environm
                        const PluginCatalog* catalog) {
   checkOverrides(request.overrides);
   checkCpuSets(request.server_cpus, request.generator_cpus);
-  checkRepeatsAndRule(request);
+  const ParsedChoices choices = checkChoices(request);
   const std::filesystem::path scenario_file = resolveScenarioFile(
       request.scenario_file, environment.scenarios_dir, environment.uploaded_scenarios_dir);
   const scenario::WorkloadCatalog workloads =
@@ -257,10 +271,12 @@ PreparedRun prepareRun(const RunRequest& request, const RunEnvironment& environm
                           request.repeats);
   settings.repeats = request.repeats;
   settings.order_seed = request.order_seed.value_or(freshOrderSeed());
-  settings.winner_rule = request.winner_rule;
+  settings.winner_rule = choices.winner_rule;
+  settings.cpus = choices.cpus;
   settings.server_cpus = request.server_cpus;
   settings.generator_cpus = request.generator_cpus;
-  if (request.cpus == "split" && request.server_cpus.empty() && request.generator_cpus.empty()) {
+  if (settings.cpus == CpuPlacement::kSplit && request.server_cpus.empty() &&
+      request.generator_cpus.empty()) {
     CpuSplit split = splitCpus(allowedCpus());
     settings.server_cpus = std::move(split.server);
     settings.generator_cpus = std::move(split.generator);

@@ -1,5 +1,6 @@
 #include "schema.hpp"
 #include "series_codec.hpp"
+#include "writer_claim.hpp"
 
 #include <benchd/sqlite/sqlite_connection.hpp>
 #include <benchd/sqlite/sqlite_error.hpp>
@@ -11,6 +12,7 @@
 #include <limits>
 #include <mutex>
 #include <sstream>
+#include <system_error>
 
 namespace benchd::store {
 namespace {
@@ -84,6 +86,7 @@ struct ResultStore::Impl {
 
   mutable std::mutex mutex;
   mutable SqliteConnection connection;
+  std::optional<WriterClaim> writer_claim;  ///< claimWriter()
 };
 
 ResultStore::ResultStore(const std::filesystem::path& file) : file_(file) {
@@ -144,7 +147,7 @@ RunId ResultStore::createRun(const NewRun& run, RunStatus initial) {
   insert.bind(9, std::int64_t{run.repeats});
   // SQLite integers are signed; the seed's bits are stored as they are.
   insert.bind(10, static_cast<std::int64_t>(run.order_seed));
-  insert.bind(11, std::string_view(run.winner_rule));
+  insert.bind(11, results::winnerRuleName(run.winner_rule));
   insert.run();
   SqliteStatement spec = connection.prepare(
       "INSERT INTO run_spec (run_id, position, label, value) VALUES (?, ?, ?, ?)");
@@ -187,6 +190,22 @@ void ResultStore::startRun(RunId run, std::int64_t started_epoch_millis,
     spec.run();
   }
   transaction.commit();
+}
+
+std::size_t ResultStore::claimWriter(std::int64_t now_epoch_millis) {
+  if (impl_->writer_claim) {
+    return 0;
+  }
+  try {
+    impl_->writer_claim.emplace(file_);
+    const std::size_t marked =
+        impl_->writer_claim->sole() ? markInterruptedRuns(now_epoch_millis) : 0;
+    impl_->writer_claim->share();
+    return marked;
+  } catch (const std::system_error& error) {
+    impl_->writer_claim.reset();
+    throw StoreError(error.what());
+  }
 }
 
 std::size_t ResultStore::markInterruptedRuns(std::int64_t now_epoch_millis) {
@@ -237,7 +256,7 @@ void ResultStore::addScenarioRows(RunId run, std::span<const scenario::ScenarioR
 }
 
 ResultId ResultStore::beginResult(RunId run, std::size_t row_index, const std::string& scenario,
-                                  const std::string& approach, std::uint32_t repeat_number,
+                                  const std::string& approach, std::uint32_t round,
                                   std::uint32_t round_position) {
   const std::scoped_lock lock(impl_->mutex);
   SqliteConnection& connection = impl_->connection;
@@ -248,7 +267,7 @@ ResultId ResultStore::beginResult(RunId run, std::size_t row_index, const std::s
   insert.bind(2, asInt(row_index));
   insert.bind(3, std::string_view(scenario));
   insert.bind(4, std::string_view(approach));
-  insert.bind(5, std::int64_t{repeat_number});
+  insert.bind(5, std::int64_t{round});
   insert.bind(6, std::int64_t{round_position});
   insert.run();
   return connection.lastInsertRowId();
@@ -377,7 +396,9 @@ RunRecord readRun(SqliteConnection& connection, const SqliteStatement& row) {
   record.error = row.columnText(9);
   record.run.repeats = static_cast<std::uint32_t>(row.columnInt64(10));
   record.run.order_seed = static_cast<std::uint64_t>(row.columnInt64(11));
-  record.run.winner_rule = row.columnText(12);
+  // A name this benchd does not know (a newer one wrote it) decides as the default rule.
+  record.run.winner_rule =
+      results::winnerRuleFromName(row.columnText(12)).value_or(results::WinnerRule::kSignificant);
   SqliteStatement specs =
       connection.prepare("SELECT label, value FROM run_spec WHERE run_id = ? ORDER BY position");
   specs.bind(1, record.id);
@@ -486,7 +507,7 @@ std::vector<results::SummaryRow> ResultStore::summaries(RunId run) const {
     row.approach = select.columnText(2);
     row.failed = select.columnInt64(3) != 0;
     row.failure_reason = select.columnText(4);
-    row.repeat_number = static_cast<std::uint32_t>(select.columnInt64(5));
+    row.round = static_cast<std::uint32_t>(select.columnInt64(5));
     row.round_position = static_cast<std::uint32_t>(select.columnInt64(6));
     {
       const StatementExecution execution(metrics);
@@ -513,7 +534,7 @@ std::vector<results::SummaryRow> ResultStore::summaries(RunId run) const {
 
 std::optional<ResultId> ResultStore::findResult(RunId run, const std::string& scenario,
                                                 const std::string& approach,
-                                                std::uint32_t repeat_number) const {
+                                                std::uint32_t round) const {
   const std::scoped_lock lock(impl_->mutex);
   SqliteStatement select = impl_->connection.prepare(
       "SELECT id FROM result WHERE run_id = ? AND scenario = ? AND approach = ? AND "
@@ -521,7 +542,7 @@ std::optional<ResultId> ResultStore::findResult(RunId run, const std::string& sc
   select.bind(1, run);
   select.bind(2, std::string_view(scenario));
   select.bind(3, std::string_view(approach));
-  select.bind(4, std::int64_t{repeat_number});
+  select.bind(4, std::int64_t{round});
   if (!select.step()) {
     return std::nullopt;
   }

@@ -93,10 +93,10 @@ void LiveView::onEvent(const QString& type, const QJsonObject& payload) {
   const QString key = keyOf(payload);
   const QString step = payload.value(QStringLiteral("step")).toString();
   const int repeats = payload.value(QStringLiteral("repeats")).toInt();
-  const QString round = repeats > 1 ? tr(" · round %1 of %2")
-                                          .arg(payload.value(QStringLiteral("repeat")).toInt())
-                                          .arg(repeats)
-                                    : QString();
+  const QString round =
+      repeats > 1
+          ? tr(" · round %1 of %2").arg(payload.value(QStringLiteral("round")).toInt()).arg(repeats)
+          : QString();
   where_->setText(
       tr("Row %1 of %2 · %3 · approach %4 of %5%6 · %7 · %8 left")
           .arg(payload.value(QStringLiteral("row")).toInt())

@@ -119,13 +119,13 @@ void ResultsView::showRun(std::int64_t run) {
     const QJsonArray rows = document.value(QStringLiteral("rows")).toArray();
     // A repeated run lists every run of a (scenario, approach); a single run needs no number.
     const bool repeated = std::any_of(rows.begin(), rows.end(), [](const QJsonValue& row) {
-      return row.toObject().value(QStringLiteral("repeat")).toInt() > 1;
+      return row.toObject().value(QStringLiteral("round")).toInt() > 1;
     });
     for (const QJsonValue value : rows) {
       const QJsonObject row = value.toObject();
       const QString scenario = row.value(QStringLiteral("scenario")).toString();
       const QString approach = row.value(QStringLiteral("approach")).toString();
-      const int repeat = std::max(1, row.value(QStringLiteral("repeat")).toInt());
+      const int repeat = std::max(1, row.value(QStringLiteral("round")).toInt());
       QString label = QStringLiteral("%1 / %2").arg(scenario, approach);
       if (repeated) {
         label += tr(" (run %1)").arg(repeat);
@@ -160,7 +160,7 @@ void ResultsView::showRun(std::int64_t run) {
 void ResultsView::showResult(const QString& scenario, const QString& approach, int repeat) {
   const std::int64_t run = run_;
   api_.get(
-      QStringLiteral("/api/v1/runs/%1/results/%2/%3/seconds?repeat=%4")
+      QStringLiteral("/api/v1/runs/%1/results/%2/%3/seconds?round=%4")
           .arg(run)
           .arg(encoded(scenario), encoded(approach))
           .arg(repeat),

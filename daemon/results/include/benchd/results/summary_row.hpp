@@ -104,8 +104,9 @@ inline constexpr double kBusyHostCpuPercent = 10.0;
 struct SummaryRow {
   std::string scenario;
   std::string approach;
-  /// Which run of the (scenario, approach) this is, from 1 (`benchd run --repeat N`).
-  std::uint32_t repeat_number = 1;
+  /// Which run of the (scenario, approach) this is: its round, from 1 (`benchd run --repeat N`
+  /// runs rounds 1 to N; stored as result.repeat_number).
+  std::uint32_t round = 1;
   /// Its place in the approach order of its round, from 1; 0 when not known (older stores).
   std::uint32_t round_position = 0;
   std::array<double, kMetricCount> metrics{};  ///< kMetricNames order

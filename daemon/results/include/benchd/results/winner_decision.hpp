@@ -86,12 +86,11 @@ struct DecisionSettings {
                                         const std::vector<std::string>& approaches,
                                         const DecisionSettings& settings = {});
 
-/// The grid of a run's stored results (every repeat, SummaryRow order) under the rule the run
-/// recorded by name (winnerRuleName; an unknown name decides as kSignificant), with the busy
-/// scenarios its diagnostics show (busyHost): the one call behind results.md, `benchd run`'s
-/// standings, the REST API's winners and benchd-report.
+/// The grid of a run's stored results (every round, SummaryRow order) under the rule the run
+/// recorded, with the busy scenarios its diagnostics show (busyHost): the one call behind
+/// results.md, `benchd run`'s standings, the REST API's winners and benchd-report.
 [[nodiscard]] WinnersGrid decideRunWinners(const std::vector<SummaryRow>& runs,
                                            const std::vector<std::string>& approaches,
-                                           std::string_view rule_name);
+                                           WinnerRule rule);
 
 }  // namespace benchd::results

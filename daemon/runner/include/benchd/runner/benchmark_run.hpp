@@ -3,7 +3,10 @@
 #include <benchd/loadgen/load_engine.hpp>
 #include <benchd/results/series.hpp>
 #include <benchd/results/summary_row.hpp>
+#include <benchd/results/winner_decision.hpp>
+#include <benchd/runner/cpu_list.hpp>
 #include <benchd/runner/database_server.hpp>
+#include <benchd/runner/run_ledger.hpp>
 #include <benchd/runner/run_plan.hpp>
 #include <benchd/store/result_store.hpp>
 
@@ -52,8 +55,8 @@ struct Progress {
   std::size_t row_count = 0;
   std::size_t approach_number = 0;  ///< 1-based: the place in the current round's order
   std::size_t approach_count = 0;
-  std::uint32_t repeat_number = 1;  ///< 1-based: the round
-  std::uint32_t repeat_count = 1;
+  std::uint32_t round = 1;    ///< 1-based: the round of the row (one run of each approach)
+  std::uint32_t repeats = 1;  ///< the row's rounds: the runs of each (row, approach)
   std::string scenario;
   std::string approach;
   RunStep step = RunStep::kStarting;
@@ -89,6 +92,8 @@ struct RunSettings {
   /// benchd-report, run after the last result to render the PNG charts results.md embeds;
   /// empty or not an executable file: no charts (results.md says "No image available").
   std::filesystem::path report_tool;
+  /// How the CPUs were chosen when the request named none (the lists below are the result).
+  CpuPlacement cpus = CpuPlacement::kSplit;
   std::vector<unsigned> server_cpus;     ///< empty: unpinned
   std::vector<unsigned> generator_cpus;  ///< empty: unpinned
   unsigned generator_threads = 1;
@@ -101,8 +106,8 @@ struct RunSettings {
   /// given). One run is one sample of the winners' statistics.
   std::uint32_t repeats = 1;
   std::uint64_t order_seed = 0;
-  /// How the winners grid is decided (stored with the run; results::WinnerRule by name).
-  std::string winner_rule = "significant";
+  /// How the winners grid is decided (stored with the run).
+  results::WinnerRule winner_rule = results::WinnerRule::kSignificant;
   /// A worker must be ready and answer /health within this (the original polled for 120 s).
   std::chrono::milliseconds health_timeout{30'000};
   /// How long a worker may drain requests in flight at stop (its --stop-timeout-ms); SIGKILL
@@ -110,17 +115,7 @@ struct RunSettings {
   std::chrono::milliseconds worker_stop_timeout{10'000};
   /// The PostgreSQL server of the `postgres` rows, started on the first one.
   DatabaseServerSettings database;
-  /// A run already recorded in the store as queued (the daemon's queue): execute() starts that
-  /// record instead of creating one.
-  std::optional<store::RunId> queued_run;
 };
-
-/// The store's record of a run with these settings (system specs left empty): the one
-/// definition for `benchd run` and the daemon's queue, which records a run before it starts.
-[[nodiscard]] store::NewRun runRecordOf(const RunSettings& settings,
-                                        std::int64_t started_epoch_millis);
-/// The scenario rows as the run uses them (overrides applied), in file order.
-[[nodiscard]] std::vector<scenario::ScenarioRow> plannedRows(const RunPlan& plan);
 
 enum class RunOutcome : std::uint8_t { kCompleted = 1, kStopped };
 
@@ -131,14 +126,16 @@ struct RunReport {
   std::chrono::seconds elapsed{0};
 };
 
-/// Runs a scenario file against approaches: for each row, for each approach, a fresh
-/// benchd-worker on an ephemeral port → health check (health_timeout) → answer check (a wrong
-/// answer fails that approach) → warm-up (stored, never summarised) → test → stop (graceful,
-/// then SIGKILL). Host, worker and generator samples are taken at the end of every load-generator
-/// interval, so each stored second pairs one snapshot with the samples of the same interval.
-/// A worker that will not start, answers wrongly, dies or leaves its test phase dead gets the
-/// original's failed row with the cause; the run carries on. Every second and every summary
-/// goes to the store as it happens.
+/// Runs a scenario file against approaches: for each row, in rounds, for each approach a
+/// RowRun (row_run.hpp: a fresh benchd-worker on an ephemeral port → health check → answer check
+/// → warm-up (stored, never summarised) → test → stop). Host, worker and generator samples are
+/// taken at the end of every load-generator interval, so each stored second pairs one snapshot
+/// with the samples of the same interval. A worker that will not start, answers wrongly, dies
+/// or leaves its test phase dead gets the original's failed row with the cause; the run carries
+/// on. Every second and every summary goes to the store as it happens.
+///
+/// The run's record is its ledger's: from construction the store says the run is running, and
+/// execute() ends it (completed, stopped, or failed with the exception's reason) on every path.
 ///
 /// The generator threads are pinned to generator_cpus (this process's threads created during the
 /// run inherit the calling thread's affinity, which execute() sets and restores).
@@ -152,7 +149,8 @@ struct RunReport {
 /// the store and results.md is written for what finished before the exception propagates.
 class BenchmarkRun {
  public:
-  BenchmarkRun(RunSettings settings, store::ResultStore& store, RunObserver& observer);
+  /// `ledger` holds the run's record (RunLedger::record); the run's results go to its store.
+  BenchmarkRun(RunSettings settings, RunLedger ledger, RunObserver& observer);
   ~BenchmarkRun();
   BenchmarkRun(const BenchmarkRun&) = delete;
   BenchmarkRun& operator=(const BenchmarkRun&) = delete;
@@ -161,18 +159,17 @@ class BenchmarkRun {
   void requestStop() noexcept;
 
   [[nodiscard]] const RunSettings& settings() const noexcept { return settings_; }
+  [[nodiscard]] store::RunId id() const noexcept { return ledger_.id(); }
 
  private:
   struct Context;
+  /// execute() with the record's end left to the caller's catch.
+  RunReport executeRecorded(Context& context);
   /// Every (row, approach) in order, into `report` and `folder`.
   void runAll(Context& context, ResultsFolder& folder, RunReport& report);
-  /// The result of one (row, approach); nullopt when a stop request cut it short.
-  /// The test phase's seconds are left in `test_seconds` (for the raw CSV files).
-  std::optional<results::SummaryRow> runOne(Context& context, const RowPlan& row_plan,
-                                            const Approach& approach, store::ResultId result_id,
-                                            std::vector<results::SecondRecord>& test_seconds);
 
   RunSettings settings_;
+  RunLedger ledger_;
   store::ResultStore& store_;
   RunObserver& observer_;
   /// Built once and never replaced, so requestStop() from another thread always finds it.

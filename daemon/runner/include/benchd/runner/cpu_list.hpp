@@ -1,10 +1,21 @@
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace benchd::runner {
+
+/// Where the worker and the load generator run when the user names no CPUs.
+enum class CpuPlacement : std::uint8_t {
+  kSplit = 1,  ///< apart, on halves of the CPUs this process may use (splitCpus)
+  kShared,     ///< both unpinned, as the original study ran
+};
+/// "split" or "shared": the names `benchd run --cpus` and the API's `cpus` take.
+[[nodiscard]] std::string_view cpuPlacementName(CpuPlacement placement);
+[[nodiscard]] std::optional<CpuPlacement> cpuPlacementFromName(std::string_view name);
 
 /// Parses a CPU list as taskset and /sys write them: "0", "0,2", "0-3", "0-1,6". Returns the
 /// CPUs sorted without duplicates. Throws std::invalid_argument naming the bad part.

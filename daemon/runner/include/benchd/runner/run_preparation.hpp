@@ -24,17 +24,20 @@ struct RunRequest {
   /// An A/A check: this approach and its aaPartner() instead of `approaches` (which must then
   /// be empty).
   std::optional<std::string> aa_approach;
-  /// Runs of every (row, approach), in rounds; 1 to scenario::kMaxRepeats.
+  /// Runs of every (row, approach), in rounds; 1 to scenario::kMaxRepeats (checked by
+  /// prepareRun, the one check: front ends pass the number given).
   std::uint32_t repeats = 1;
   /// Seeds the rounds' orders; none: a fresh seed, recorded with the run.
   std::optional<std::uint64_t> order_seed;
-  /// "significant" (default) or "original": results::winnerRuleFromName.
+  /// "significant" (default) or "original" as the user wrote it; prepareRun parses it
+  /// (results::winnerRuleFromName) into RunSettings::winner_rule.
   std::string winner_rule = "significant";
   DurationOverrides overrides;
   bool keep_csv = false;
   /// Where the worker and the load generator run when neither list below is given: "split"
   /// (default: splitCpus over the CPUs this process may use) or "shared" (both unpinned, as
-  /// the original study ran). "shared" takes no list.
+  /// the original study ran). "shared" takes no list. As the user wrote it; prepareRun parses
+  /// it (cpuPlacementFromName) into RunSettings::cpus.
   std::string cpus = "split";
   std::vector<unsigned> server_cpus;     ///< empty: the `cpus` default
   std::vector<unsigned> generator_cpus;  ///< empty: the `cpus` default

@@ -3,6 +3,7 @@
 #include <benchd/measurement/load_snapshot.hpp>
 #include <benchd/results/series.hpp>
 #include <benchd/results/summary_row.hpp>
+#include <benchd/results/winner_decision.hpp>
 #include <benchd/scenario/scenario_row.hpp>
 
 #include <cstdint>
@@ -60,8 +61,8 @@ struct NewRun {
   std::uint32_t repeats = 1;
   /// Seeds the approach order of every round, so a run's order can be reproduced.
   std::uint64_t order_seed = 0;
-  /// How its winners are decided: "significant" or "original" (results::winnerRuleName).
-  std::string winner_rule = "significant";
+  /// How its winners are decided (stored by results::winnerRuleName).
+  results::WinnerRule winner_rule = results::WinnerRule::kSignificant;
 };
 
 struct RunRecord {
@@ -121,15 +122,22 @@ class ResultStore {
   /// A queued run starts: status kRunning, its start time and system specs as now.
   void startRun(RunId run, std::int64_t started_epoch_millis,
                 const std::vector<std::pair<std::string, std::string>>& system_specs);
-  /// At a daemon's start: every run still kRunning or kQueued belonged to a process that is
-  /// gone; marks them kInterrupted with that reason. Returns how many.
+  /// Every run still kRunning or kQueued belonged to a process that is gone: marks them
+  /// kInterrupted with that reason. Returns how many. Only for a writer that knows it is alone
+  /// (claimWriter()).
   std::size_t markInterruptedRuns(std::int64_t now_epoch_millis);
+  /// Makes this store object a writer of runs (`benchd run`, the daemon): it holds a claim on
+  /// the file (an advisory lock beside it, see writer_claim.hpp) until it is destroyed. When no
+  /// other writer holds one, the runs still running or queued were left by writers that died
+  /// (SIGKILL, a full disk, power loss) and are marked kInterrupted first. Returns how many were
+  /// marked. Call once, before the first run is recorded. Throws StoreError.
+  std::size_t claimWriter(std::int64_t now_epoch_millis);
   /// The scenario rows of the run, in file order (row index = position).
   void addScenarioRows(RunId run, std::span<const scenario::ScenarioRow> rows);
-  /// Starts the result of one run of a (row, approach): its `repeat_number` (from 1) and its
+  /// Starts the result of one run of a (row, approach): its `round` (from 1) and its
   /// place in the round's approach order (`round_position`, from 1).
   ResultId beginResult(RunId run, std::size_t row_index, const std::string& scenario,
-                       const std::string& approach, std::uint32_t repeat_number = 1,
+                       const std::string& approach, std::uint32_t round = 1,
                        std::uint32_t round_position = 1);
   /// One second of a phase of a result.
   void addSecond(ResultId result, const results::SecondRecord& second);
@@ -160,10 +168,10 @@ class ResultStore {
   [[nodiscard]] std::vector<scenario::ScenarioRow> scenarioRows(RunId run) const;
   /// The finished results of a run, every repeat, in row order then the order they were begun.
   [[nodiscard]] std::vector<results::SummaryRow> summaries(RunId run) const;
-  /// The result id of (run, scenario, approach, repeat), or nullopt.
+  /// The result id of (run, scenario, approach, round), or nullopt.
   [[nodiscard]] std::optional<ResultId> findResult(RunId run, const std::string& scenario,
                                                    const std::string& approach,
-                                                   std::uint32_t repeat_number = 1) const;
+                                                   std::uint32_t round = 1) const;
   /// The stored seconds of one phase of a result, in order.
   [[nodiscard]] std::vector<results::SecondRecord> seconds(ResultId result,
                                                            measurement::PhaseKind phase) const;

@@ -1,0 +1,280 @@
+#include "row_run.hpp"
+
+#include "answer_check.hpp"
+#include "worker_supervisor.hpp"
+
+#include <benchd/microservice/service_profile.hpp>
+#include <benchd/results/summary_metrics.hpp>
+#include <benchd/sampling/host_sampler.hpp>
+#include <benchd/sampling/process_sampler.hpp>
+#include <benchd/sampling/process_tree_sampler.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+
+namespace benchd::runner {
+namespace {
+
+std::string quotedList(const std::vector<std::string>& names) {
+  std::string text;
+  for (const std::string& name : names) {
+    text += (text.empty() ? "'" : ", '") + name + "'";
+  }
+  return text;
+}
+
+std::string implementedProfiles() {
+  std::string text;
+  for (const std::string_view profile : microservice::kImplementedProfiles) {
+    text += (text.empty() ? "" : ", ") + std::string(profile);
+  }
+  return text;
+}
+
+RunStep stepOf(measurement::PhaseKind kind) {
+  return kind == measurement::PhaseKind::kWarmup ? RunStep::kWarmup : RunStep::kTest;
+}
+
+/// The errors a row that failed after a phase counts: the phase's, at least 1.
+std::uint64_t errorsOf(const measurement::PhaseResult& phase) {
+  return std::max<std::uint64_t>(1, phase.totals.errors.total());
+}
+
+/// The samplers of one phase, primed just before the engine sets the phase up (connects), so
+/// the first sample covers that setup and the first interval, and every later one exactly its
+/// interval.
+struct PhaseSamplers {
+  PhaseSamplers(pid_t worker_pid, pid_t database_pid) : worker(worker_pid), generator(::getpid()) {
+    if (database_pid != 0) {
+      database.emplace(database_pid);
+    }
+  }
+
+  /// The samples of the interval that just ended.
+  results::SystemSample sample(const WorkerSupervisor& supervisor) {
+    results::SystemSample system;
+    system.host = host.sample();
+    system.epoch_millis = system.host.epoch_millis;
+    system.worker = worker.sample();
+    system.generator = generator.sample();
+    if (database) {
+      system.database = database->sample();
+    }
+    system.worker_stats = supervisor.latestStats();
+    return system;
+  }
+
+  sampling::HostSampler host;
+  sampling::ProcessSampler worker;
+  sampling::ProcessSampler generator;
+  /// A postgres row's private cluster: the postmaster and all its processes.
+  std::optional<sampling::ProcessTreeSampler> database;
+};
+
+}  // namespace
+
+RowRun::RowRun(RowRunContext context, const RowPlan& row_plan, const Approach& approach,
+               store::ResultId result_id)
+    : context_(std::move(context)),
+      row_plan_(row_plan),
+      approach_(approach),
+      result_id_(result_id) {}
+
+results::SummaryRow RowRun::failedRow(const RowFailure& failure) const {
+  return results::failedRow(row_plan_.row.name, approach_.name, failure.reason, failure.errors);
+}
+
+std::optional<results::SummaryRow> RowRun::run() {
+  context_.observer.onStep(context_.progress(RunStep::kStarting, 0.0, 0.0));
+  if (const std::optional<RowFailure> refused = refusal()) {
+    return failedRow(*refused);
+  }
+  try {
+    WorkerLaunch launch;
+    if (const std::optional<RowFailure> failure = prepareLaunch(launch)) {
+      return failedRow(*failure);
+    }
+    WorkerSupervisor worker(launch);
+    const std::optional<std::string> not_ready =
+        worker.waitReady(context_.settings.health_timeout, [this] { return stopping(); });
+    if (stopping()) {
+      return std::nullopt;
+    }
+    if (not_ready) {
+      return failedRow({*not_ready});
+    }
+    context_.observer.onStep(context_.progress(RunStep::kVerifying, 0.0, 0.0));
+    if (const std::optional<RowFailure> wrong = verifyAnswers(worker, "")) {
+      return failedRow(*wrong);
+    }
+    std::optional<measurement::PhaseKind> died_in;
+    const std::optional<loadgen::ScenarioResult> phases = measure(worker, died_in);
+    if (!phases) {
+      return std::nullopt;
+    }
+    if (const std::optional<RowFailure> failure = judgeAfterLoad(worker, *phases, died_in)) {
+      return failedRow(*failure);
+    }
+    const results::TestPhaseData data{*phases->test, test_seconds_,
+                                      row_plan_.workload.isOpenModel()};
+    results::SummaryRow summary = results::computeSummary(row_plan_.row.name, approach_.name, data);
+    const common::ExitStatus stopped = worker.stop();
+    if (!stopped.succeeded()) {
+      // A worker that had to be killed, or cut requests off at stop, still produced valid
+      // numbers; say so beside them rather than failing the row.
+      summary.diagnostics.worker_stop = stopped.describe();
+    }
+    return summary;
+  } catch (const std::exception& error) {
+    return failedRow({error.what()});
+  }
+}
+
+std::optional<RowFailure> RowRun::refusal() const {
+  if (!row_plan_.unsupported_profiles.empty()) {
+    return RowFailure{"server profile " + quotedList(row_plan_.unsupported_profiles) +
+                      " is implemented by no installed plugin nor the core (implemented: " +
+                      implementedProfiles() + ")"};
+  }
+  if (!row_plan_.limits.problems.empty()) {
+    std::string reason = "refused by the host's limits:";
+    for (const std::string& problem : row_plan_.limits.problems) {
+      reason += " " + problem;
+    }
+    return RowFailure{reason};
+  }
+  return std::nullopt;
+}
+
+std::optional<RowFailure> RowRun::prepareLaunch(WorkerLaunch& launch) {
+  const RunSettings& settings = context_.settings;
+  launch.worker = settings.worker;
+  launch.plugin = approach_.plugin;
+  launch.profiles = row_plan_.row.server_profiles;
+  launch.plugin_options = approach_.plugin_options;
+  launch.cpus = settings.server_cpus;
+  launch.stop_timeout = settings.worker_stop_timeout;
+  if (!row_plan_.needs_database) {
+    return std::nullopt;
+  }
+  if (!settings.plan.database_problem.empty()) {
+    return RowFailure{"PostgreSQL not found: " + settings.plan.database_problem};
+  }
+  std::unique_ptr<DatabaseServer>& database = context_.database;
+  if (!database) {
+    context_.observer.onNotice("starting PostgreSQL: " + describeDatabaseServer(settings.database));
+    database = std::make_unique<DatabaseServer>(settings.database);
+  }
+  try {
+    launch.postgres = database->prepareRow();
+  } catch (const std::runtime_error& error) {
+    return RowFailure{error.what()};
+  }
+  launch.db_pool = settings.database.pool_size;
+  return std::nullopt;
+}
+
+std::optional<RowFailure> RowRun::verifyAnswers(WorkerSupervisor& worker, const std::string& when) {
+  const std::optional<std::string> wrong =
+      findWrongAnswer(worker.port(), approach_.routeName(), row_plan_.row, row_plan_.workload);
+  if (!wrong) {
+    return std::nullopt;
+  }
+  // A worker that crashed on the request resets the connection a moment before the kernel
+  // reports its exit; give it that moment, so the reason names the crash.
+  constexpr std::chrono::milliseconds kCrashGrace{2'000};
+  std::string reason = when + *wrong;
+  if (worker.exitsWithin(kCrashGrace)) {
+    reason += "; the worker " + worker.describeEnd();
+  }
+  return RowFailure{reason};
+}
+
+std::optional<loadgen::ScenarioResult> RowRun::measure(
+    WorkerSupervisor& worker, std::optional<measurement::PhaseKind>& died_in) {
+  const std::unique_ptr<DatabaseServer>& database = context_.database;
+  const pid_t database_pid =
+      row_plan_.needs_database && database ? database->serverPid() : pid_t{0};
+  std::optional<PhaseSamplers> samplers;
+  double phase_seconds = 0.0;
+  loadgen::PhaseHooks hooks;
+  hooks.before_phase = [&](measurement::PhaseKind kind, std::chrono::seconds duration) {
+    phase_seconds = static_cast<double>(duration.count());
+    context_.observer.onStep(context_.progress(stepOf(kind), 0.0, phase_seconds));
+    samplers.emplace(worker.pid(), database_pid);  // the previous phase's go first
+  };
+  hooks.after_phase = [&](const measurement::PhaseResult& phase) {
+    if (stopping()) {
+      return false;
+    }
+    if (!worker.alive()) {
+      died_in = phase.phase;
+      return false;
+    }
+    return true;
+  };
+  const auto on_snapshot = [&](const measurement::LoadSnapshot& snapshot) {
+    if (stopping()) {
+      // A stop that came between the check below and the engine's start of the row was
+      // cleared by runScenario; asking again ends the phase within an interval.
+      context_.engine.requestStop();
+    }
+    results::SecondRecord second;
+    second.load = results::LoadSecond::of(snapshot);
+    second.system = samplers->sample(worker);
+    context_.store.addSecond(result_id_, second);
+    const double elapsed = static_cast<double>((snapshot.start + snapshot.duration).count()) / 1e6;
+    context_.observer.onSecond(context_.progress(stepOf(snapshot.phase), elapsed, phase_seconds),
+                               second);
+    if (snapshot.phase == measurement::PhaseKind::kTest) {
+      test_seconds_.push_back(std::move(second));
+    }
+  };
+  if (stopping()) {
+    return std::nullopt;
+  }
+  loadgen::RequestTarget target;  // the row's delays are runScenario's to set
+  target.port = worker.port();
+  target.approach = approach_.routeName();
+  loadgen::ScenarioResult phases =
+      context_.engine.runScenario(row_plan_.row, row_plan_.workload, target, on_snapshot, hooks);
+  if (stopping()) {
+    return std::nullopt;
+  }
+  return phases;
+}
+
+std::optional<RowFailure> RowRun::judgeAfterLoad(WorkerSupervisor& worker,
+                                                 const loadgen::ScenarioResult& phases,
+                                                 std::optional<measurement::PhaseKind> died_in) {
+  if (died_in) {
+    const measurement::PhaseResult& phase =
+        *died_in == measurement::PhaseKind::kWarmup ? *phases.warmup : *phases.test;
+    return RowFailure{"the worker " + worker.describeEnd() + " during the " +
+                          std::string(measurement::phaseKindName(*died_in)) + " phase",
+                      errorsOf(phase)};
+  }
+  context_.observer.onStep(context_.progress(RunStep::kStopping, 0.0, 0.0));
+  if (!phases.test) {
+    return RowFailure{"the row has no test phase"};  // a loaded scenario row always has one
+  }
+  // A database that went away during the row explains its errors better than any answer.
+  if (row_plan_.needs_database && context_.database) {
+    if (const std::optional<std::string> gone = context_.database->failure()) {
+      return RowFailure{"PostgreSQL stopped answering during the row: " + *gone,
+                        errorsOf(*phases.test)};
+    }
+  }
+  // Read-only rows change no state, so the answers must still be right after the load: an
+  // approach that degrades into fast wrong answers under load fails here.
+  if (microservice::ServiceProfile::fromNames(row_plan_.row.server_profiles).read_only) {
+    if (std::optional<RowFailure> wrong = verifyAnswers(worker, "after the test phase, ")) {
+      wrong->errors = errorsOf(*phases.test);
+      return wrong;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace benchd::runner

@@ -1,0 +1,85 @@
+#pragma once
+
+#include <benchd/loadgen/load_engine.hpp>
+#include <benchd/results/series.hpp>
+#include <benchd/results/summary_row.hpp>
+#include <benchd/runner/benchmark_run.hpp>
+#include <benchd/runner/database_server.hpp>
+#include <benchd/store/result_store.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace benchd::runner {
+
+class WorkerSupervisor;
+struct WorkerLaunch;
+
+/// What a (row, approach) takes from the run it belongs to. All references outlive the RowRun.
+struct RowRunContext {
+  const RunSettings& settings;
+  store::ResultStore& store;
+  loadgen::LoadEngine& engine;
+  const std::atomic<bool>& stop_requested;
+  RunObserver& observer;
+  /// The run's progress at a step (step, phase elapsed seconds, phase planned seconds).
+  std::function<Progress(RunStep, double, double)> progress;
+  /// The `postgres` rows' server: made by the first row that needs it, kept for the next.
+  std::unique_ptr<DatabaseServer>& database;
+};
+
+/// Why a (row, approach) failed, with the errors its failed row counts (at least 1).
+struct RowFailure {
+  std::string reason;
+  std::uint64_t errors = 1;
+};
+
+/// One run of one (row, approach), in the steps the architecture names: refuse what the host
+/// or the plugins cannot run → launch a fresh benchd-worker (with the row's database) → wait
+/// until it is healthy → verify its answers → warm-up and test phases, every second stored
+/// with the samples of its interval → judge what the load left (a dead worker, a database
+/// gone, answers gone wrong) → summary row → stop the worker.
+///
+/// A step that fails ends the row with the original's failed-row shape and its cause; a stop
+/// request ends it without a result. Used once, on the run's thread.
+class RowRun {
+ public:
+  RowRun(RowRunContext context, const RowPlan& row_plan, const Approach& approach,
+         store::ResultId result_id);
+
+  /// The summary row (a failed one included); nullopt when a stop request cut the row short.
+  std::optional<results::SummaryRow> run();
+
+  /// The test phase's seconds, for the raw CSV files.
+  [[nodiscard]] const std::vector<results::SecondRecord>& testSeconds() const noexcept {
+    return test_seconds_;
+  }
+
+ private:
+  [[nodiscard]] bool stopping() const { return context_.stop_requested.load(); }
+  [[nodiscard]] results::SummaryRow failedRow(const RowFailure& failure) const;
+
+  [[nodiscard]] std::optional<RowFailure> refusal() const;
+  /// The worker's command line; the row's database prepared (started on first use).
+  std::optional<RowFailure> prepareLaunch(WorkerLaunch& launch);
+  std::optional<RowFailure> verifyAnswers(WorkerSupervisor& worker, const std::string& when);
+  /// Runs the phases; nullopt when a stop request came.
+  std::optional<loadgen::ScenarioResult> measure(WorkerSupervisor& worker,
+                                                 std::optional<measurement::PhaseKind>& died_in);
+  std::optional<RowFailure> judgeAfterLoad(WorkerSupervisor& worker,
+                                           const loadgen::ScenarioResult& phases,
+                                           std::optional<measurement::PhaseKind> died_in);
+
+  RowRunContext context_;
+  const RowPlan& row_plan_;
+  const Approach& approach_;
+  store::ResultId result_id_;
+  std::vector<results::SecondRecord> test_seconds_;
+};
+
+}  // namespace benchd::runner
