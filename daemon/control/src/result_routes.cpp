@@ -67,173 +67,208 @@ http::Response chartOf(const store::RunRecord& record, const std::filesystem::pa
   return fileOf(record, relative, "image/png");
 }
 
+/// A handler of a route under /api/v1/runs/{id}: called with the run {id} names.
+using RunRouteHandler = http::Response (*)(const store::ResultStore& store,
+                                           const http::Request& request,
+                                           const store::RunRecord& record);
+
+/// GET /api/v1/runs/{id}/results: the scenario rows and every summary row with diagnostics.
+http::Response resultsDocument(const store::ResultStore& store, const http::Request& /*request*/,
+                               const store::RunRecord& record) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter json(buffer);
+  json.StartObject();
+  field(json, "runId", std::int64_t{record.id});
+  field(json, "status", store::runStatusName(record.status));
+  key(json, "scenarios");
+  json.StartArray();
+  for (const scenario::ScenarioRow& row : store.scenarioRows(record.id)) {
+    writeScenarioRow(json, row);
+  }
+  json.EndArray();
+  key(json, "rows");
+  json.StartArray();
+  for (const results::SummaryRow& row : store.summaries(record.id)) {
+    writeSummaryRow(json, row, true);
+  }
+  json.EndArray();
+  json.EndObject();
+  return jsonResponse(200, buffer);
+}
+
+/// GET /api/v1/runs/{id}/results/{scenario}/{approach}/seconds?phase=&round=: one result's
+/// stored seconds of one phase.
+http::Response secondsDocument(const store::ResultStore& store, const http::Request& request,
+                               const store::RunRecord& record) {
+  const std::string scenario(request.param("scenario").value_or(""));
+  const std::string approach(request.param("approach").value_or(""));
+  measurement::PhaseKind phase = measurement::PhaseKind::kTest;
+  if (const auto name = request.queryParam("phase")) {
+    if (*name == "warmup" || *name == "warm-up") {
+      phase = measurement::PhaseKind::kWarmup;
+    } else if (*name != "test") {
+      return fieldProblem(
+          400, "phase",
+          "expected test or warmup (also spelt warm-up), got '" + std::string(*name) + "'");
+    }
+  }
+  auto round_number = queryNumber(request, "round", 1, 1, record.run.repeats);
+  if (auto* problem = std::get_if<http::Response>(&round_number)) {
+    return std::move(*problem);
+  }
+  const auto round = static_cast<std::uint32_t>(std::get<std::size_t>(round_number));
+  const std::optional<store::ResultId> result =
+      store.findResult(record.id, scenario, approach, round);
+  if (!result) {
+    return fieldProblem(404, "scenario",
+                        "run " + std::to_string(record.id) + " has no result for scenario '" +
+                            scenario + "' and approach '" + approach + "'" +
+                            (round > 1 ? " in round " + std::to_string(round) : std::string()));
+  }
+  rapidjson::StringBuffer buffer;
+  JsonWriter json(buffer);
+  json.StartObject();
+  field(json, "runId", std::int64_t{record.id});
+  field(json, "scenario", scenario);
+  field(json, "approach", approach);
+  field(json, "round", std::uint64_t{round});
+  field(json, "phase", measurement::phaseKindName(phase));
+  key(json, "seconds");
+  json.StartArray();
+  for (const results::SecondRecord& second : store.seconds(*result, phase)) {
+    json.StartObject();
+    writeSecondMembers(json, second);
+    json.EndObject();
+  }
+  json.EndArray();
+  json.EndObject();
+  return jsonResponse(200, buffer);
+}
+
+/// GET /api/v1/runs/{id}/results.csv, from the store (the medians of repeated runs).
+http::Response resultsCsv(const store::ResultStore& store, const http::Request& /*request*/,
+                          const store::RunRecord& record) {
+  std::ostringstream csv;
+  results::writeResultsCsv(csv, tableOf(store, record.id));
+  return http::Response::text(200, csv.str(), "text/csv; charset=utf-8");
+}
+
+/// GET /api/v1/runs/{id}/results.md, the file of the run's folder.
+http::Response resultsMarkdown(const store::ResultStore& /*store*/,
+                               const http::Request& /*request*/, const store::RunRecord& record) {
+  return fileOf(record, "results.md", "text/markdown; charset=utf-8");
+}
+
+/// GET /api/v1/runs/{id}/charts: the run folder's PNG charts with their URLs.
+http::Response chartList(const store::ResultStore& /*store*/, const http::Request& /*request*/,
+                         const store::RunRecord& record) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter json(buffer);
+  json.StartObject();
+  key(json, "charts");
+  json.StartArray();
+  for (const std::string& chart : chartsOf(record)) {
+    json.StartObject();
+    field(json, "name", chart);
+    field(json, "url", "/api/v1/runs/" + std::to_string(record.id) + "/charts/" + chart);
+    json.EndObject();
+  }
+  json.EndArray();
+  json.EndObject();
+  return jsonResponse(200, buffer);
+}
+
+/// GET /api/v1/runs/{id}/charts/{file}: a chart of the run's folder.
+http::Response chartInRunFolder(const store::ResultStore& /*store*/, const http::Request& request,
+                                const store::RunRecord& record) {
+  return chartOf(record, std::string(request.param("file").value_or("")));
+}
+
+/// GET /api/v1/runs/{id}/charts/{folder}/{file}: a chart of a scenario's folder.
+http::Response chartInScenarioFolder(const store::ResultStore& /*store*/,
+                                     const http::Request& request, const store::RunRecord& record) {
+  return chartOf(record, std::filesystem::path(std::string(request.param("folder").value_or(""))) /
+                             std::string(request.param("file").value_or("")));
+}
+
+/// GET /api/v1/runs/{id}/winners: the grid under the rule the run recorded.
+http::Response winnersDocument(const store::ResultStore& store, const http::Request& /*request*/,
+                               const store::RunRecord& record) {
+  const results::WinnersGrid grid = results::decideRunWinners(
+      store.summaries(record.id), record.run.approaches, record.run.winner_rule);
+  return http::Response::json(200, winnersJson(grid));
+}
+
+/// The run a compare parameter (`base`, `other`) names, or the problem with it.
+std::variant<store::RunRecord, http::Response> comparedRun(const store::ResultStore& store,
+                                                           const http::Request& request,
+                                                           const char* name) {
+  const std::optional<std::string_view> text = request.queryParam(name);
+  if (!text) {
+    return fieldProblem(400, name, "required: the id of a run");
+  }
+  const std::optional<store::RunId> id = parseRunId(*text);
+  if (!id) {
+    return fieldProblem(400, name, "expected the id of a run, got '" + std::string(*text) + "'");
+  }
+  std::optional<store::RunRecord> run = store.findRun(*id);
+  if (!run) {
+    return fieldProblem(404, name, "no run '" + std::string(*text) + "'");
+  }
+  return std::move(*run);
+}
+
+/// GET /api/v1/compare?base=&other=&threshold=: results::compareResults of two runs.
+http::Response comparisonDocument(const store::ResultStore& store, const http::Request& request) {
+  auto base = comparedRun(store, request, "base");
+  if (auto* problem = std::get_if<http::Response>(&base)) {
+    return std::move(*problem);
+  }
+  auto other = comparedRun(store, request, "other");
+  if (auto* problem = std::get_if<http::Response>(&other)) {
+    return std::move(*problem);
+  }
+  double threshold = results::kDefaultChangeThresholdPercent;
+  if (const auto text = request.queryParam("threshold")) {
+    const auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), threshold);
+    if (text->empty() || error != std::errc{} || end != text->data() + text->size() ||
+        !std::isfinite(threshold) || threshold < 0 || threshold > 1000) {
+      return fieldProblem(400, "threshold",
+                          "expected a percentage from 0 to 1000, got '" + std::string(*text) + "'");
+    }
+  }
+  const store::RunId base_id = std::get<store::RunRecord>(base).id;
+  const store::RunId other_id = std::get<store::RunRecord>(other).id;
+  const results::Comparison comparison =
+      results::compareResults(tableOf(store, base_id), tableOf(store, other_id), threshold);
+  return http::Response::json(200, comparisonJson(comparison, base_id, other_id));
+}
+
 }  // namespace
 
 void ControlApi::addResultRoutes(http::Router& router) {
-  // Finds the run of {id} or answers 404; then `respond(record)`.
-  const auto withRun = [this](auto respond) {
-    return [this, respond](const http::Request& request) {
+  // Finds the run of {id} or answers 404; then the handler.
+  const auto onRun = [this](RunRouteHandler handler) {
+    return [this, handler](const http::Request& request) {
       const std::optional<store::RunId> id = runIdOf(request);
       const std::optional<store::RunRecord> record = id ? store_.findRun(*id) : std::nullopt;
       if (!record) {
         return noSuchRun(request);
       }
-      return respond(request, *record);
+      return handler(store_, request, *record);
     };
   };
-
-  router.add("GET", "/api/v1/runs/{id}/results",
-             withRun([this](const http::Request&, const store::RunRecord& record) {
-               rapidjson::StringBuffer buffer;
-               JsonWriter json(buffer);
-               json.StartObject();
-               field(json, "runId", std::int64_t{record.id});
-               field(json, "status", store::runStatusName(record.status));
-               key(json, "scenarios");
-               json.StartArray();
-               for (const scenario::ScenarioRow& row : store_.scenarioRows(record.id)) {
-                 writeScenarioRow(json, row);
-               }
-               json.EndArray();
-               key(json, "rows");
-               json.StartArray();
-               for (const results::SummaryRow& row : store_.summaries(record.id)) {
-                 writeSummaryRow(json, row, true);
-               }
-               json.EndArray();
-               json.EndObject();
-               return jsonResponse(200, buffer);
-             }));
-
+  router.add("GET", "/api/v1/runs/{id}/results", onRun(resultsDocument));
   router.add("GET", "/api/v1/runs/{id}/results/{scenario}/{approach}/seconds",
-             withRun([this](const http::Request& request, const store::RunRecord& record) {
-               const std::string scenario(request.param("scenario").value_or(""));
-               const std::string approach(request.param("approach").value_or(""));
-               measurement::PhaseKind phase = measurement::PhaseKind::kTest;
-               if (const auto name = request.queryParam("phase")) {
-                 if (*name == "warmup" || *name == "warm-up") {
-                   phase = measurement::PhaseKind::kWarmup;
-                 } else if (*name != "test") {
-                   return fieldProblem(400, "phase",
-                                       "expected test or warmup (also spelt warm-up), got '" +
-                                           std::string(*name) + "'");
-                 }
-               }
-               auto round_number = queryNumber(request, "round", 1, 1, record.run.repeats);
-               if (auto* problem = std::get_if<http::Response>(&round_number)) {
-                 return std::move(*problem);
-               }
-               const auto round = static_cast<std::uint32_t>(std::get<std::size_t>(round_number));
-               const std::optional<store::ResultId> result =
-                   store_.findResult(record.id, scenario, approach, round);
-               if (!result) {
-                 return fieldProblem(
-                     404, "scenario",
-                     "run " + std::to_string(record.id) + " has no result for scenario '" +
-                         scenario + "' and approach '" + approach + "'" +
-                         (round > 1 ? " in round " + std::to_string(round) : std::string()));
-               }
-               rapidjson::StringBuffer buffer;
-               JsonWriter json(buffer);
-               json.StartObject();
-               field(json, "runId", std::int64_t{record.id});
-               field(json, "scenario", scenario);
-               field(json, "approach", approach);
-               field(json, "round", std::uint64_t{round});
-               field(json, "phase", measurement::phaseKindName(phase));
-               key(json, "seconds");
-               json.StartArray();
-               for (const results::SecondRecord& second : store_.seconds(*result, phase)) {
-                 json.StartObject();
-                 writeSecondMembers(json, second);
-                 json.EndObject();
-               }
-               json.EndArray();
-               json.EndObject();
-               return jsonResponse(200, buffer);
-             }));
-
-  router.add("GET", "/api/v1/runs/{id}/results.csv",
-             withRun([this](const http::Request&, const store::RunRecord& record) {
-               std::ostringstream csv;
-               results::writeResultsCsv(csv, tableOf(store_, record.id));
-               return http::Response::text(200, csv.str(), "text/csv; charset=utf-8");
-             }));
-
-  router.add("GET", "/api/v1/runs/{id}/results.md",
-             withRun([](const http::Request&, const store::RunRecord& record) {
-               return fileOf(record, "results.md", "text/markdown; charset=utf-8");
-             }));
-
-  router.add("GET", "/api/v1/runs/{id}/charts",
-             withRun([](const http::Request&, const store::RunRecord& record) {
-               rapidjson::StringBuffer buffer;
-               JsonWriter json(buffer);
-               json.StartObject();
-               key(json, "charts");
-               json.StartArray();
-               for (const std::string& chart : chartsOf(record)) {
-                 json.StartObject();
-                 field(json, "name", chart);
-                 field(json, "url",
-                       "/api/v1/runs/" + std::to_string(record.id) + "/charts/" + chart);
-                 json.EndObject();
-               }
-               json.EndArray();
-               json.EndObject();
-               return jsonResponse(200, buffer);
-             }));
-  router.add("GET", "/api/v1/runs/{id}/charts/{file}",
-             withRun([](const http::Request& request, const store::RunRecord& record) {
-               return chartOf(record, std::string(request.param("file").value_or("")));
-             }));
-  router.add("GET", "/api/v1/runs/{id}/charts/{folder}/{file}",
-             withRun([](const http::Request& request, const store::RunRecord& record) {
-               return chartOf(record, std::filesystem::path(
-                                          std::string(request.param("folder").value_or(""))) /
-                                          std::string(request.param("file").value_or("")));
-             }));
-
-  router.add("GET", "/api/v1/runs/{id}/winners",
-             withRun([this](const http::Request&, const store::RunRecord& record) {
-               const results::WinnersGrid grid = results::decideRunWinners(
-                   store_.summaries(record.id), record.run.approaches, record.run.winner_rule);
-               return http::Response::json(200, winnersJson(grid));
-             }));
-
-  router.add("GET", "/api/v1/compare", [this](const http::Request& request) {
-    std::optional<store::RunRecord> runs[2];
-    const char* names[2] = {"base", "other"};
-    for (std::size_t index = 0; index < 2; ++index) {
-      const std::optional<std::string_view> text = request.queryParam(names[index]);
-      if (!text) {
-        return fieldProblem(400, names[index], "required: the id of a run");
-      }
-      const std::optional<store::RunId> id = parseRunId(*text);
-      if (!id) {
-        return fieldProblem(400, names[index],
-                            "expected the id of a run, got '" + std::string(*text) + "'");
-      }
-      runs[index] = store_.findRun(*id);
-      if (!runs[index]) {
-        return fieldProblem(404, names[index], "no run '" + std::string(*text) + "'");
-      }
-    }
-    double threshold = results::kDefaultChangeThresholdPercent;
-    if (const auto text = request.queryParam("threshold")) {
-      const auto [end, error] =
-          std::from_chars(text->data(), text->data() + text->size(), threshold);
-      if (text->empty() || error != std::errc{} || end != text->data() + text->size() ||
-          !std::isfinite(threshold) || threshold < 0 || threshold > 1000) {
-        return fieldProblem(
-            400, "threshold",
-            "expected a percentage from 0 to 1000, got '" + std::string(*text) + "'");
-      }
-    }
-    const results::Comparison comparison = results::compareResults(
-        tableOf(store_, runs[0]->id), tableOf(store_, runs[1]->id), threshold);
-    return http::Response::json(200, comparisonJson(comparison, runs[0]->id, runs[1]->id));
-  });
+             onRun(secondsDocument));
+  router.add("GET", "/api/v1/runs/{id}/results.csv", onRun(resultsCsv));
+  router.add("GET", "/api/v1/runs/{id}/results.md", onRun(resultsMarkdown));
+  router.add("GET", "/api/v1/runs/{id}/charts", onRun(chartList));
+  router.add("GET", "/api/v1/runs/{id}/charts/{file}", onRun(chartInRunFolder));
+  router.add("GET", "/api/v1/runs/{id}/charts/{folder}/{file}", onRun(chartInScenarioFolder));
+  router.add("GET", "/api/v1/runs/{id}/winners", onRun(winnersDocument));
+  router.add("GET", "/api/v1/compare",
+             [this](const http::Request& request) { return comparisonDocument(store_, request); });
 }
 
 }  // namespace benchd::control

@@ -129,150 +129,165 @@ bool isInside(const std::filesystem::path& folder, const std::filesystem::path& 
 }  // namespace
 
 void ControlApi::addRunRoutes(http::Router& router) {
-  router.add("POST", "/api/v1/runs", [this](const http::Request& request) {
-    if (auto wrong_type = http::requireJson(request)) {
-      return std::move(*wrong_type);
-    }
-    auto parsed = runRequestOf(request);
-    if (auto* problem = std::get_if<http::Response>(&parsed)) {
+  const auto to = [this](http::Response (ControlApi::*handler)(const http::Request&)) {
+    return [this, handler](const http::Request& request) { return (this->*handler)(request); };
+  };
+  router.add("POST", "/api/v1/runs", to(&ControlApi::createRun));
+  router.add("GET", "/api/v1/runs", to(&ControlApi::listRuns));
+  router.add("GET", "/api/v1/runs/{id}", to(&ControlApi::getRun));
+  router.add("DELETE", "/api/v1/runs/{id}", to(&ControlApi::deleteRun));
+  router.add("POST", "/api/v1/runs/{id}/stop", to(&ControlApi::stopRun));
+}
+
+/// POST /api/v1/runs: checks the request, queues the run and answers with it (202).
+http::Response ControlApi::createRun(const http::Request& request) {
+  if (auto wrong_type = http::requireJson(request)) {
+    return std::move(*wrong_type);
+  }
+  auto parsed = runRequestOf(request);
+  if (auto* problem = std::get_if<http::Response>(&parsed)) {
+    return std::move(*problem);
+  }
+  // Not the request's fault (e.g. the scenarios folder lacks a workload's file): say what.
+  const auto cannot_prepare = [](const std::exception& error) {
+    logLine(LogLevel::kError, std::string("cannot prepare a run: ") + error.what());
+    return http::Problem(500, std::string("the run cannot be prepared: ") + error.what())
+        .toResponse();
+  };
+  store::RunId id = 0;
+  try {
+    const runner::PluginCatalog approaches = catalog();
+    id = queue_.submit(std::get<runner::RunRequest>(parsed), &approaches);
+  } catch (const runner::RunRequestError& error) {
+    if (std::optional<http::Response> problem = runRequestProblem(error)) {
       return std::move(*problem);
     }
-    // Not the request's fault (e.g. the scenarios folder lacks a workload's file): say what.
-    const auto cannot_prepare = [](const std::exception& error) {
-      logLine(LogLevel::kError, std::string("cannot prepare a run: ") + error.what());
-      return http::Problem(500, std::string("the run cannot be prepared: ") + error.what())
-          .toResponse();
-    };
-    store::RunId id = 0;
-    try {
-      const runner::PluginCatalog approaches = catalog();
-      id = queue_.submit(std::get<runner::RunRequest>(parsed), &approaches);
-    } catch (const runner::RunRequestError& error) {
-      if (std::optional<http::Response> problem = runRequestProblem(error)) {
-        return std::move(*problem);
-      }
-      return cannot_prepare(error);
-    } catch (const runner::UnknownApproachError& error) {
-      // Where a client of the API sees more; the daemon's plugin folders are its operator's.
-      return fieldProblem(
-          400, "approaches",
-          std::string(error.what()) +
-              (error.noneAccepted() ? " (GET /api/v1/approaches shows what was found and why it "
-                                      "was rejected)"
-                                    : " (GET /api/v1/approaches lists them)"));
-    } catch (const scenario::ScenarioFileError& error) {
-      return fieldProblem(400, "scenarioFile", error.what());
-    } catch (const RunQueueFullError& error) {
-      return http::Problem(503, error.what()).toResponse().header("Retry-After", "30");
-    } catch (const RunQueueClosedError& error) {
-      return http::Problem(503, error.what()).toResponse();
-    } catch (const std::exception& error) {
-      return cannot_prepare(error);
-    }
-    const std::string location = "/api/v1/runs/" + std::to_string(id);
-    const std::optional<store::RunRecord> record = store_.findRun(id);
-    if (!record) {
-      // Stopped and deleted by another client in the meantime.
-      return http::Response::empty(202).header("Location", location);
-    }
-    rapidjson::StringBuffer buffer;
-    JsonWriter json(buffer);
-    writeRun(json, *record, queue_.status(id));
-    return jsonResponse(202, buffer).header("Location", location);
-  });
+    return cannot_prepare(error);
+  } catch (const runner::UnknownApproachError& error) {
+    // Where a client of the API sees more; the daemon's plugin folders are its operator's.
+    return fieldProblem(
+        400, "approaches",
+        std::string(error.what()) +
+            (error.noneAccepted() ? " (GET /api/v1/approaches shows what was found and why it "
+                                    "was rejected)"
+                                  : " (GET /api/v1/approaches lists them)"));
+  } catch (const scenario::ScenarioFileError& error) {
+    return fieldProblem(400, "scenarioFile", error.what());
+  } catch (const RunQueueFullError& error) {
+    return http::Problem(503, error.what()).toResponse().header("Retry-After", "30");
+  } catch (const RunQueueClosedError& error) {
+    return http::Problem(503, error.what()).toResponse();
+  } catch (const std::exception& error) {
+    return cannot_prepare(error);
+  }
+  const std::string location = "/api/v1/runs/" + std::to_string(id);
+  const std::optional<store::RunRecord> record = store_.findRun(id);
+  if (!record) {
+    // Stopped and deleted by another client in the meantime.
+    return http::Response::empty(202).header("Location", location);
+  }
+  rapidjson::StringBuffer buffer;
+  JsonWriter json(buffer);
+  writeRun(json, *record, queue_.status(id));
+  return jsonResponse(202, buffer).header("Location", location);
+}
 
-  router.add("GET", "/api/v1/runs", [this](const http::Request& request) {
-    store::RunQuery query;
-    if (const auto status = request.queryParam("status")) {
-      query.status = store::runStatusFromName(*status);
-      if (!query.status) {
-        return fieldProblem(400, "status",
-                            "expected queued, running, completed, stopped, failed or interrupted, "
-                            "got '" +
-                                std::string(*status) + "'");
-      }
+/// GET /api/v1/runs?status=&limit=&offset=: a page of runs, newest first.
+http::Response ControlApi::listRuns(const http::Request& request) {
+  store::RunQuery query;
+  if (const auto status = request.queryParam("status")) {
+    query.status = store::runStatusFromName(*status);
+    if (!query.status) {
+      return fieldProblem(400, "status",
+                          "expected queued, running, completed, stopped, failed or interrupted, "
+                          "got '" +
+                              std::string(*status) + "'");
     }
-    auto limit = queryNumber(request, "limit", 50, 1, 1000);
-    if (auto* problem = std::get_if<http::Response>(&limit)) {
-      return std::move(*problem);
-    }
-    auto offset = queryNumber(request, "offset", 0, 0, std::numeric_limits<std::int32_t>::max());
-    if (auto* problem = std::get_if<http::Response>(&offset)) {
-      return std::move(*problem);
-    }
-    query.limit = std::get<std::size_t>(limit);
-    query.offset = std::get<std::size_t>(offset);
-    const std::size_t total = store_.countRuns(query.status);
-    rapidjson::StringBuffer buffer;
-    JsonWriter json(buffer);
-    json.StartObject();
-    key(json, "runs");
-    json.StartArray();
-    for (const store::RunRecord& record : store_.listRuns(query)) {
-      writeRun(json, record, queue_.status(record.id));
-    }
-    json.EndArray();
-    field(json, "total", std::uint64_t{total});
-    field(json, "offset", std::uint64_t{query.offset});
-    field(json, "limit", std::uint64_t{query.limit});
-    json.EndObject();
-    return jsonResponse(200, buffer);
-  });
+  }
+  auto limit = queryNumber(request, "limit", 50, 1, 1000);
+  if (auto* problem = std::get_if<http::Response>(&limit)) {
+    return std::move(*problem);
+  }
+  auto offset = queryNumber(request, "offset", 0, 0, std::numeric_limits<std::int32_t>::max());
+  if (auto* problem = std::get_if<http::Response>(&offset)) {
+    return std::move(*problem);
+  }
+  query.limit = std::get<std::size_t>(limit);
+  query.offset = std::get<std::size_t>(offset);
+  const std::size_t total = store_.countRuns(query.status);
+  rapidjson::StringBuffer buffer;
+  JsonWriter json(buffer);
+  json.StartObject();
+  key(json, "runs");
+  json.StartArray();
+  for (const store::RunRecord& record : store_.listRuns(query)) {
+    writeRun(json, record, queue_.status(record.id));
+  }
+  json.EndArray();
+  field(json, "total", std::uint64_t{total});
+  field(json, "offset", std::uint64_t{query.offset});
+  field(json, "limit", std::uint64_t{query.limit});
+  json.EndObject();
+  return jsonResponse(200, buffer);
+}
 
-  router.add("GET", "/api/v1/runs/{id}", [this](const http::Request& request) {
-    const std::optional<store::RunId> id = runIdOf(request);
-    const std::optional<store::RunRecord> record = id ? store_.findRun(*id) : std::nullopt;
-    if (!record) {
-      return noSuchRun(request);
-    }
-    rapidjson::StringBuffer buffer;
-    JsonWriter json(buffer);
-    writeRun(json, *record, queue_.status(*id));
-    return jsonResponse(200, buffer);
-  });
+/// GET /api/v1/runs/{id}: the run with its queue position or progress.
+http::Response ControlApi::getRun(const http::Request& request) {
+  const std::optional<store::RunId> id = runIdOf(request);
+  const std::optional<store::RunRecord> record = id ? store_.findRun(*id) : std::nullopt;
+  if (!record) {
+    return noSuchRun(request);
+  }
+  rapidjson::StringBuffer buffer;
+  JsonWriter json(buffer);
+  writeRun(json, *record, queue_.status(*id));
+  return jsonResponse(200, buffer);
+}
 
-  router.add("DELETE", "/api/v1/runs/{id}", [this](const http::Request& request) {
-    const std::optional<store::RunId> id = runIdOf(request);
-    const std::optional<store::RunRecord> record = id ? store_.findRun(*id) : std::nullopt;
-    if (!record) {
-      return noSuchRun(request);
-    }
-    if (queue_.status(*id)) {
-      return fieldProblem(409, "id",
-                          "run " + std::to_string(*id) +
-                              " is queued or running; stop it (POST /api/v1/runs/" +
-                              std::to_string(*id) + "/stop) before deleting it");
-    }
-    store_.deleteRun(*id);
-    logLine(LogLevel::kInfo, "run " + std::to_string(*id) + " deleted");
-    // Only a folder the daemon made for the run; never a path outside its results folder.
-    const std::filesystem::path folder(record->run.results_dir);
-    if (isInside(folder, environment_.output_dir)) {
-      std::error_code ignored;
-      std::filesystem::remove_all(folder, ignored);
-    }
-    return http::Response::empty(204);
-  });
+/// DELETE /api/v1/runs/{id}: a finished run, its stored data and its folder (never a folder
+/// outside the daemon's results folder); 409 while it is queued or running.
+http::Response ControlApi::deleteRun(const http::Request& request) {
+  const std::optional<store::RunId> id = runIdOf(request);
+  const std::optional<store::RunRecord> record = id ? store_.findRun(*id) : std::nullopt;
+  if (!record) {
+    return noSuchRun(request);
+  }
+  if (queue_.status(*id)) {
+    return fieldProblem(409, "id",
+                        "run " + std::to_string(*id) +
+                            " is queued or running; stop it (POST /api/v1/runs/" +
+                            std::to_string(*id) + "/stop) before deleting it");
+  }
+  store_.deleteRun(*id);
+  logLine(LogLevel::kInfo, "run " + std::to_string(*id) + " deleted");
+  // Only a folder the daemon made for the run; never a path outside its results folder.
+  const std::filesystem::path folder(record->run.results_dir);
+  if (isInside(folder, environment_.output_dir)) {
+    std::error_code ignored;
+    std::filesystem::remove_all(folder, ignored);
+  }
+  return http::Response::empty(204);
+}
 
-  router.add("POST", "/api/v1/runs/{id}/stop", [this](const http::Request& request) {
-    const std::optional<store::RunId> id = runIdOf(request);
-    if (!id || !store_.findRun(*id)) {
-      return noSuchRun(request);
-    }
-    const RunQueue::StopResult stopped = queue_.stop(*id);
-    if (stopped != RunQueue::StopResult::kNotActive) {
-      logLine(LogLevel::kInfo, "run " + std::to_string(*id) + " stopped on request");
-    }
-    switch (stopped) {
-      case RunQueue::StopResult::kStopping:
-        return http::Response::json(202, R"({"status":"stopping"})");
-      case RunQueue::StopResult::kRemovedFromQueue:
-        return http::Response::json(200, R"({"status":"stopped"})");
-      case RunQueue::StopResult::kNotActive:
-        break;
-    }
-    return fieldProblem(409, "id", "run " + std::to_string(*id) + " is not queued or running");
-  });
+/// POST /api/v1/runs/{id}/stop: stops a running run (202) or drops a waiting one (200).
+http::Response ControlApi::stopRun(const http::Request& request) {
+  const std::optional<store::RunId> id = runIdOf(request);
+  if (!id || !store_.findRun(*id)) {
+    return noSuchRun(request);
+  }
+  const RunQueue::StopResult stopped = queue_.stop(*id);
+  if (stopped != RunQueue::StopResult::kNotActive) {
+    logLine(LogLevel::kInfo, "run " + std::to_string(*id) + " stopped on request");
+  }
+  switch (stopped) {
+    case RunQueue::StopResult::kStopping:
+      return http::Response::json(202, R"({"status":"stopping"})");
+    case RunQueue::StopResult::kRemovedFromQueue:
+      return http::Response::json(200, R"({"status":"stopped"})");
+    case RunQueue::StopResult::kNotActive:
+      break;
+  }
+  return fieldProblem(409, "id", "run " + std::to_string(*id) + " is not queued or running");
 }
 
 }  // namespace benchd::control

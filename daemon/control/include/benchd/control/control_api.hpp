@@ -45,8 +45,14 @@ class ControlApi {
   void addSystemRoutes(http::Router& router);        // health, version, approaches, /metrics
   void addScenarioFileRoutes(http::Router& router);  // scenario-files
   void addRunRoutes(http::Router& router);           // runs: create, list, get, stop, delete
-  void addEventRoute(http::Router& router);          // runs/{id}/events
-  void addResultRoutes(http::Router& router);        // runs/{id}/results..., winners, compare
+  // The run routes' handlers (run_routes.cpp).
+  http::Response createRun(const http::Request& request);  // POST runs
+  http::Response listRuns(const http::Request& request);   // GET runs
+  http::Response getRun(const http::Request& request);     // GET runs/{id}
+  http::Response deleteRun(const http::Request& request);  // DELETE runs/{id}
+  http::Response stopRun(const http::Request& request);    // POST runs/{id}/stop
+  void addEventRoute(http::Router& router);                // runs/{id}/events
+  void addResultRoutes(http::Router& router);              // runs/{id}/results..., winners, compare
 
   RunQueue& queue_;
   store::ResultStore& store_;
