@@ -225,6 +225,54 @@ TEST(WinnerDecision, ErrorsStillDeRankAsInTheOriginal) {
   EXPECT_EQ(grid.cell(0, 0).winner, "clean");
 }
 
+TEST(WinnerDecision, AFailedRunIsMissingNeverZeros) {
+  // Two runs of "flaky": one measured 30 ms, one failed. Its zeros once halved the median
+  // latency and made the failure look like the best CPU.
+  std::vector<SummaryRow> runs;
+  for (std::uint32_t round = 1; round <= 2; ++round) {
+    SummaryRow steady;
+    steady.scenario = "s";
+    steady.approach = "steady";
+    steady.round = round;
+    steady.setMetric("latency_millis_p50", 20.0);
+    steady.setMetric("cpu_use_percent_avg", 40.0);
+    steady.setMetric("requests_ok", 1000.0);
+    runs.push_back(steady);
+  }
+  SummaryRow measured;
+  measured.scenario = "s";
+  measured.approach = "flaky";
+  measured.setMetric("latency_millis_p50", 30.0);
+  measured.setMetric("cpu_use_percent_avg", 50.0);
+  measured.setMetric("requests_ok", 1000.0);
+  runs.push_back(measured);
+  SummaryRow failed = failedRow("s", "flaky", "the worker died", 3, 120);
+  failed.round = 2;
+  runs.push_back(failed);
+
+  EXPECT_TRUE(std::isnan(failed.metric("latency_millis_p50")));
+  EXPECT_TRUE(std::isnan(failed.metric("cpu_use_percent_avg")));
+  EXPECT_EQ(failed.metric("requests_ok"), 120.0);
+  EXPECT_EQ(failed.metric("requests_error"), 3.0);
+
+  const ResultsTable table = toResultsTable(runs);
+  const ResultsTable medians = medianTable(table);
+  const auto latency = *medians.metricIndex("latency_millis_p50");
+  const auto cpu = *medians.metricIndex("cpu_use_percent_avg");
+  for (const ResultsRow& row : medians.rows()) {
+    if (row.approach == "flaky") {
+      EXPECT_EQ(medians.number(row, latency), 30.0) << "the median of its measured run only";
+      EXPECT_EQ(medians.number(row, cpu), 50.0);
+    }
+  }
+  // Neither rule lets the failure win a cell it would have won with zeros.
+  for (const WinnerRule rule : {WinnerRule::kOriginal, WinnerRule::kSignificant}) {
+    const WinnersGrid grid = decideRunWinners(runs, {"steady", "flaky"}, rule);
+    EXPECT_NE(cellOf(grid, "latency_millis_p50", "s").winner, "flaky");
+    EXPECT_NE(cellOf(grid, "cpu_use_percent_avg", "s").winner, "flaky");
+  }
+}
+
 TEST(WinnerDecision, ABusyHostTakesTheScenariosHostWideCellsOutOfTheRanking) {
   std::vector<SummaryRow> runs;
   for (std::uint32_t repeat = 1; repeat <= 5; ++repeat) {

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -450,6 +451,39 @@ TEST_F(StoreTest, AWriterThatCannotTakeItsClaimSaysWhy) {
   } catch (const StoreError& error) {
     EXPECT_NE(std::string(error.what()).find(".writers"), std::string::npos) << error.what();
   }
+}
+
+TEST_F(StoreTest, AFailedRunsMetricsAreMissingAlsoWhereAnOlderBenchdStoredZeros) {
+  ResultStore store(file());
+  const RunId run = store.createRun(sampleRun());
+  const ResultId failed = store.beginResult(run, 0, "s", "a");
+  store.finishResult(failed, results::failedRow("s", "a", "the worker died", 4, 250));
+  // As benchd stored a failed run before: every metric 0 but the errors.
+  results::SummaryRow old_style;
+  old_style.scenario = "s";
+  old_style.approach = "b";
+  old_style.failed = true;
+  old_style.failure_reason = "would not start";
+  old_style.setMetric("requests_error", 1.0);
+  const ResultId old_failed = store.beginResult(run, 0, "s", "b");
+  store.finishResult(old_failed, old_style);
+  sqlite::SqliteConnection check(file().string());
+  sqlite::SqliteStatement count =
+      check.prepare("SELECT count(*) FROM result_metric WHERE result_id = ?");
+  count.bind(1, failed);
+  ASSERT_TRUE(count.step());
+  EXPECT_EQ(count.columnInt64(0), 2) << "only the two counts are stored";
+
+  const std::vector<results::SummaryRow> rows = store.summaries(run);
+  ASSERT_EQ(rows.size(), 2U);
+  for (const results::SummaryRow& row : rows) {
+    EXPECT_TRUE(row.failed);
+    EXPECT_TRUE(std::isnan(row.metric("latency_millis_p50"))) << row.approach;
+    EXPECT_TRUE(std::isnan(row.metric("rss_mib_max"))) << row.approach;
+  }
+  EXPECT_EQ(rows[0].metric("requests_ok"), 250.0);
+  EXPECT_EQ(rows[0].metric("requests_error"), 4.0);
+  EXPECT_EQ(rows[1].metric("requests_error"), 1.0);
 }
 
 TEST_F(StoreTest, KeepsRunEventsInOrderForResumption) {

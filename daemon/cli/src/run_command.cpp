@@ -17,6 +17,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <iostream>
 #include <stdexcept>
 #include <string>
@@ -25,6 +26,9 @@ namespace benchd::cli {
 namespace {
 
 constexpr int kStoppedExitCode = 130;
+/// The run completed, but some of its results failed (a worker that would not start, died or
+/// answered wrongly, a database that stopped answering, a row the host refused).
+constexpr int kSomeResultsFailedExitCode = 3;
 
 void printStandings(std::ostream& out, const std::vector<results::SummaryRow>& rows,
                     const runner::RunSettings& settings) {
@@ -136,11 +140,19 @@ int runBenchmarks(std::span<const std::string_view> arguments) {
   progress.finish();
 
   printStandings(std::cout, report.rows, settings);
-  std::cout << (report.outcome == runner::RunOutcome::kStopped ? "stopped" : "completed")
-            << " after " << runner::formatDuration(report.elapsed) << ": " << report.rows.size()
-            << " results in " << settings.results_dir.string() << " (results.csv, results.md); run "
+  const auto failed = static_cast<std::size_t>(
+      std::count_if(report.rows.begin(), report.rows.end(),
+                    [](const results::SummaryRow& row) { return row.failed; }));
+  const bool stopped = report.outcome == runner::RunOutcome::kStopped;
+  std::cout << (stopped ? "stopped" : "completed") << " after "
+            << runner::formatDuration(report.elapsed) << ": " << report.rows.size() << " results"
+            << (failed > 0 ? " (" + std::to_string(failed) + " failed: results.md says why)" : "")
+            << " in " << settings.results_dir.string() << " (results.csv, results.md); run "
             << report.run_id << " in " << store.file().string() << "\n";
-  return report.outcome == runner::RunOutcome::kStopped ? kStoppedExitCode : 0;
+  if (stopped) {
+    return kStoppedExitCode;
+  }
+  return failed > 0 ? kSomeResultsFailedExitCode : 0;
 }
 
 }  // namespace

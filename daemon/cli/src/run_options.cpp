@@ -117,9 +117,10 @@ std::string runUsage() {
          "Ctrl-C stops cleanly: the current worker is stopped, what finished is written and the\n"
          "run is marked stopped; a second Ctrl-C exits at once.\n"
          "\n"
-         "Exit codes: 0 the run completed (request errors and failed approaches are results),\n"
-         "1 it could not run (bad scenario file, no plugins, unwritable folder), 2 bad arguments,\n"
-         "130 stopped by a signal.\n";
+         "Exit codes: 0 the run completed and every result was measured (request errors are\n"
+         "results), 3 it completed but some results failed (results.md says why), 1 it could\n"
+         "not run (bad scenario file, no plugins, unwritable folder), 2 bad arguments, 130\n"
+         "stopped by a signal.\n";
 }
 
 RunOptions parseRunOptions(std::span<const std::string_view> arguments) {

@@ -72,6 +72,7 @@ void writeRun(JsonWriter& json, const store::RunRecord& record,
   field(json, "startedEpochMillis", std::int64_t{record.run.started_epoch_millis});
   field(json, "finishedEpochMillis", std::int64_t{record.finished_epoch_millis});
   field(json, "error", record.error);
+  field(json, "failedResults", std::uint64_t{record.failed_results});
   if (queued && queued->kind == RunQueueStatus::Kind::kQueued) {
     field(json, "queuePosition", std::uint64_t{queued->position});
   }

@@ -193,7 +193,8 @@ void writeCaveats(std::ostream& out, const std::vector<SummaryRow>& results) {
     }
     out << ": ";
     if (row.failed) {
-      out << "**failed** (all metrics 0, ranked last): " << row.failure_reason << "\n";
+      out << "**failed** (its metrics missing but the request counts; ranked last): "
+          << row.failure_reason << "\n";
     } else if (busyHost(row.diagnostics)) {
       out << "**measured on a busy host**: other processes used "
           << formatMetricValue(row.diagnostics.other_cpu_percent_avg)

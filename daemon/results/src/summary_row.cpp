@@ -1,6 +1,7 @@
 #include <benchd/results/summary_row.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 namespace benchd::results {
@@ -32,14 +33,28 @@ void SummaryRow::setMetric(std::string_view name, double value) {
   metrics[requireIndex(name)] = value;
 }
 
+bool keptWhenFailed(std::string_view metric) {
+  return metric == "requests_ok" || metric == "requests_error";
+}
+
+void forgetFailedMetrics(SummaryRow& row) {
+  for (std::size_t index = 0; index < kMetricCount; ++index) {
+    if (!keptWhenFailed(kMetricNames[index])) {
+      row.metrics[index] = std::numeric_limits<double>::quiet_NaN();
+    }
+  }
+}
+
 SummaryRow failedRow(std::string scenario, std::string approach, std::string reason,
-                     std::uint64_t errors) {
+                     std::uint64_t errors, std::uint64_t ok) {
   SummaryRow row;
   row.scenario = std::move(scenario);
   row.approach = std::move(approach);
   row.failed = true;
   row.failure_reason = std::move(reason);
+  forgetFailedMetrics(row);
   row.setMetric("requests_error", static_cast<double>(std::max<std::uint64_t>(1, errors)));
+  row.setMetric("requests_ok", static_cast<double>(ok));
   return row;
 }
 

@@ -36,9 +36,15 @@ RunStep stepOf(measurement::PhaseKind kind) {
   return kind == measurement::PhaseKind::kWarmup ? RunStep::kWarmup : RunStep::kTest;
 }
 
-/// The errors a row that failed after a phase counts: the phase's, at least 1.
-std::uint64_t errorsOf(const measurement::PhaseResult& phase) {
-  return std::max<std::uint64_t>(1, phase.totals.errors.total());
+/// A failure after (or during) `phase`: what the phase measured before it is kept, as counts
+/// in the failed row and as the stored seconds, which the reason points to.
+RowFailure failureAfter(std::string reason, const measurement::PhaseResult& phase) {
+  if (phase.phase == measurement::PhaseKind::kTest && phase.snapshot_count > 0) {
+    reason += " (" + std::to_string(phase.snapshot_count) +
+              " s of the test phase measured before it are kept in its per-second series)";
+  }
+  return RowFailure{std::move(reason), std::max<std::uint64_t>(1, phase.totals.errors.total()),
+                    phase.phase == measurement::PhaseKind::kTest ? phase.totals.requests_ok : 0};
 }
 
 /// The samplers of one phase, primed just before the engine sets the phase up (connects), so
@@ -82,7 +88,8 @@ RowRun::RowRun(RowRunContext context, const RowPlan& row_plan, const Approach& a
       result_id_(result_id) {}
 
 results::SummaryRow RowRun::failedRow(const RowFailure& failure) const {
-  return results::failedRow(row_plan_.row.name, approach_.name, failure.reason, failure.errors);
+  return results::failedRow(row_plan_.row.name, approach_.name, failure.reason, failure.errors,
+                            failure.ok);
 }
 
 std::optional<results::SummaryRow> RowRun::run() {
@@ -251,9 +258,9 @@ std::optional<RowFailure> RowRun::judgeAfterLoad(WorkerSupervisor& worker,
   if (died_in) {
     const measurement::PhaseResult& phase =
         *died_in == measurement::PhaseKind::kWarmup ? *phases.warmup : *phases.test;
-    return RowFailure{"the worker " + worker.describeEnd() + " during the " +
-                          std::string(measurement::phaseKindName(*died_in)) + " phase",
-                      errorsOf(phase)};
+    return failureAfter("the worker " + worker.describeEnd() + " during the " +
+                            std::string(measurement::phaseKindName(*died_in)) + " phase",
+                        phase);
   }
   context_.observer.onStep(context_.progress(RunStep::kStopping, 0.0, 0.0));
   if (!phases.test) {
@@ -262,16 +269,14 @@ std::optional<RowFailure> RowRun::judgeAfterLoad(WorkerSupervisor& worker,
   // A database that went away during the row explains its errors better than any answer.
   if (row_plan_.needs_database && context_.database) {
     if (const std::optional<std::string> gone = context_.database->failure()) {
-      return RowFailure{"PostgreSQL stopped answering during the row: " + *gone,
-                        errorsOf(*phases.test)};
+      return failureAfter("PostgreSQL stopped answering during the row: " + *gone, *phases.test);
     }
   }
   // Read-only rows change no state, so the answers must still be right after the load: an
   // approach that degrades into fast wrong answers under load fails here.
   if (microservice::ServiceProfile::fromNames(row_plan_.row.server_profiles).read_only) {
-    if (std::optional<RowFailure> wrong = verifyAnswers(worker, "after the test phase, ")) {
-      wrong->errors = errorsOf(*phases.test);
-      return wrong;
+    if (const std::optional<RowFailure> wrong = verifyAnswers(worker, "after the test phase, ")) {
+      return failureAfter(wrong->reason, *phases.test);
     }
   }
   return std::nullopt;

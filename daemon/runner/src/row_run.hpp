@@ -33,10 +33,12 @@ struct RowRunContext {
   std::unique_ptr<DatabaseServer>& database;
 };
 
-/// Why a (row, approach) failed, with the errors its failed row counts (at least 1).
+/// Why a (row, approach) failed, with the counts its failed row keeps: the errors (at least 1)
+/// and the requests answered before the fault.
 struct RowFailure {
   std::string reason;
   std::uint64_t errors = 1;
+  std::uint64_t ok = 0;
 };
 
 /// One run of one (row, approach), in the steps the architecture names: refuse what the host

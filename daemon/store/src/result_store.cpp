@@ -9,6 +9,7 @@
 #include <benchd/store/result_store.hpp>
 
 #include <array>
+#include <cmath>
 #include <limits>
 #include <mutex>
 #include <sstream>
@@ -295,6 +296,9 @@ void ResultStore::finishResult(ResultId result, const results::SummaryRow& summa
   SqliteStatement metric = connection.prepare(
       "INSERT OR REPLACE INTO result_metric (result_id, name, value) VALUES (?, ?, ?)");
   for (std::size_t index = 0; index < results::kMetricCount; ++index) {
+    if (std::isnan(summary.metrics[index])) {
+      continue;  // missing (a failed run's): no row, read back as NaN
+    }
     const StatementExecution execution(metric);
     metric.bind(1, result);
     metric.bind(2, results::kMetricNames[index]);
@@ -380,7 +384,8 @@ namespace {
 constexpr std::string_view kRunColumns =
     "SELECT id, scenario_file, scenario_set, approaches, options, results_dir, "
     "started_epoch_millis, finished_epoch_millis, status, error, repeats, order_seed, "
-    "winner_rule FROM run";
+    "winner_rule, (SELECT count(*) FROM result WHERE result.run_id = run.id AND finished = 1 "
+    "AND failed = 1) FROM run";
 
 RunRecord readRun(SqliteConnection& connection, const SqliteStatement& row) {
   RunRecord record;
@@ -399,6 +404,7 @@ RunRecord readRun(SqliteConnection& connection, const SqliteStatement& row) {
   // A name this benchd does not know (a newer one wrote it) decides as the default rule.
   record.run.winner_rule =
       results::winnerRuleFromName(row.columnText(12)).value_or(results::WinnerRule::kSignificant);
+  record.failed_results = static_cast<std::size_t>(row.columnInt64(13));
   SqliteStatement specs =
       connection.prepare("SELECT label, value FROM run_spec WHERE run_id = ? ORDER BY position");
   specs.bind(1, record.id);
@@ -510,12 +516,17 @@ std::vector<results::SummaryRow> ResultStore::summaries(RunId run) const {
     row.round = static_cast<std::uint32_t>(select.columnInt64(5));
     row.round_position = static_cast<std::uint32_t>(select.columnInt64(6));
     {
+      // A metric without a row is missing (a failed run stores none but its counts).
+      row.metrics.fill(std::numeric_limits<double>::quiet_NaN());
       const StatementExecution execution(metrics);
       metrics.bind(1, id);
       while (metrics.step()) {
         if (const auto index = results::metricIndex(metrics.columnText(0))) {
           row.metrics[*index] = metrics.columnDouble(1);
         }
+      }
+      if (row.failed) {
+        results::forgetFailedMetrics(row);  // older benchds stored a failure's zeros
       }
     }
     {

@@ -114,9 +114,17 @@ void ResultsView::showRun(std::int64_t run) {
       return;
     }
     const QJsonObject document = reply.json().object();
-    heading_->setText(
-        tr("Run %1 (%2)").arg(run).arg(document.value(QStringLiteral("status")).toString()));
     const QJsonArray rows = document.value(QStringLiteral("rows")).toArray();
+    // A run can complete with failed results (benchd run exits 3 then): say so up front.
+    const auto failed = std::count_if(rows.begin(), rows.end(), [](const QJsonValue& row) {
+      return row.toObject().value(QStringLiteral("failed")).toBool();
+    });
+    const QString status = document.value(QStringLiteral("status")).toString();
+    heading_->setText(
+        failed > 0 ? tr("Run %1 (%2, %n failed result(s))", nullptr, static_cast<int>(failed))
+                         .arg(run)
+                         .arg(status)
+                   : tr("Run %1 (%2)").arg(run).arg(status));
     // A repeated run lists every run of a (scenario, approach); a single run needs no number.
     const bool repeated = std::any_of(rows.begin(), rows.end(), [](const QJsonValue& row) {
       return row.toObject().value(QStringLiteral("round")).toInt() > 1;

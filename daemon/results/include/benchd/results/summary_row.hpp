@@ -109,9 +109,10 @@ struct SummaryRow {
   std::uint32_t round = 1;
   /// Its place in the approach order of its round, from 1; 0 when not known (older stores).
   std::uint32_t round_position = 0;
-  std::array<double, kMetricCount> metrics{};  ///< kMetricNames order
-  /// A failed run (worker would not start, died, answered wrongly, ...): every metric is 0
-  /// except requests_error (>= 1), as the original's failed-run row
+  std::array<double, kMetricCount> metrics{};  ///< kMetricNames order; NaN: missing
+  /// A failed run (worker would not start, died, answered wrongly, ...): every metric is
+  /// missing (NaN) except the counts requests_ok (answered before the fault, often 0) and
+  /// requests_error (>= 1), so a failure never reads as the best latency or the least CPU
   /// (docs/metrics-and-ranking.md#failed-rows).
   bool failed = false;
   std::string failure_reason;  ///< empty unless failed
@@ -121,8 +122,16 @@ struct SummaryRow {
   void setMetric(std::string_view name, double value);       ///< throws for an unknown name
 };
 
-/// The original's failed-run row: all metrics 0 except requests_error = `errors` (at least 1).
+/// Whether a failed run keeps `metric`: the counts of what happened before the fault
+/// (requests_ok, requests_error); every other metric of a failed run is missing.
+[[nodiscard]] bool keptWhenFailed(std::string_view metric);
+
+/// A failed run's row: every metric missing (NaN) except requests_error = `errors` (at least 1)
+/// and requests_ok = `ok` (the requests answered before the fault).
 SummaryRow failedRow(std::string scenario, std::string approach, std::string reason,
-                     std::uint64_t errors = 1);
+                     std::uint64_t errors = 1, std::uint64_t ok = 0);
+/// `row` as a failed run: every metric missing except those keptWhenFailed (for stores written
+/// before failed runs' metrics were missing, which kept zeros).
+void forgetFailedMetrics(SummaryRow& row);
 
 }  // namespace benchd::results

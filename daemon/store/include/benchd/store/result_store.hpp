@@ -71,6 +71,9 @@ struct RunRecord {
   RunStatus status = RunStatus::kRunning;
   std::int64_t finished_epoch_millis = 0;  ///< 0 while running
   std::string error;                       ///< why it failed or stopped; empty otherwise
+  /// Its finished results that failed (a worker that would not start, died, answered wrongly,
+  /// ...): a run can complete with some; `benchd run` then exits 3.
+  std::size_t failed_results = 0;
 };
 
 /// One event of a run's live stream as stored (see control::RunEvent): `sequence` counts the
