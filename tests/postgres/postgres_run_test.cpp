@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <pwd.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -22,6 +23,7 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <temp_dir.hpp>
@@ -163,6 +165,99 @@ TEST(PostgresRun, AServerThatStopsDuringARowFailsThatRowWithPostgresMessageAndTh
                           "PostgreSQL"),
             std::string::npos)
       << markdown;
+}
+
+/// The private clusters benchd made under `tmp` (its TMPDIR).
+std::vector<fs::path> clusterFolders(const fs::path& tmp) {
+  std::vector<fs::path> folders;
+  std::error_code ignored;
+  for (const fs::directory_entry& entry : fs::directory_iterator(tmp, ignored)) {
+    if (entry.path().filename().string().starts_with("benchd-postgres-")) {
+      folders.push_back(entry.path());
+    }
+  }
+  return folders;
+}
+
+/// A conninfo for the private cluster in `folder`, from its socket file (.s.PGSQL.<port>).
+std::optional<std::string> clusterConninfo(const fs::path& folder) {
+  std::error_code ignored;
+  for (const fs::directory_entry& entry : fs::directory_iterator(folder, ignored)) {
+    const std::string name = entry.path().filename().string();
+    if (name.starts_with(".s.PGSQL.") && !name.ends_with(".lock")) {
+      return "host='" + folder.string() + "' port=" + name.substr(9) +
+             " dbname=postgres user=postgres connect_timeout=2";
+    }
+  }
+  return std::nullopt;
+}
+
+TEST(PostgresRun, APrivateClusterThatDiesMidRowIsStartedAgainForTheNextRowsAndRemoved) {
+  const TempDir dir;
+  // The cluster runs as the postgres user when the test is root: it must reach its folder.
+  const fs::path tmp = dir.path() / "tmp";
+  fs::create_directories(tmp);
+  fs::permissions(dir.path(),
+                  fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
+  fs::permissions(tmp, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
+  const fs::path file =
+      writeScenarioFile(dir.path(),
+                        "pg-write,get-movies.js,postgres|no-cache|read-write,0,0,4,,0,8\n"
+                        "pg-get,get-movies.js,postgres,0,0,4,,0,2\n");
+  // Kills the postmaster (SIGKILL, as a crash or the OOM killer would) once the load has run a
+  // few hundred statements on it: in the first row's test phase.
+  std::atomic<bool> killed{false};
+  std::thread killer([&] {
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(90);
+    long long before = -1;
+    while (std::chrono::steady_clock::now() < give_up && !killed) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      const std::vector<fs::path> folders = clusterFolders(tmp);
+      if (folders.size() != 1) {
+        continue;
+      }
+      const std::optional<std::string> conninfo = clusterConninfo(folders.front());
+      if (!conninfo) {
+        continue;
+      }
+      try {
+        const long long commits = std::stoll(postgres::testing::singleValue(
+            *conninfo, "SELECT sum(xact_commit) FROM pg_stat_database"));
+        if (before < 0) {
+          before = commits;
+        } else if (commits > before + 500) {
+          pid_t postmaster = 0;
+          std::ifstream(folders.front() / "data" / "postmaster.pid") >> postmaster;
+          if (postmaster > 0 && ::kill(postmaster, SIGKILL) == 0) {
+            killed = true;
+          }
+        }
+      } catch (const std::exception&) {
+        // Not up yet, or busy: ask again.
+      }
+    }
+  });
+  const CommandResult result =
+      runCommand("/usr/bin/env",
+                 {"TMPDIR=" + tmp.string(), cliPath(), "run", file.string(), "-o",
+                  dir.path().string(), "-a", "callbacks-asio"},
+                 std::chrono::minutes(3));
+  killer.join();
+  ASSERT_TRUE(killed) << "the load never reached the cluster\n" << describe(result);
+  ASSERT_EQ(result.exit_code, 3) << describe(result);  // completed, one result failed
+  EXPECT_NE(result.err.find("PostgreSQL: the private cluster's server had died ("),
+            std::string::npos)
+      << describe(result);
+  EXPECT_NE(result.err.find("started a new one for the next rows"), std::string::npos)
+      << describe(result);
+  const results::ResultsTable table =
+      results::readResultsCsvFile(dir.path() / "pg" / "results.csv");
+  EXPECT_GE(number(table, "pg-write", "callbacks-asio", "requests_error"), 1);
+  // The next row ran on the new cluster, without an error.
+  EXPECT_GT(number(table, "pg-get", "callbacks-asio", "requests_ok"), 0) << describe(result);
+  EXPECT_EQ(number(table, "pg-get", "callbacks-asio", "requests_error"), 0) << describe(result);
+  // Neither the dead cluster's folder nor the new one's is left behind.
+  EXPECT_TRUE(clusterFolders(tmp).empty());
 }
 
 TEST(PostgresRun, AGivenServerIsUsedInASchemaOfTheRunsOwnThatIsDroppedAndNothingElseIsTouched) {

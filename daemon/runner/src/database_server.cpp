@@ -6,13 +6,16 @@
 #include <benchd/postgres/private_cluster.hpp>
 #include <benchd/runner/database_server.hpp>
 
+#include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <stdexcept>
 #include <system_error>
+#include <utility>
 
 namespace benchd::runner {
 
@@ -75,15 +78,8 @@ DatabaseServer::DatabaseServer(DatabaseServerSettings settings)
     : settings_(std::move(settings)), private_(std::make_unique<Private>()) {}
 
 DatabaseServer::~DatabaseServer() {
+  discardCluster();
   try {
-    if (private_->cluster) {
-      private_->cluster->stop();
-      private_->cluster.reset();
-    }
-    if (!private_->folder.empty()) {
-      std::error_code ignored;
-      fs::remove_all(private_->folder, ignored);
-    }
     if (!private_->schema.empty()) {
       postgres::PgConnection admin(private_->admin_conninfo);
       // Without its NOTICE listing every table the cascade drops on benchd's stderr.
@@ -91,9 +87,36 @@ DatabaseServer::~DatabaseServer() {
       admin.execute("DROP SCHEMA IF EXISTS " + private_->schema + " CASCADE");
     }
   } catch (...) {
-    // Left behind: a cluster that would not stop (its folder names it), a schema on a server
-    // that went away. Nothing the run can do about it now.
+    // Left behind: a schema on a server that went away. Nothing the run can do about it now.
   }
+}
+
+void DatabaseServer::discardCluster() noexcept {
+  if (private_->cluster) {
+    try {
+      private_->cluster->stop();
+    } catch (...) {
+      // A server that would not stop (or was already gone): its files go all the same.
+    }
+    private_->cluster.reset();
+  }
+  if (!private_->folder.empty()) {
+    std::error_code ignored;
+    fs::remove_all(private_->folder, ignored);
+    private_->folder.clear();
+  }
+}
+
+bool DatabaseServer::serverAlive() const {
+  if (!private_->cluster) {
+    return true;
+  }
+  const pid_t pid = serverPid();
+  return pid > 0 && (::kill(pid, 0) == 0 || errno == EPERM);
+}
+
+std::optional<std::string> DatabaseServer::takeNotice() {
+  return std::exchange(notice_, std::nullopt);
 }
 
 void DatabaseServer::start() {
@@ -121,6 +144,17 @@ void DatabaseServer::start() {
 }
 
 std::string DatabaseServer::prepareRow() {
+  if (!conninfo_.empty() && !start_failure_ && !serverAlive()) {
+    // A private cluster's server died (killed, crashed) during an earlier row, which failed
+    // with PostgreSQL's message: the next rows get a fresh cluster rather than its leftovers.
+    const fs::path old_folder = private_->folder;
+    discardCluster();
+    conninfo_.clear();
+    start();
+    notice_ = "PostgreSQL: the private cluster's server had died (" + old_folder.string() +
+              "); started a new one for the next rows" +
+              (start_failure_ ? ", which failed: " + *start_failure_ : std::string());
+  }
   if (conninfo_.empty() && !start_failure_)
     start();
   if (start_failure_)

@@ -175,7 +175,13 @@ std::optional<RowFailure> RowRun::prepareLaunch(WorkerLaunch& launch) {
   }
   try {
     launch.postgres = database->prepareRow();
+    if (const std::optional<std::string> notice = database->takeNotice()) {
+      context_.observer.onNotice(*notice);
+    }
   } catch (const std::runtime_error& error) {
+    if (const std::optional<std::string> notice = database->takeNotice()) {
+      context_.observer.onNotice(*notice);
+    }
     return RowFailure{error.what()};
   }
   launch.db_pool = settings.database.pool_size;

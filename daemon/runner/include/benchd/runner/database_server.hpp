@@ -44,16 +44,23 @@ inline constexpr std::uint32_t kMaxDatabasePool = 500;
 class DatabaseServer {
  public:
   explicit DatabaseServer(DatabaseServerSettings settings);
-  /// Stops the private cluster and removes its folder, or drops the run's schema. Never throws.
+  /// Stops the private cluster and removes its folder (also when the server would not stop),
+  /// or drops the run's schema. Never throws.
   ~DatabaseServer();
   DatabaseServer(const DatabaseServer&) = delete;
   DatabaseServer& operator=(const DatabaseServer&) = delete;
 
   /// The conninfo of the movie database, reset to the seed, for the next (row, approach).
-  /// Starts the server (or creates the schema) on the first call, about 2 s. Throws
-  /// std::runtime_error with PostgreSQL's own message when it cannot start (every later call
-  /// throws the same, without trying again) or the reset fails (e.g. the server died).
+  /// Starts the server (or creates the schema) on the first call, about 2 s. A private cluster
+  /// whose server has died since (killed, crashed) is replaced by a fresh one in a new folder,
+  /// the old folder removed, and takeNotice() says so. Throws std::runtime_error with
+  /// PostgreSQL's own message when it cannot start (every later call throws the same, without
+  /// trying again) or the reset fails (e.g. a given server went away).
   [[nodiscard]] std::string prepareRow();
+
+  /// A line for the person running the run about what prepareRow() did beyond the ordinary
+  /// (a private cluster started again); nothing otherwise. Taken once.
+  [[nodiscard]] std::optional<std::string> takeNotice();
 
   /// Why the server no longer answers, after a row's load (PostgreSQL's message, as "cannot
   /// connect to PostgreSQL: ..."); nothing when it answers, or when prepareRow() never
@@ -69,12 +76,18 @@ class DatabaseServer {
 
  private:
   void start();
+  /// Whether the private cluster's postmaster is alive (true for a given server: libpq says
+  /// when that one is gone).
+  [[nodiscard]] bool serverAlive() const;
+  /// Stops what is left of the private cluster (never throws) and removes its folder.
+  void discardCluster() noexcept;
 
   struct Private;
   DatabaseServerSettings settings_;
   std::unique_ptr<Private> private_;
   std::optional<std::string> start_failure_;
   std::string conninfo_;  ///< of the movie database, once started
+  std::optional<std::string> notice_;
 };
 
 }  // namespace benchd::runner
