@@ -300,6 +300,91 @@ TEST(StatisticsTest, UTestDegenerateInput) {
   EXPECT_THROW((void)mannWhitneyU({1.0}, {std::nan("")}), std::invalid_argument);
 }
 
+/// P(W+ >= observed) by enumerating every sign assignment of the non-zero |d|, with midranks
+/// computed naively: the oracle for wilcoxonSignedRank.
+double signedRankByEnumeration(const std::vector<double>& differences) {
+  std::vector<double> magnitudes;
+  std::vector<bool> positive;
+  for (const double d : differences) {
+    if (d != 0.0) {
+      magnitudes.push_back(std::abs(d));
+      positive.push_back(d > 0.0);
+    }
+  }
+  const std::size_t n = magnitudes.size();
+  std::vector<double> ranks(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    double below = 0.0;
+    double equal = 0.0;
+    for (std::size_t j = 0; j < n; ++j) {
+      below += magnitudes[j] < magnitudes[i] ? 1.0 : 0.0;
+      equal += magnitudes[j] == magnitudes[i] ? 1.0 : 0.0;
+    }
+    ranks[i] = below + (equal + 1.0) / 2.0;
+  }
+  double observed = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    observed += positive[i] ? ranks[i] : 0.0;
+  }
+  std::size_t at_least = 0;
+  for (std::uint64_t signs = 0; signs < (std::uint64_t{1} << n); ++signs) {
+    double w = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+      w += ((signs >> i) & 1U) != 0 ? ranks[i] : 0.0;
+    }
+    at_least += w >= observed - 1e-9 ? 1 : 0;
+  }
+  return static_cast<double>(at_least) / static_cast<double>(std::uint64_t{1} << n);
+}
+
+TEST(StatisticsTest, SignedRankMatchesEnumerationWithTiesAndZeros) {
+  std::uint64_t state = 7;
+  const auto next = [&state] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<int>((state >> 33U) % 9U) - 3;  // -3..5: ties, zeros, both signs
+  };
+  for (std::size_t n = 1; n <= 13; ++n) {
+    for (int trial = 0; trial < 20; ++trial) {
+      std::vector<double> differences;
+      for (std::size_t i = 0; i < n; ++i) {
+        differences.push_back(0.5 * next());
+      }
+      const SignedRankResult result = wilcoxonSignedRank(differences);
+      EXPECT_TRUE(result.exact);
+      EXPECT_NEAR(result.p_value, signedRankByEnumeration(differences), 1e-12)
+          << "n " << n << " trial " << trial;
+    }
+  }
+}
+
+TEST(StatisticsTest, SignedRankSmallestPIsTwoToTheMinusN) {
+  EXPECT_DOUBLE_EQ(wilcoxonSignedRank({1, 2, 3, 4, 5}).p_value, 1.0 / 32.0);
+  EXPECT_DOUBLE_EQ(wilcoxonSignedRank({-1, -2, -3, -4, -5}).p_value, 1.0);
+  // Zeros carry no direction and are left out: three informative rounds, p = 1/8.
+  const SignedRankResult zeros = wilcoxonSignedRank({0, 2, 0, 3, 4});
+  EXPECT_EQ(zeros.n, 3U);
+  EXPECT_DOUBLE_EQ(zeros.p_value, 1.0 / 8.0);
+  EXPECT_EQ(wilcoxonSignedRank({}).p_value, 1.0);
+  EXPECT_EQ(wilcoxonSignedRank({0, 0}).n, 0U);
+  EXPECT_THROW(static_cast<void>(wilcoxonSignedRank({1, kNaN})), std::invalid_argument);
+}
+
+TEST(StatisticsTest, SignedRankApproximatesBeyondTheExactLimit) {
+  // 80 differences, 60 % of them positive and larger: beyond the exact limit, the normal
+  // approximation; its first 60 exactly. Both see the shift.
+  std::vector<double> differences;
+  for (int i = 0; i < 80; ++i) {
+    differences.push_back(i % 5 < 3 ? 1.0 + i : -0.5 * i);
+  }
+  const SignedRankResult large = wilcoxonSignedRank(differences);
+  EXPECT_FALSE(large.exact);
+  EXPECT_LT(large.p_value, 0.05);
+  const std::vector<double> first(differences.begin(), differences.begin() + 60);
+  const SignedRankResult exact = wilcoxonSignedRank(first);
+  EXPECT_TRUE(exact.exact);
+  EXPECT_LT(exact.p_value, 0.05);
+}
+
 TEST(StatisticsTest, SmallestPossiblePValue) {
   EXPECT_NEAR(smallestPossiblePValue(3, 3), 0.1, 1e-15);
   EXPECT_NEAR(smallestPossiblePValue(4, 4), 2.0 / 70.0, 1e-15);

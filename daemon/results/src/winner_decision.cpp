@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <utility>
 
@@ -74,12 +75,75 @@ bool excludeBusyHostCells(WinnersGrid& grid,
   return !busy_scenarios.empty();
 }
 
-/// A cell to test: where it is, and its two samples.
+/// The values of two approaches' runs of one scenario, paired by round: the k-th run of each
+/// is from round k (runs are stored in the order they ran, and every round runs every approach
+/// once). A round where either run has no value (it failed) has no pair.
+struct PairedRuns {
+  std::vector<double> top;
+  std::vector<double> other;
+};
+
+PairedRuns pairedRuns(const ResultsTable& runs, const PairRuns& top, const PairRuns& other,
+                      std::size_t metric) {
+  PairedRuns paired;
+  for (std::size_t round = 0; round < std::min(top.rows.size(), other.rows.size()); ++round) {
+    const double a = runs.number(*top.rows[round], metric);
+    const double b = runs.number(*other.rows[round], metric);
+    if (!std::isnan(a) && !std::isnan(b)) {
+      paired.top.push_back(a);
+      paired.other.push_back(b);
+    }
+  }
+  return paired;
+}
+
+/// Per round, by how much `top` beats `other` beyond the noise threshold, in the metric's unit:
+/// positive when top is better than other by more than the threshold's relative share of
+/// other's value plus its absolute resolution. The threshold is part of the hypothesis: a
+/// signed-rank test of these margins asks whether top leads by more than the noise, not merely
+/// by something.
+std::vector<double> marginsBeyondNoise(const PairedRuns& paired, Direction direction,
+                                       const NoiseThreshold& threshold) {
+  std::vector<double> margins;
+  for (std::size_t round = 0; round < paired.top.size(); ++round) {
+    const double top = paired.top[round];
+    const double other = paired.other[round];
+    margins.push_back(direction == Direction::kHigherIsBetter
+                          ? top - other * (1.0 + threshold.relative) - threshold.absolute
+                          : other - top * (1.0 + threshold.relative) - threshold.absolute);
+  }
+  return margins;
+}
+
+/// Per round, top's lead over `other` as a share of other's value (positive: top better).
+std::vector<double> roundLeads(const PairedRuns& paired, Direction direction) {
+  std::vector<double> leads;
+  for (std::size_t round = 0; round < paired.top.size(); ++round) {
+    const double top = paired.top[round];
+    const double other = paired.other[round];
+    if (other != 0.0) {
+      leads.push_back(direction == Direction::kHigherIsBetter ? (top - other) / std::abs(other)
+                                                              : (other - top) / std::abs(other));
+    }
+  }
+  return leads;
+}
+
+/// A contested cell under test: the top against every other approach, each over their paired
+/// rounds; the cell's p is the largest (an intersection–union test: the top wins only if it
+/// beats each of them, which needs no further correction within the cell).
 struct TestedCell {
   WinnersCell* cell = nullptr;
-  std::string metric;
-  std::vector<double> top;
-  std::vector<double> runner_up;
+  bool was_draw = false;
+  double p_value = 1.0;
+  std::size_t rounds = 0;  ///< the fewest paired rounds against any other approach
+  /// The fewest rounds that say anything (a non-zero margin) against any other approach: the
+  /// cell's p cannot go below 2^-informative, whatever the data.
+  std::size_t informative = 0;
+  bool by_errors = false;      ///< a contest the top leads only by having fewer errors
+  double lead_low = 0.0;       ///< the lowest lower bound of its leads' intervals
+  double lead_high = 0.0;      ///< the runner-up lead's upper bound
+  double lead_coverage = 0.0;  ///< that interval's real coverage
 };
 
 }  // namespace
@@ -137,30 +201,29 @@ ResultsTable medianTable(const ResultsTable& runs) {
   return medians;
 }
 
-WinnersGrid decideWinners(const ResultsTable& runs, const std::vector<std::string>& approaches,
-                          const DecisionSettings& settings) {
-  const std::vector<PairRuns> pairs = groupRuns(runs);
-  WinnersGrid grid = computeWinners(medianTable(runs), approaches);
-  const auto pairOf = [&pairs](const std::string& scenario,
-                               const std::string& approach) -> const PairRuns* {
-    for (const PairRuns& pair : pairs) {
-      if (pair.scenario == scenario && pair.approach == approach) {
-        return &pair;
-      }
-    }
-    return nullptr;
-  };
+namespace {
 
-  // Every ranked entry gets its runs and the median's interval.
+/// The pair of (scenario, approach), or nullptr.
+const PairRuns* pairOf(const std::vector<PairRuns>& pairs, const std::string& scenario,
+                       const std::string& approach) {
+  for (const PairRuns& pair : pairs) {
+    if (pair.scenario == scenario && pair.approach == approach) {
+      return &pair;
+    }
+  }
+  return nullptr;
+}
+
+/// Every ranked entry gets its runs, the median's interval and the spread; the grid its fewest
+/// and most runs.
+void describeRuns(WinnersGrid& grid, const ResultsTable& runs, const std::vector<PairRuns>& pairs) {
   bool any_pair = false;
   grid.min_runs = 0;
   grid.max_runs = 0;
-  std::vector<TestedCell> tested;
   for (std::size_t metric = 0; metric < grid.metrics.size(); ++metric) {
     for (std::size_t scenario = 0; scenario < grid.scenarios.size(); ++scenario) {
-      WinnersCell& cell = grid.cells[metric][scenario];
-      for (RankedResult& result : cell.ranked) {
-        const PairRuns* pair = pairOf(grid.scenarios[scenario], result.approach);
+      for (RankedResult& result : grid.cells[metric][scenario].ranked) {
+        const PairRuns* pair = pairOf(pairs, grid.scenarios[scenario], result.approach);
         const std::vector<double> samples = samplesOf(runs, *pair, metric);
         const stats::MedianInterval interval = stats::medianInterval(samples, 0.95);
         result.runs = pair->rows.size();
@@ -176,130 +239,211 @@ WinnersGrid decideWinners(const ResultsTable& runs, const std::vector<std::strin
         grid.max_runs = std::max(grid.max_runs, result.runs);
         any_pair = true;
       }
-      if (cell.outcome == CellOutcome::kWin && cell.ranked.size() >= 2 &&
-          !cell.ranked[0].has_errors && !cell.ranked[1].has_errors) {
-        const PairRuns* top = pairOf(grid.scenarios[scenario], cell.ranked[0].approach);
-        const PairRuns* runner_up = pairOf(grid.scenarios[scenario], cell.ranked[1].approach);
-        tested.push_back({&cell, grid.metrics[metric], samplesOf(runs, *top, metric),
-                          samplesOf(runs, *runner_up, metric)});
-      }
     }
   }
-  if (!any_pair) {
-    grid.min_runs = grid.max_runs = 0;
-  }
+}
 
-  // Testable when some pair has the runs to reach alpha; a cell whose pairs have fewer (a run
-  // stopped mid-round) cannot, and stays undecided.
-  const bool testable =
-      any_pair && stats::smallestPossiblePValue(grid.max_runs, grid.max_runs) < settings.alpha;
+std::string runsText(const WinnersGrid& grid) {
+  return grid.min_runs == grid.max_runs
+             ? std::to_string(grid.max_runs)
+             : std::to_string(grid.min_runs) + " to " + std::to_string(grid.max_runs);
+}
+
+/// The fewest rounds with which a paired one-sided test can reach `alpha` at all: 2^-n < alpha.
+std::size_t fewestTestableRounds(double alpha) {
+  std::size_t rounds = 1;
+  while (std::ldexp(1.0, -static_cast<int>(rounds)) >= alpha && rounds < 64) {
+    ++rounds;
+  }
+  return rounds;
+}
+
+/// The original rule's grid, labelled as unconfirmed leads and why.
+void labelUnconfirmed(WinnersGrid& grid, const DecisionSettings& settings) {
+  grid.rule = std::string(winnerRuleName(WinnerRule::kOriginal));
+  grid.confirmed = false;
+  grid.rule_note =
+      "Unconfirmed leads: the original's rule (any lead wins), on " + runsText(grid) +
+      (grid.max_runs == 1 ? " run" : " runs") + " per approach" +
+      (grid.max_runs > 1 ? " (their medians)" : "") + ". " +
+      (settings.rule == WinnerRule::kOriginal
+           ? std::string("Asked for with --winners original; ")
+           : "Too few rounds to test a difference (a paired test needs at least " +
+                 std::to_string(fewestTestableRounds(settings.alpha)) +
+                 " rounds of every approach to reach p < " + formatMetricValue(settings.alpha) +
+                 "; run with --repeat " + std::to_string(fewestTestableRounds(settings.alpha)) +
+                 " or more); ") +
+      "a lead here may be noise: the same plugin run twice under two names wins about half "
+      "of such cells.";
+}
+
+/// Tests one contested cell: its top against every other approach over their paired rounds.
+TestedCell testCell(WinnersCell& cell, const std::string& scenario, const std::string& metric_name,
+                    std::size_t metric, Direction direction, const ResultsTable& runs,
+                    const std::vector<PairRuns>& pairs, const DecisionSettings& settings) {
+  TestedCell tested;
+  tested.cell = &cell;
+  tested.was_draw = cell.outcome == CellOutcome::kDraw;
+  const RankedResult& top = cell.ranked[0];
+  const PairRuns* top_runs = pairOf(pairs, scenario, top.approach);
+  const auto errors_metric = runs.metricIndex("requests_error");
+  tested.p_value = 0.0;
+  tested.rounds = std::numeric_limits<std::size_t>::max();
+  tested.informative = std::numeric_limits<std::size_t>::max();
+  tested.lead_low = std::numeric_limits<double>::infinity();
+  for (std::size_t other = 1; other < cell.ranked.size(); ++other) {
+    const PairRuns* other_runs = pairOf(pairs, scenario, cell.ranked[other].approach);
+    std::vector<double> margins;
+    std::size_t rounds = 0;
+    if (cell.ranked[other].has_errors && !top.has_errors && errors_metric) {
+      // A lead by errors is a contest of its own: the top must have fewer errors (failed runs
+      // count theirs) in the rounds, not merely a lower median.
+      const PairedRuns paired = pairedRuns(runs, *top_runs, *other_runs, *errors_metric);
+      margins = marginsBeyondNoise(paired, Direction::kLowerIsBetter, {0.0, 0.0});
+      rounds = paired.top.size();
+      tested.by_errors = tested.by_errors || other == 1;
+    } else {
+      const PairedRuns paired = pairedRuns(runs, *top_runs, *other_runs, metric);
+      margins = marginsBeyondNoise(paired, direction,
+                                   noiseThreshold(metric_name, settings.relative_noise));
+      rounds = paired.top.size();
+      const std::vector<double> leads = roundLeads(paired, direction);
+      const stats::MedianInterval interval =
+          leads.empty() ? stats::MedianInterval{} : stats::medianInterval(leads, 0.95);
+      tested.lead_low = std::min(tested.lead_low, std::isnan(interval.low) ? 0.0 : interval.low);
+      if (other == 1) {
+        tested.lead_high = std::isnan(interval.high) ? 0.0 : interval.high;
+        tested.lead_coverage = interval.coverage;
+      }
+    }
+    const stats::SignedRankResult test = stats::wilcoxonSignedRank(margins);
+    tested.rounds = std::min(tested.rounds, rounds);
+    tested.informative = std::min(tested.informative, test.n);
+    tested.p_value = std::max(tested.p_value, test.p_value);
+  }
+  if (std::isinf(tested.lead_low)) {
+    tested.lead_low = 0.0;  // won by errors against everyone: no lead in the metric to show
+  }
+  return tested;
+}
+
+}  // namespace
+
+WinnersGrid decideWinners(const ResultsTable& runs, const std::vector<std::string>& approaches,
+                          const DecisionSettings& settings) {
+  const std::vector<PairRuns> pairs = groupRuns(runs);
+  WinnersGrid grid = computeWinners(medianTable(runs), approaches);
+  describeRuns(grid, runs, pairs);
   const bool busy = excludeBusyHostCells(grid, settings.busy_scenarios);
+  const bool testable = grid.max_runs >= fewestTestableRounds(settings.alpha);
   if (settings.rule == WinnerRule::kOriginal || !testable) {
     if (busy) {
       recountStandings(grid);
     }
-    grid.rule = std::string(winnerRuleName(WinnerRule::kOriginal));
-    grid.confirmed = false;
-    const std::string runs_text =
-        grid.min_runs == grid.max_runs
-            ? std::to_string(grid.max_runs) + (grid.max_runs == 1 ? " run" : " runs")
-            : std::to_string(grid.min_runs) + " to " + std::to_string(grid.max_runs) + " runs";
-    grid.rule_note =
-        "Unconfirmed leads: the original's rule (any lead wins), on " + runs_text +
-        " per approach" + (grid.max_runs > 1 ? " (their medians)" : "") + ". " +
-        (settings.rule == WinnerRule::kOriginal
-             ? std::string("Asked for with --winners original; ")
-             : "Too few runs to test a difference (the U test needs at least 4 runs of each "
-               "approach to reach p < 0.05; run with --repeat 5 or more); ") +
-        "a lead here may be noise: the same plugin run twice under two names wins about half "
-        "of such cells.";
+    labelUnconfirmed(grid, settings);
     return grid;
   }
 
-  // Cells a busy host took out of the ranking are not tested.
-  tested.erase(std::remove_if(tested.begin(), tested.end(),
-                              [](const TestedCell& entry) {
-                                return entry.cell->outcome != CellOutcome::kWin;
-                              }),
-               tested.end());
+  // The family: every contested cell (won or drawn between approaches that are not both
+  // erroring), draws included, so the filter that picks the family does not depend on the
+  // p-values. Cells a busy host took out of the ranking are not tested.
+  std::vector<TestedCell> tested;
+  for (std::size_t metric = 0; metric < grid.metrics.size(); ++metric) {
+    for (std::size_t scenario = 0; scenario < grid.scenarios.size(); ++scenario) {
+      WinnersCell& cell = grid.cells[metric][scenario];
+      const bool contested =
+          (cell.outcome == CellOutcome::kWin || cell.outcome == CellOutcome::kDraw) &&
+          cell.ranked.size() >= 2 && !cell.both_top_errors;
+      if (contested) {
+        tested.push_back(testCell(cell, grid.scenarios[scenario], grid.metrics[metric], metric,
+                                  grid.directions[metric], runs, pairs, settings));
+      }
+    }
+  }
+  // Tarone's rule: a cell whose p cannot reach alpha whatever its data (too few rounds that say
+  // anything, e.g. equal error counts of 0 in every round) cannot be a discovery, and leaving it
+  // out of the family does not depend on its p; it would only dilute the others.
   std::vector<double> p_values;
-  for (TestedCell& entry : tested) {
-    entry.cell->p_value = stats::mannWhitneyU(entry.top, entry.runner_up).p_value;
-    p_values.push_back(entry.cell->p_value);
+  std::vector<std::size_t> family_index(tested.size(), tested.size());
+  for (std::size_t index = 0; index < tested.size(); ++index) {
+    const TestedCell& entry = tested[index];
+    if (std::ldexp(1.0, -static_cast<int>(std::min<std::size_t>(entry.informative, 1000))) <=
+        settings.alpha) {
+      family_index[index] = p_values.size();
+      p_values.push_back(entry.p_value);
+    }
   }
   const stats::MultipleTestResult corrected = stats::benjaminiHochberg(p_values, settings.alpha);
   std::size_t tested_wins = 0;
-  // How far the tested cells got, for the note: a reader who sees no winners learns which step
-  // stopped them.
   std::size_t raw_significant = 0;
-  std::size_t corrected_significant = 0;
   for (std::size_t index = 0; index < tested.size(); ++index) {
-    raw_significant += tested[index].cell->p_value < settings.alpha ? 1U : 0U;
-    corrected_significant += corrected.rejected[index] ? 1U : 0U;
-  }
-  for (std::size_t index = 0; index < tested.size(); ++index) {
-    TestedCell& entry = tested[index];
+    const TestedCell& entry = tested[index];
     WinnersCell& cell = *entry.cell;
-    cell.adjusted_p_value = corrected.adjusted[index];
-    const stats::RatioInterval ratio = stats::bootstrapMedianRatio(
-        entry.top, entry.runner_up, 0.95, 2000, settings.bootstrap_seed + index);
-    const bool excludes_one = ratio.low > 1.0 || ratio.high < 1.0;
-    cell.lead_low =
-        excludes_one ? std::min(std::abs(ratio.low - 1.0), std::abs(ratio.high - 1.0)) : 0.0;
-    cell.lead_high = std::max(std::abs(ratio.low - 1.0), std::abs(ratio.high - 1.0));
-    if (std::isnan(cell.lead_high)) {
-      cell.lead_low = cell.lead_high = 0.0;
-    }
-    const NoiseThreshold threshold = noiseThreshold(entry.metric, settings.relative_noise);
-    const double difference = std::abs(cell.ranked[0].value - cell.ranked[1].value);
-    const std::string evidence = "p = " + formatPValue(cell.p_value) + ", adjusted " +
-                                 formatPValue(cell.adjusted_p_value) + "; lead " +
-                                 percentText(cell.lead) + ", 95 % interval " +
-                                 percentText(cell.lead_low) + " to " + percentText(cell.lead_high);
-    std::string refused;
-    if (!corrected.rejected[index]) {
-      refused = "no significant difference";
-    } else if (!(cell.lead_low > threshold.relative)) {
-      refused = "lead within the noise threshold of " + percentText(threshold.relative);
-    } else if (!(difference > threshold.absolute)) {
-      refused = "difference below the measurement's resolution (" +
-                formatMetricValue(threshold.absolute) + ")";
-    }
-    if (refused.empty()) {
+    const bool in_family = family_index[index] < p_values.size();
+    const bool rejected = in_family && corrected.rejected[family_index[index]];
+    cell.p_value = entry.p_value;
+    cell.adjusted_p_value = in_family ? corrected.adjusted[family_index[index]] : 1.0;
+    cell.lead_low = std::max(0.0, entry.lead_low);
+    cell.lead_high = entry.lead_high;
+    raw_significant += entry.p_value < settings.alpha ? 1U : 0U;
+    const std::string evidence =
+        "p = " + formatPValue(cell.p_value) + " against every other approach over " +
+        std::to_string(entry.rounds) + " paired rounds, adjusted " +
+        formatPValue(cell.adjusted_p_value) +
+        (entry.by_errors ? "; by errors"
+                         : "; lead " + percentText(cell.lead) + ", interval " +
+                               percentText(cell.lead_low) + " to " + percentText(cell.lead_high) +
+                               " (" + percentText(entry.lead_coverage) + " coverage)");
+    if (rejected) {
       ++tested_wins;
-      cell.alpha = leadAlpha(cell.lead_low);
-      cell.verdict = evidence;
+      cell.outcome = CellOutcome::kWin;
+      cell.winner = cell.ranked[0].approach;
+      cell.alpha = entry.by_errors ? leadAlpha(1.0) : leadAlpha(cell.lead_low);
+      cell.verdict = (entry.by_errors ? "won by errors (" : "won (") + evidence + ")";
     } else {
-      cell.outcome = CellOutcome::kUndecided;
+      cell.outcome = entry.was_draw ? CellOutcome::kDraw : CellOutcome::kUndecided;
       cell.winner.clear();
       cell.alpha = 0.0;
-      cell.verdict = refused + " (" + evidence + ")";
+      cell.verdict = in_family
+                         ? "no lead beyond the noise threshold shown against every other "
+                           "approach (" +
+                               evidence + ")"
+                         : "cannot be significant: only " + std::to_string(entry.informative) +
+                               " rounds differ beyond the noise threshold (" + evidence + ")";
     }
   }
   recountStandings(grid);
   grid.rule = std::string(winnerRuleName(WinnerRule::kSignificant));
   grid.confirmed = true;
   grid.expected_false_winners = settings.alpha * static_cast<double>(tested_wins);
-  const std::string runs_text =
-      grid.min_runs == grid.max_runs
-          ? std::to_string(grid.max_runs)
-          : std::to_string(grid.min_runs) + " to " + std::to_string(grid.max_runs);
+  const std::size_t rounds = grid.max_runs;
+  const double smallest_p = std::ldexp(1.0, -static_cast<int>(rounds));
   grid.rule_note =
-      "Winners that are significant: " + runs_text +
-      " runs per approach; a cell is won when the Mann–Whitney U test over the runs gives p < " +
-      formatMetricValue(settings.alpha) + " after the Benjamini–Hochberg step across the grid's " +
-      std::to_string(tested.size()) +
-      " tested cells, and the 95 % bootstrap interval of the lead clears the noise threshold (" +
+      "Winners that are significant: " + runsText(grid) +
+      " rounds per approach, each round running every approach once. A cell is won when its "
+      "top beats every other approach by more than the metric's noise threshold (" +
       percentText(settings.relative_noise) +
-      ", and the measurement's resolution); otherwise no significant difference (" +
-      std::to_string(grid.undecided) + " cells). Of the tested cells " +
+      " and the measurement's resolution, part of the hypothesis) in a one-sided exact Wilcoxon "
+      "signed-rank test over the paired rounds (the cell's p is the largest against any other "
+      "approach), with p below " +
+      formatMetricValue(settings.alpha) + " after the Benjamini–Hochberg step across the grid's " +
+      std::to_string(p_values.size()) + " contested cells that can reach it (of " +
+      std::to_string(tested.size()) +
+      " contested: a cell whose rounds are too few or all equal beyond the threshold cannot, "
+      "Tarone's rule); a lead by errors is tested on the errors. Otherwise no significant "
+      "difference (" +
+      std::to_string(grid.undecided) + " cells). Of the contested cells " +
       std::to_string(raw_significant) + " had p < " + formatMetricValue(settings.alpha) +
-      " before the correction, " + std::to_string(corrected_significant) + " after it, and " +
-      std::to_string(tested_wins) +
-      " also cleared the noise threshold. Expected false winners: at most " +
-      formatMetricValue(grid.expected_false_winners) + " of the " + std::to_string(tested_wins) +
-      " tested wins (false-discovery rate " + formatMetricValue(settings.alpha) +
-      "). Medians with 95 % intervals from order statistics.";
+      " before the correction and " + std::to_string(tested_wins) +
+      " after it. The step keeps the expected share of false wins at most " +
+      percentText(settings.alpha) +
+      ", assuming the one-sided tests of metrics measured on the same runs are positively "
+      "dependent (PRDS). With " +
+      std::to_string(rounds) + " rounds the smallest p is " + formatPValue(smallest_p) +
+      ", so a difference in only one of the " + std::to_string(p_values.size()) +
+      " cells can be called only if " + formatPValue(smallest_p) +
+      " is at most alpha divided by the number of cells. Medians with intervals from order "
+      "statistics (their coverage is stated; below 6 runs it is under 95 %).";
   return grid;
 }
 

@@ -93,7 +93,8 @@ RunPanel::RunPanel(ApiClient& api, QWidget* parent) : QWidget(parent), api_(api)
   repeat_->setSuffix(tr(" runs"));
   repeat_->setToolTip(
       tr("Runs of every (row, approach), in rounds of a shuffled order. With 5 or more the "
-         "winners grid tests each lead and calls only significant ones."));
+         "winners grid tests each lead round by round and calls only significant ones; 10 or "
+         "more find a difference that only few cells show."));
   overrides->addRow(tr("War&m-up:"), warmup_);
   overrides->addRow(tr("T&est:"), test_);
   overrides->addRow(tr("&Repeat:"), repeat_);

@@ -76,6 +76,29 @@ inline constexpr std::size_t kExactUTestLimit = 2500;
 /// 4 runs per side no difference can be significant at 5 %, whatever the data.
 [[nodiscard]] double smallestPossiblePValue(std::size_t n_a, std::size_t n_b);
 
+/// One-sided Wilcoxon signed-rank test of paired differences (one per round of a paired
+/// design) against the alternative that they lie above 0.
+struct SignedRankResult {
+  /// W+: the sum of the ranks of |d| over the positive differences (midranks for ties).
+  double w_plus = 0.0;
+  /// Differences that count: the non-zero ones (a zero says nothing about the direction and is
+  /// left out, Wilcoxon's rule).
+  std::size_t n = 0;
+  double p_value = 1.0;  ///< P(W+ >= observed) when the differences are symmetric about 0
+  bool exact = true;     ///< false: the normal approximation with tie and continuity correction
+};
+
+/// Largest count of non-zero differences for which wilcoxonSignedRank computes the exact
+/// distribution (a subset-sum count over doubled midranks, so exact with ties too); beyond it
+/// the normal approximation is within about 0.001 of the exact p.
+inline constexpr std::size_t kExactSignedRankLimit = 60;
+
+/// Exact (up to kExactSignedRankLimit non-zero differences) one-sided signed-rank test: p is the
+/// share of the 2^n sign assignments of the ranked |d| whose W+ is at least the observed one.
+/// The smallest p it can give is 2^-n (all n differences above 0). No non-zero difference: W+ 0,
+/// n 0, p 1. Throws std::invalid_argument for a NaN.
+[[nodiscard]] SignedRankResult wilcoxonSignedRank(const std::vector<double>& differences);
+
 /// Decisions for a family of tests, in the order and size of the input p-values.
 struct MultipleTestResult {
   std::vector<bool> rejected;

@@ -38,14 +38,12 @@ struct NoiseThreshold {
 
 struct DecisionSettings {
   WinnerRule rule = WinnerRule::kSignificant;
-  /// The U test's level and the false-discovery rate of the Benjamini–Hochberg step across the
-  /// grid's tested cells.
+  /// The tests' level and the false-discovery rate of the Benjamini–Hochberg step across the
+  /// grid's contested cells.
   double alpha = 0.05;
-  /// The relative noise threshold: a lead whose 95 % interval does not clear it is no win.
+  /// The relative noise threshold: a lead must exceed it in the rounds for the test to call it.
   /// Default from A/A runs on a two-core machine (docs/metrics-and-ranking.md#noise-thresholds).
   double relative_noise = 0.03;
-  /// Seeds the lead intervals' resampling: fixed, so the same runs give the same grid.
-  std::uint64_t bootstrap_seed = 1;
   /// Scenarios measured on a busy host, each with the highest share of the CPUs the rest of the
   /// host used in any of its results: their host-wide cells (isHostWideMetric) are not ranked.
   std::vector<std::pair<std::string, double>> busy_scenarios;
@@ -61,27 +59,33 @@ struct DecisionSettings {
 /// run, and a table without repeats comes back unchanged in value.
 [[nodiscard]] ResultsTable medianTable(const ResultsTable& runs);
 
-/// The winners grid of repeated runs. Ranking, draws, errors and colours are the original's
-/// (computeWinners on medianTable(runs)); then, with WinnerRule::kSignificant, each cell won
-/// between two error-free approaches is tested, top against runner-up over their runs:
-///   - Mann–Whitney U, two-sided, over the per-run values (one run is one sample);
-///   - Benjamini–Hochberg at `alpha` across every tested cell of the grid (a 250-cell grid at
-///     α = 0.05 would otherwise call about 12 winners by chance);
-///   - the 95 % bootstrap interval of the lead (ratio of medians, runs resampled) must clear the
-///     metric's relative noise threshold, and the medians must differ by more than its absolute
-///     one.
-/// A cell that fails any of them is CellOutcome::kUndecided ("no significant difference"), with
-/// the reason in its verdict; a win's colour saturation comes from the interval's lower bound.
-/// A win by errors (the runner-up had errors, the top none) stands as in the original.
+/// The winners grid of repeated runs. Ranking by medians, errors and colours are the
+/// original's (computeWinners on medianTable(runs)); then, with WinnerRule::kSignificant, every
+/// contested cell (won or drawn, unless both top approaches had errors) is tested as a paired
+/// design: the k-th run of each approach is from round k, and every round ran every approach.
+///   - Per round, the top's margin over another approach beyond the noise threshold (its
+///     relative share and the metric's resolution: noiseThreshold), so the threshold is part of
+///     the hypothesis; a one-sided exact Wilcoxon signed-rank test of those margins.
+///   - The top must beat every other approach: the cell's p is the largest of those tests (an
+///     intersection–union test). A lead by errors (the other approach had errors, the top none)
+///     is tested on requests_error the same way.
+///   - Benjamini–Hochberg at `alpha` across the contested cells (valid for positively dependent
+///     one-sided tests, which metrics measured on the same runs are assumed to be).
+/// A won cell that fails is CellOutcome::kUndecided ("no significant difference"), a drawn one
+/// stays a draw; the verdict says why. A win's colour saturation comes from the lowest lower
+/// bound of its leads' order-statistic intervals. Runs with no value (failed runs) leave their
+/// round out of the pair.
 ///
 /// In a scenario of `busy_scenarios`, a host-wide cell that would be won is kUndecided with the
 /// reason instead, under either rule.
 ///
-/// When no pair has enough runs for the test to reach `alpha` (fewer than 4 each at 0.05), or
-/// with WinnerRule::kOriginal, the grid is the original rule's on the medians, `confirmed` false
-/// and its rule_note saying plainly that its wins are unconfirmed leads.
+/// When no pair has enough rounds for the test to reach `alpha` (fewer than 5 at 0.05: the
+/// smallest one-sided p of n rounds is 2^-n), or with WinnerRule::kOriginal, the grid is the
+/// original rule's on the medians, `confirmed` false and its rule_note saying plainly that its
+/// wins are unconfirmed leads.
 ///
-/// `approaches` as computeWinners. Pure function; deterministic for a given seed.
+/// `approaches` as computeWinners. Pure and deterministic: no resampling, no seed, so a cell's
+/// own p does not change when other cells are added.
 [[nodiscard]] WinnersGrid decideWinners(const ResultsTable& runs,
                                         const std::vector<std::string>& approaches,
                                         const DecisionSettings& settings = {});
