@@ -16,6 +16,8 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <sstream>
+#include <string>
 #include <sys/stat.h>
 #include <thread>
 
@@ -304,6 +306,50 @@ TEST(WorkerPluginRefusal, FileOrFolderOfAnotherUserIsRefused) {
   ASSERT_EQ(::chown(folder.c_str(), kNobody, kNobody), 0);
   expectRefusal(runToExit({"--plugin", mine.string(), "--port", "0"}), 3,
                 "folder " + fs::canonical(folder).string() + " is owned by uid 65534");
+}
+
+TEST(WorkerArguments, HostOptionsAreCheckedByNameAndRange) {
+  expectRefusal(
+      runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", "0", "--option", "benchd.nope=1"}),
+      2, "unknown host option 'benchd.nope' (known: benchd.cpu_cost_us)");
+  expectRefusal(runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", "0", "--option",
+                           "benchd.cpu_cost_us=100001"}),
+                2, "benchd.cpu_cost_us: expected an integer from 0 to 100000, got '100001'");
+}
+
+/// The process's CPU time so far (utime + stime of /proc/PID/stat), in seconds.
+double processCpuSeconds(pid_t pid) {
+  std::ifstream file("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  std::istringstream fields(text.substr(text.rfind(')') + 2));
+  std::string field;
+  double ticks = 0.0;
+  for (int index = 3; index <= 15 && fields >> field; ++index) {
+    if (index == 14 || index == 15) {
+      ticks += std::stod(field);
+    }
+  }
+  return ticks / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
+TEST(WorkerLifecycle, TheHostsCpuCostIsSpentInEveryRequestAndNeverReachesThePlugin) {
+  // 100 requests at 5 ms of CPU each: half a second more than the same requests without it.
+  // (The plugin would refuse an option it does not know: it never sees the host's.)
+  const auto cpu_for = [](const std::vector<std::string>& extra) {
+    auto worker = WorkerProcess::serve(kGoodPlugin, extra);
+    const double before = processCpuSeconds(worker->pid());
+    for (int i = 0; i < 100; ++i) {
+      EXPECT_EQ(httpRequest(worker->port(), "GET",
+                            "/callbacks-asio/epoch-millis?delayCallDepth=0&delayInMillis=0")
+                    .status,
+                200u);
+    }
+    return processCpuSeconds(worker->pid()) - before;
+  };
+  const double plain = cpu_for({});
+  const double costly = cpu_for({"--option", "benchd.cpu_cost_us=5000"});
+  EXPECT_GE(costly, 0.45) << "plain " << plain;
+  EXPECT_GE(costly - plain, 0.35) << "plain " << plain << ", with the cost " << costly;
 }
 
 TEST(WorkerLifecycle, PortInUseIsReportedAndTheFirstWorkerKeepsServing) {

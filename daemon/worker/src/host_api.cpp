@@ -3,6 +3,8 @@
 #include <benchd/common/epoch_time.hpp>
 #include <benchd/sdk/plugin_support.hpp>
 
+#include <time.h>
+
 #include <chrono>
 #include <cstdio>
 #include <mutex>
@@ -16,14 +18,38 @@ HostApi& self(void* host_context) {
   return *static_cast<HostApi*>(host_context);
 }
 
-std::int64_t epochMillis(void* /*host_context*/) {
+/// Spends `cost` of this thread's CPU time, busy: preemption does not count, so the cost is the
+/// same on a loaded machine as on an idle one.
+void spendCpu(std::chrono::microseconds cost) {
+  if (cost.count() <= 0) {
+    return;
+  }
+  const auto now = [] {
+    timespec time{};
+    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time);
+    return std::chrono::seconds(time.tv_sec) + std::chrono::nanoseconds(time.tv_nsec);
+  };
+  const auto until = now() + cost;
+  while (now() < until) {
+  }
+}
+
+/// The calling thread's entry into the core: first the instrument's CPU cost, if any.
+HostApi& enter(void* host_context) {
+  HostApi& host = self(host_context);
+  spendCpu(host.cpuCost());
+  return host;
+}
+
+std::int64_t epochMillis(void* host_context) {
+  enter(host_context);
   return common::epochMillisNow();
 }
 
 benchd_status moviesByDirector(void* host_context, const char* last_name, std::size_t size,
                                benchd_byte_sink sink, void* sink_context, benchd_error* error) {
   return sdk::guardedCall(error, [&] {
-    const auto json = self(host_context).service().moviesByDirector({last_name, size});
+    const auto json = enter(host_context).service().moviesByDirector({last_name, size});
     sink(sink_context, json->data(), json->size());
   });
 }
@@ -32,7 +58,7 @@ benchd_status saveMovies(void* host_context, const char* body, std::size_t body_
                          benchd_byte_sink sink, void* sink_context, benchd_error* error) {
   return sdk::guardedCall(error, [&] {
     try {
-      const std::string json = self(host_context).service().saveMovies({body, body_size});
+      const std::string json = enter(host_context).service().saveMovies({body, body_size});
       sink(sink_context, json.data(), json.size());
     } catch (const microservice::InvalidMoviesError& e) {
       throw sdk::PluginError(BENCHD_ERR_INVALID_ARGUMENT, e.what());
@@ -41,7 +67,7 @@ benchd_status saveMovies(void* host_context, const char* body, std::size_t body_
 }
 
 benchd_status deleteMovie(void* host_context, std::int64_t movie_id, benchd_error* error) {
-  return sdk::guardedCall(error, [&] { self(host_context).service().deleteMovie(movie_id); });
+  return sdk::guardedCall(error, [&] { enter(host_context).service().deleteMovie(movie_id); });
 }
 
 std::uint32_t dbPoolSize(void* host_context) {
@@ -88,10 +114,11 @@ void logLine(void* host_context, benchd_log_level level, const char* message, st
 }  // namespace
 
 HostApi::HostApi(microservice::MovieService& service, std::string plugin_name,
-                 DatabaseSettings database)
+                 DatabaseSettings database, std::chrono::microseconds cpu_cost)
     : service_(service),
       plugin_name_(std::move(plugin_name)),
-      database_(service, std::move(database)) {
+      database_(service, std::move(database)),
+      cpu_cost_(cpu_cost) {
   table_.struct_size = sizeof(table_);
   table_.host_context = this;
   table_.epoch_millis = &epochMillis;

@@ -257,7 +257,8 @@ int runWorker(int argc, char** argv) {
   benchd::microservice::MovieService service(
       benchd::microservice::ServiceProfile::fromNames(options.profiles));
   benchd::worker::HostApi host(service, plugin.info.name,
-                               {options.postgres, options.postgres.empty() ? 0U : options.db_pool});
+                               {options.postgres, options.postgres.empty() ? 0U : options.db_pool},
+                               options.cpu_cost);
 
   std::vector<const char*> profile_names;
   for (const auto& profile : options.profiles)

@@ -27,7 +27,11 @@ std::string workerUsage() {
          "  --profile P             server profile: no-cache, read-write, no-keep-alive, "
          "postgres\n"
          "                          (repeatable)\n"
-         "  --option KEY=VALUE      plugin-specific setting (repeatable)\n"
+         "  --option KEY=VALUE      plugin-specific setting (repeatable); keys starting with\n"
+         "                          'benchd.' are the host's, never the plugin's:\n"
+         "                          benchd.cpu_cost_us=N spends N us of CPU (0 to 100000) in\n"
+         "                          every request's call into the microservice core, a known\n"
+         "                          difference for an approach variant\n"
          "  --postgres CONNINFO     the movie database of a --profile postgres row (a libpq\n"
          "                          connection string, e.g. \"host=/run/x dbname=movies\")\n"
          "  --db-pool N             database sessions the plugin may open (default 16)\n"
@@ -93,7 +97,17 @@ WorkerOptions parseWorkerOptions(int argc, const char* const* argv) {
       if (eq == std::string_view::npos || eq == 0) {
         throw UsageError("--option: expected KEY=VALUE, got '" + std::string(value) + "'");
       }
-      options.plugin_options.emplace_back(value.substr(0, eq), value.substr(eq + 1));
+      const std::string_view key = value.substr(0, eq);
+      if (key.starts_with("benchd.")) {
+        if (key != "benchd.cpu_cost_us") {
+          throw UsageError("--option: unknown host option '" + std::string(key) +
+                           "' (known: benchd.cpu_cost_us)");
+        }
+        options.cpu_cost = std::chrono::microseconds(common::parseIntegerOption<std::uint32_t>(
+            "--option benchd.cpu_cost_us", value.substr(eq + 1), 0, 100'000));
+      } else {
+        options.plugin_options.emplace_back(key, value.substr(eq + 1));
+      }
     } else if (flag == "--postgres") {
       if (value.empty())
         throw UsageError("--postgres: empty connection string");
