@@ -96,6 +96,28 @@ TEST(PlanRun, ReportsHostLimitsThatWouldRefuseARow) {
   EXPECT_NE(text.str().find("HOST LIMIT"), std::string::npos) << text.str();
 }
 
+TEST(PlanRun, SaysWhatTheRepeatsCanFindBeforeTheStudyStarts) {
+  const scenario::WorkloadCatalog workloads = shippedWorkloads();
+  const auto rows = rowsOf(scenarioCsv("a,get-time.js,,0,0,10,10,0,5\n"
+                                       "b,get-time.js,,0,0,10,10,0,5\n"),
+                           workloads);
+  const auto planText = [&](std::uint32_t repeats) {
+    std::ostringstream text;
+    printPlan(text, planRun(rows, workloads, {"x", "y"}, {}, roomyHost(), repeats), "test.csv");
+    return text.str();
+  };
+  // 2 rows x 28 metrics: a lone lead needs 2^-n <= 0.05 / 56, n = 11.
+  EXPECT_NE(planText(1).find("winners: 1 round: too few to test a lead (a paired test needs 5"),
+            std::string::npos)
+      << planText(1);
+  EXPECT_NE(planText(5).find("winners: 5 rounds: "), std::string::npos) << planText(5);
+  EXPECT_NE(planText(5).find("one of up to 56 cells shows cannot be called (that needs 11 rounds"),
+            std::string::npos)
+      << planText(5);
+  EXPECT_NE(planText(11).find("can be called (that needs 11 rounds"), std::string::npos)
+      << planText(11);
+}
+
 TEST(FormatDuration, ReadsLikeAClock) {
   EXPECT_EQ(formatDuration(std::chrono::seconds(45)), "45 s");
   EXPECT_EQ(formatDuration(std::chrono::seconds(190)), "3 min 10 s");

@@ -447,6 +447,35 @@ WinnersGrid decideWinners(const ResultsTable& runs, const std::vector<std::strin
   return grid;
 }
 
+std::string detectableLeadText(std::uint32_t rounds, std::size_t cells,
+                               const DecisionSettings& settings) {
+  const std::size_t fewest = fewestTestableRounds(settings.alpha);
+  if (rounds < fewest) {
+    return std::to_string(rounds) + (rounds == 1 ? " round" : " rounds") +
+           ": too few to test a lead (a paired test needs " + std::to_string(fewest) +
+           " to reach p < " + formatMetricValue(settings.alpha) +
+           "); the grid will show the original rule's unconfirmed leads.";
+  }
+  const double smallest_p = std::ldexp(1.0, -static_cast<int>(rounds));
+  std::size_t lone_rounds = fewest;
+  while (std::ldexp(1.0, -static_cast<int>(lone_rounds)) >
+             settings.alpha / static_cast<double>(std::max<std::size_t>(1, cells)) &&
+         lone_rounds < 64) {
+    ++lone_rounds;
+  }
+  const bool lone_ok = rounds >= lone_rounds;
+  return std::to_string(rounds) + " rounds: a cell is called when its top leads every other " +
+         "approach by more than the noise threshold in enough rounds (the smallest p is " +
+         formatPValue(smallest_p) + "). A lead that only one of up to " + std::to_string(cells) +
+         " cells shows " + (lone_ok ? "can" : "cannot") + " be called (that needs " +
+         std::to_string(lone_rounds) +
+         " rounds, every one of them beyond the threshold); leads that many cells show need "
+         "fewer. Smallest lead per metric: above " +
+         percentText(settings.relative_noise) +
+         " of the other approach's value, and above the resolution: 1 percentage point for host "
+         "CPU, 0.1 for host RAM, 0.01 ms for latency, 1 thread or socket.";
+}
+
 WinnersGrid decideRunWinners(const std::vector<SummaryRow>& runs,
                              const std::vector<std::string>& approaches, WinnerRule rule) {
   DecisionSettings settings;

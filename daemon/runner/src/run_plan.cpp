@@ -1,4 +1,6 @@
 #include <benchd/microservice/service_profile.hpp>
+#include <benchd/results/summary_row.hpp>
+#include <benchd/results/winner_decision.hpp>
 #include <benchd/runner/run_plan.hpp>
 #include <benchd/scenario/stage_plan.hpp>
 
@@ -126,6 +128,12 @@ void printPlan(std::ostream& out, const RunPlan& plan, const std::string& scenar
   }
   out << "\ntotal: about " << formatDuration(plan.total) << " of wall time; peak "
       << plan.peak_connections << " connections\n";
+  if (plan.approaches.size() >= 2) {
+    // Before a study starts: what these repeats can find (every metric of every row a cell).
+    out << "winners: "
+        << results::detectableLeadText(plan.repeats, plan.rows.size() * results::kMetricCount)
+        << "\n";
+  }
 }
 
 }  // namespace benchd::runner

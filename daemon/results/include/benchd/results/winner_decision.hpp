@@ -90,6 +90,14 @@ struct DecisionSettings {
                                         const std::vector<std::string>& approaches,
                                         const DecisionSettings& settings = {});
 
+/// What the significance rule can call with `rounds` rounds per approach in a grid of at most
+/// `cells` contested cells, before a study starts (`benchd run --plan`): one paragraph for
+/// people naming the fewest rounds that can test at all, the smallest p the rounds allow, whether
+/// a lead shown by only one cell can be called, and the smallest lead per metric kind (the noise
+/// threshold and the measurement's resolution).
+[[nodiscard]] std::string detectableLeadText(std::uint32_t rounds, std::size_t cells,
+                                             const DecisionSettings& settings = {});
+
 /// The grid of a run's stored results (every round, SummaryRow order) under the rule the run
 /// recorded, with the busy scenarios its diagnostics show (busyHost): the one call behind
 /// results.md, `benchd run`'s standings, the REST API's winners and benchd-report.
