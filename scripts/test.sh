@@ -16,6 +16,24 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+start=$(date +%s)
+stage_start=$start
+stage_name=""
+stage_times=""
+# Starts the next stage: prints its header and the seconds the previous one took, and keeps
+# them for the closing summary (where CI's time goes).
+stage() {
+  local now
+  now=$(date +%s)
+  if [ -n "$stage_name" ]; then
+    echo "   ($stage_name: $((now - stage_start)) s)"
+    stage_times+="  $((now - stage_start)) s  $stage_name"$'\n'
+  fi
+  stage_name="$1"
+  stage_start=$now
+  echo "== $1"
+}
+stage "install the Debian packages benchd needs (scripts/install-deps.sh)"
 scripts/install-deps.sh
 
 source scripts/ccache-env.sh
@@ -27,31 +45,59 @@ source scripts/ccache-env.sh
 done_by_package_checks='^PluginTemplates[.]'
 every_plugin_tests='^(PluginCatalog[.]AcceptsEveryBuiltApproachPlugin|BenchdRun[.]RunsTheCiScenariosOverEveryPlugin|MemoryDenyWriteExecute[.]ARunOverEveryPlugin)'
 
+# No test may leave a process behind (a daemon, a worker, a PostgreSQL cluster of a test): lists
+# the processes running a program of this checkout or a cluster in a benchd-postgres- folder,
+# twice 5 s apart so that one on its way out is not counted, and fails when any stayed.
+leftover_processes() {
+  local pid exe args
+  for pid in $(ls /proc | grep -E '^[0-9]+$'); do
+    [ "$pid" != "$$" ] || continue
+    exe=$(readlink "/proc/$pid/exe" 2>/dev/null) || continue
+    args=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || continue
+    case "$exe" in
+      "$PWD"/*) echo "$pid $args" ;;
+      */postgres) case "$args" in *benchd-postgres-*|*benchd-test-*) echo "$pid $args" ;; esac ;;
+    esac
+  done
+}
+check_no_leftover_processes() {
+  local first second
+  first=$(leftover_processes | sort)
+  [ -n "$first" ] || return 0
+  sleep 5
+  second=$(comm -12 <(echo "$first") <(leftover_processes | sort))
+  if [ -n "$second" ]; then
+    echo "processes the tests left behind:" >&2
+    echo "$second" >&2
+    return 1
+  fi
+}
+
 # Prints "number<TAB>name" for each test ctest lists with the given arguments.
 list_tests() {
   ctest "$@" -N | sed -n 's/^ *Test *#\([0-9]*\): \(.*\)$/\1\t\2/p'
 }
 
-start=$(date +%s)
-echo "== format check"
+stage "format check"
 scripts/check-format.sh
-echo "== configure and build (preset asan)"
+stage "configure and build (preset asan)"
 cmake --preset asan >/dev/null
 cmake --build --preset asan
-echo "== build the Debian packages with the tests (packaging/build-debs.sh --with-tests)"
+stage "build the Debian packages with the tests (packaging/build-debs.sh --with-tests)"
 packaging/build-debs.sh --worktree --with-tests
 package_tree=$(ls -d build/debs/src/benchd-*/obj-*)
 package_ctest=(--test-dir "$package_tree" --output-on-failure --no-tests=error --timeout 600)
-echo "== test: the whole suite under AddressSanitizer + UBSan (preset asan)"
+stage "test: the whole suite under AddressSanitizer + UBSan (preset asan)"
 asan_log=$(mktemp)
 trap 'rm -f "$asan_log"' EXIT
 ctest --preset asan -j2 "$@" | tee "$asan_log"
+check_no_leftover_processes
 # The names of the tests the asan run skipped, from its "Test #N: NAME ....***Skipped" lines.
 skipped_in_asan() {
   sed -n 's/^.*Test *#[0-9]*: \(.*\)\*\*\*Skipped.*$/\1/p' "$asan_log" | sed 's/ *\.* *$//'
 }
 
-echo "== test (package build): what the asan build lacks or skipped, and the tests comparing every plugin"
+stage "test (package build): what the asan build lacks or skipped, and the tests comparing every plugin"
 # ctest -I takes "start,end,stride,number,number...": with start 0 only the listed numbers run.
 numbers=$(awk -F '\t' -v every="$every_plugin_tests" -v done_later="$done_by_package_checks" \
   'FILENAME == ARGV[1] { skipped[$0] = 1; next }
@@ -66,8 +112,12 @@ else
   echo "$(tr ',' '\n' <<<"$numbers" | wc -l) tests"
   ctest "${package_ctest[@]}" -j2 -I "0,0,0,$numbers"
 fi
-echo "== package checks"
+check_no_leftover_processes
+stage "package checks"
 packaging/check-debs.sh
-echo "== the packages installed into a clean Debian 12 root, served, run and purged"
+stage "the packages installed into a clean Debian 12 root, served, run and purged"
 packaging/test-install.sh
+stage "done"
+echo "== stage times"
+printf '%s' "$stage_times"
 echo "== build and tests took $(($(date +%s) - start)) s"
