@@ -1,8 +1,8 @@
 #include "compare_command.hpp"
 
 #include "results_file.hpp"
-#include "usage_error.hpp"
 
+#include <benchd/common/usage_error.hpp>
 #include <benchd/results/comparison.hpp>
 #include <benchd/results/results_table.hpp>
 
@@ -56,8 +56,8 @@ double parseThreshold(std::string_view text) {
   const char* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, value);
   if (text.empty() || ec != std::errc{} || ptr != end || !std::isfinite(value) || value < 0.0) {
-    throw UsageError("--threshold: expected a non-negative percentage such as 2.5, got '" +
-                     std::string(text) + "'");
+    throw common::UsageError("--threshold: expected a non-negative percentage such as 2.5, got '" +
+                             std::string(text) + "'");
   }
   return value;
 }
@@ -69,25 +69,25 @@ CompareOptions parseCompareOptions(std::span<const std::string_view> arguments) 
     const std::string_view argument = arguments[i];
     if (argument == "--threshold" || argument == "-o" || argument == "--output") {
       if (i + 1 >= arguments.size()) {
-        throw UsageError(std::string(argument) + ": missing value");
+        throw common::UsageError(std::string(argument) + ": missing value");
       }
       const std::string_view value = arguments[++i];
       if (argument == "--threshold") {
         options.threshold_percent = parseThreshold(value);
       } else if (value.empty()) {
-        throw UsageError(std::string(argument) + ": empty file name");
+        throw common::UsageError(std::string(argument) + ": empty file name");
       } else {
         options.output = std::string(value);
       }
     } else if (argument.starts_with("-") && argument.size() > 1) {
-      throw UsageError("unknown option '" + std::string(argument) + "'");
+      throw common::UsageError("unknown option '" + std::string(argument) + "'");
     } else {
       positional.push_back(argument);
     }
   }
   if (positional.size() != 2) {
-    throw UsageError("expected BEFORE and AFTER, got " + std::to_string(positional.size()) +
-                     (positional.size() == 1 ? " argument" : " arguments"));
+    throw common::UsageError("expected BEFORE and AFTER, got " + std::to_string(positional.size()) +
+                             (positional.size() == 1 ? " argument" : " arguments"));
   }
   options.before = positional[0];
   options.after = positional[1];

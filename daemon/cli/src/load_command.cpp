@@ -3,9 +3,9 @@
 #include "load_options.hpp"
 #include "progress_line.hpp"
 #include "stop_on_signal.hpp"
-#include "usage_error.hpp"
 #include "workload_source.hpp"
 
+#include <benchd/common/usage_error.hpp>
 #include <benchd/loadgen/load_engine.hpp>
 #include <benchd/results/load_report_json.hpp>
 #include <benchd/results/load_report_text.hpp>
@@ -33,10 +33,10 @@ void checkRowFits(const LoadOptions& options, const scenario::Workload& workload
   const std::optional<scenario::RowProblem> problem =
       scenario::checkRowFitsWorkload(workload, options.connections, options.rate);
   if (problem) {
-    throw UsageError((problem->column == scenario::RowColumn::kRequestsPerSecond
-                          ? "--rate: "
-                          : "--connections: ") +
-                     problem->reason);
+    throw common::UsageError((problem->column == scenario::RowColumn::kRequestsPerSecond
+                                  ? "--rate: "
+                                  : "--connections: ") +
+                             problem->reason);
   }
 }
 
@@ -62,13 +62,13 @@ int runLoad(std::span<const std::string_view> arguments) {
   try {
     address = loadgen::parseHttpUrl(options.url);
   } catch (const std::invalid_argument& error) {
-    throw UsageError(std::string("--url: ") + error.what());
+    throw common::UsageError(std::string("--url: ") + error.what());
   }
   scenario::Workload workload;
   try {
     workload = loadWorkloadFor(options.workload, scenariosDirectory(options.scenarios_dir));
   } catch (const scenario::UnknownWorkloadError& error) {
-    throw UsageError(std::string("--workload: ") + error.what());
+    throw common::UsageError(std::string("--workload: ") + error.what());
   }
   checkRowFits(options, workload);
 

@@ -1,8 +1,7 @@
 #include "load_options.hpp"
 
-#include "usage_error.hpp"
-
 #include <benchd/common/integer_option.hpp>
+#include <benchd/common/usage_error.hpp>
 
 namespace benchd::cli {
 using common::parseIntegerOption;
@@ -58,17 +57,17 @@ LoadOptions parseLoadOptions(std::span<const std::string_view> arguments) {
       continue;
     }
     if (!option.starts_with("--")) {
-      throw UsageError("unexpected argument '" + std::string(option) + "'");
+      throw common::UsageError("unexpected argument '" + std::string(option) + "'");
     }
     if (i + 1 >= arguments.size()) {
-      throw UsageError(std::string(option) + ": missing value");
+      throw common::UsageError(std::string(option) + ": missing value");
     }
     const std::string_view value = arguments[++i];
     if (option == "--url") {
       options.url = value;
     } else if (option == "--approach") {
       if (value.empty() || value.find_first_of("/?#{} ") != std::string_view::npos) {
-        throw UsageError(
+        throw common::UsageError(
             "--approach: expected a name without '/', '?', '#', braces or blanks, "
             "got '" +
             std::string(value) + "'");
@@ -76,7 +75,7 @@ LoadOptions parseLoadOptions(std::span<const std::string_view> arguments) {
       options.approach = value;
     } else if (option == "--workload") {
       if (value.empty()) {
-        throw UsageError("--workload: empty name");
+        throw common::UsageError("--workload: empty name");
       }
       options.workload = value;
     } else if (option == "--connections") {
@@ -111,19 +110,20 @@ LoadOptions parseLoadOptions(std::span<const std::string_view> arguments) {
       } else if (value == "wait") {
         options.arrival_overflow = loadgen::ArrivalOverflow::kWait;
       } else {
-        throw UsageError("--arrivals: expected 'drop' or 'wait', got '" + std::string(value) + "'");
+        throw common::UsageError("--arrivals: expected 'drop' or 'wait', got '" +
+                                 std::string(value) + "'");
       }
     } else if (option == "--scenarios-dir") {
       options.scenarios_dir = std::string(value);
     } else {
-      throw UsageError("unknown option '" + std::string(option) + "'");
+      throw common::UsageError("unknown option '" + std::string(option) + "'");
     }
   }
   if (options.url.empty()) {
-    throw UsageError("--url is required");
+    throw common::UsageError("--url is required");
   }
   if (options.approach.empty()) {
-    throw UsageError("--approach is required");
+    throw common::UsageError("--approach is required");
   }
   if (options.requests && !duration_given) {
     options.duration_seconds = scenario::kMaxPhaseSeconds;

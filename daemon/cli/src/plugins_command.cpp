@@ -1,7 +1,6 @@
 #include "plugins_command.hpp"
 
-#include "usage_error.hpp"
-
+#include <benchd/common/usage_error.hpp>
 #include <benchd/runner/plugin_catalog.hpp>
 #include <benchd/runner/plugin_catalog_json.hpp>
 #include <benchd/runner/plugin_folders.hpp>
@@ -49,15 +48,15 @@ PluginsOptions parsePluginsOptions(std::span<const std::string_view> arguments) 
       options.json = true;
     } else if (option == "--plugin-dir") {
       if (i + 1 >= arguments.size())
-        throw UsageError("--plugin-dir: missing value");
+        throw common::UsageError("--plugin-dir: missing value");
       const std::string_view value = arguments[++i];
       if (value.empty())
-        throw UsageError("--plugin-dir: empty folder name");
+        throw common::UsageError("--plugin-dir: empty folder name");
       options.plugin_dirs.emplace_back(value);
     } else if (option.starts_with("--")) {
-      throw UsageError("unknown option '" + std::string(option) + "'");
+      throw common::UsageError("unknown option '" + std::string(option) + "'");
     } else {
-      throw UsageError("unexpected argument '" + std::string(option) + "'");
+      throw common::UsageError("unexpected argument '" + std::string(option) + "'");
     }
   }
   return options;

@@ -3,10 +3,10 @@
 #include "run_options.hpp"
 #include "run_progress.hpp"
 #include "stop_on_signal.hpp"
-#include "usage_error.hpp"
 #include "workload_source.hpp"
 
 #include <benchd/common/epoch_time.hpp>
+#include <benchd/common/usage_error.hpp>
 #include <benchd/results/results_table.hpp>
 #include <benchd/results/standings_text.hpp>
 #include <benchd/results/winner_decision.hpp>
@@ -47,21 +47,21 @@ void printStandings(std::ostream& out, const std::vector<results::SummaryRow>& r
     case runner::RunRequestField::kScenarioFile:
       throw std::runtime_error(reason + "; give a path to use a file elsewhere");
     case runner::RunRequestField::kWarmup:
-      throw UsageError("-w: " + reason);
+      throw common::UsageError("-w: " + reason);
     case runner::RunRequestField::kTest:
-      throw UsageError("-t: " + reason);
+      throw common::UsageError("-t: " + reason);
     case runner::RunRequestField::kServerCpus:
-      throw UsageError("--server-cpus: " + reason);
+      throw common::UsageError("--server-cpus: " + reason);
     case runner::RunRequestField::kGeneratorCpus:
-      throw UsageError("--generator-cpus: " + reason);
+      throw common::UsageError("--generator-cpus: " + reason);
     case runner::RunRequestField::kRepeats:
-      throw UsageError("--repeat: " + reason);
+      throw common::UsageError("--repeat: " + reason);
     case runner::RunRequestField::kWinnerRule:
-      throw UsageError("--winners: " + reason);
+      throw common::UsageError("--winners: " + reason);
     case runner::RunRequestField::kAa:
-      throw UsageError("--aa: " + reason + " (leave out -a)");
+      throw common::UsageError("--aa: " + reason + " (leave out -a)");
     case runner::RunRequestField::kCpus:
-      throw UsageError("--cpus: " + reason);
+      throw common::UsageError("--cpus: " + reason);
   }
   throw std::runtime_error(reason);  // only for a value outside the enumeration
 }

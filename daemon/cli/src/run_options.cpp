@@ -1,8 +1,7 @@
 #include "run_options.hpp"
 
-#include "usage_error.hpp"
-
 #include <benchd/common/integer_option.hpp>
+#include <benchd/common/usage_error.hpp>
 #include <benchd/runner/cpu_list.hpp>
 #include <benchd/runner/database_server.hpp>
 #include <benchd/scenario/phase_limits.hpp>
@@ -22,7 +21,7 @@ std::vector<unsigned> cpuList(std::string_view option, std::string_view text) {
   try {
     return runner::parseCpuList(text);
   } catch (const std::invalid_argument& error) {
-    throw UsageError(std::string(option) + ": " + error.what());
+    throw common::UsageError(std::string(option) + ": " + error.what());
   }
 }
 
@@ -49,13 +48,14 @@ std::vector<std::string> splitApproachList(std::string_view option, std::string_
     const std::size_t comma = nameSeparator(text);
     const std::string_view name = text.substr(0, comma);
     if (name.empty()) {
-      throw UsageError(std::string(option) + ": expected approach names separated by commas");
+      throw common::UsageError(std::string(option) +
+                               ": expected approach names separated by commas");
     }
     names.emplace_back(name);
     text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
   }
   if (names.empty()) {
-    throw UsageError(std::string(option) + ": expected approach names separated by commas");
+    throw common::UsageError(std::string(option) + ": expected approach names separated by commas");
   }
   return names;
 }
@@ -143,15 +143,15 @@ RunOptions parseRunOptions(std::span<const std::string_view> arguments) {
     }
     if (!option.starts_with("-")) {
       if (have_file) {
-        throw UsageError("unexpected argument '" + std::string(option) +
-                         "' (one scenario file only)");
+        throw common::UsageError("unexpected argument '" + std::string(option) +
+                                 "' (one scenario file only)");
       }
       options.scenario_file = option;
       have_file = true;
       continue;
     }
     if (i + 1 >= arguments.size()) {
-      throw UsageError(std::string(option) + ": missing value");
+      throw common::UsageError(std::string(option) + ": missing value");
     }
     const std::string_view value = arguments[++i];
     if (option == "-a") {
@@ -173,7 +173,7 @@ RunOptions parseRunOptions(std::span<const std::string_view> arguments) {
       options.test_seconds = parseSeconds(option, value);  // 0: refused by runner::prepareRun
     } else if (option == "-o") {
       if (value.empty()) {
-        throw UsageError("-o: empty folder name");
+        throw common::UsageError("-o: empty folder name");
       }
       options.output_dir = value;
     } else if (option == "--plugin-dir") {
@@ -191,20 +191,20 @@ RunOptions parseRunOptions(std::span<const std::string_view> arguments) {
     } else if (option == "--health-timeout") {
       options.health_timeout_seconds = parseSeconds(option, value);
       if (options.health_timeout_seconds == 0) {
-        throw UsageError("--health-timeout: expected at least 1 second");
+        throw common::UsageError("--health-timeout: expected at least 1 second");
       }
     } else if (option == "--store") {
       options.store_file = std::string(value);
     } else if (option == "--postgres") {
       if (value.empty()) {
-        throw UsageError("--postgres: empty URL");
+        throw common::UsageError("--postgres: empty URL");
       }
       options.postgres_url = value;
     } else if (option == "--db-pool") {
       options.db_pool =
           common::parseIntegerOption<std::uint32_t>(option, value, 1, runner::kMaxDatabasePool);
     } else {
-      throw UsageError("unknown option '" + std::string(option) + "'");
+      throw common::UsageError("unknown option '" + std::string(option) + "'");
     }
   }
   return options;

@@ -1,9 +1,9 @@
 #include "serve_command.hpp"
 
-#include "usage_error.hpp"
 #include "workload_source.hpp"
 
 #include <benchd/common/epoch_time.hpp>
+#include <benchd/common/usage_error.hpp>
 #include <benchd/control/control_api.hpp>
 #include <benchd/control/daemon_config.hpp>
 #include <benchd/control/daemon_log.hpp>
@@ -42,7 +42,7 @@ int serve(std::span<const std::string_view> arguments) {
       config = std::filesystem::exists(file) ? control::loadDaemonConfig(file)
                                              : control::parseDaemonConfig("", file.string());
     } else {
-      throw UsageError("unexpected argument '" + std::string(arguments[index]) + "'");
+      throw common::UsageError("unexpected argument '" + std::string(arguments[index]) + "'");
     }
   }
   const std::string token = control::loadOrCreateToken(config.token_file);

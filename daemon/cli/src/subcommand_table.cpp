@@ -1,6 +1,6 @@
 #include "subcommand_table.hpp"
 
-#include "usage_error.hpp"
+#include <benchd/common/usage_error.hpp>
 
 #include <exception>
 #include <iostream>
@@ -42,7 +42,7 @@ int SubcommandTable::dispatch(int argc, const char* const* argv) const {
   std::vector<std::string_view> arguments(argv + 1, argv + argc);
   if (arguments.empty()) {
     std::cerr << "benchd: missing command\n\n" << overview();
-    return kUsageExitCode;
+    return common::kExitUsage;
   }
   const std::string_view first = arguments.front();
   if (first == "--help" || first == "-h") {
@@ -63,12 +63,12 @@ int SubcommandTable::dispatch(int argc, const char* const* argv) const {
       return 0;
     }
     std::cerr << "benchd: unknown command '" << arguments[1] << "'\n\n" << overview();
-    return kUsageExitCode;
+    return common::kExitUsage;
   }
   const Subcommand* subcommand = find(first);
   if (subcommand == nullptr) {
     std::cerr << "benchd: unknown command '" << first << "'\n\n" << overview();
-    return kUsageExitCode;
+    return common::kExitUsage;
   }
   const std::span<const std::string_view> rest(arguments.data() + 1, arguments.size() - 1);
   for (const std::string_view argument : rest) {
@@ -79,10 +79,10 @@ int SubcommandTable::dispatch(int argc, const char* const* argv) const {
   }
   try {
     return subcommand->run(rest);
-  } catch (const UsageError& error) {
+  } catch (const common::UsageError& error) {
     std::cerr << "benchd " << subcommand->name << ": " << error.what() << "\n\n"
               << subcommand->usage;
-    return kUsageExitCode;
+    return common::kExitUsage;
   } catch (const std::exception& error) {
     std::cerr << "benchd " << subcommand->name << ": error: " << error.what() << "\n";
     return 1;

@@ -25,7 +25,7 @@ class SubcommandTable {
 
   /// Dispatches argv: `benchd <subcommand> [args]`, `benchd help [subcommand]`, `benchd --help`,
   /// `benchd --version`. A UsageError (or an unknown subcommand) prints one "benchd[ name]: ..."
-  /// line and the usage to stderr and returns kUsageExitCode; any other exception prints
+  /// line and the usage to stderr and returns common::kExitUsage; any other exception prints
   /// "benchd name: error: ..." and returns 1.
   int dispatch(int argc, const char* const* argv) const;
 

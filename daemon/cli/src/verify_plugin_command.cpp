@@ -1,9 +1,8 @@
 #include "verify_plugin_command.hpp"
 
-#include "usage_error.hpp"
-
 #include <benchd/common/integer_option.hpp>
 #include <benchd/common/json_writing.hpp>
+#include <benchd/common/usage_error.hpp>
 #include <benchd/conformance/hostile_corpus.hpp>
 #include <benchd/conformance/rules.hpp>
 #include <benchd/runner/plugin_catalog.hpp>
@@ -71,7 +70,7 @@ VerifyOptions parseVerifyOptions(std::span<const std::string_view> arguments) {
     const std::string_view option = arguments[i];
     const auto value = [&]() -> std::string_view {
       if (i + 1 >= arguments.size())
-        throw UsageError(std::string(option) + ": missing value");
+        throw common::UsageError(std::string(option) + ": missing value");
       return arguments[++i];
     };
     if (option == "--json") {
@@ -83,22 +82,23 @@ VerifyOptions parseVerifyOptions(std::span<const std::string_view> arguments) {
     } else if (option == "--rule") {
       const std::string_view id = value();
       if (conformance::selectRules(id).empty() || id.empty()) {
-        throw UsageError("--rule: no rule has the id or id prefix '" + std::string(id) +
-                         "' ('benchd verify-plugin --list' lists them)");
+        throw common::UsageError("--rule: no rule has the id or id prefix '" + std::string(id) +
+                                 "' ('benchd verify-plugin --list' lists them)");
       }
       options.rules.emplace_back(id);
     } else if (option == "--threads") {
       options.threads = common::parseIntegerOption<unsigned>("--threads", value(), 1, 1024);
     } else if (option.starts_with("--")) {
-      throw UsageError("unknown option '" + std::string(option) + "'");
+      throw common::UsageError("unknown option '" + std::string(option) + "'");
     } else if (options.plugin) {
-      throw UsageError("unexpected argument '" + std::string(option) + "' (one plugin at a time)");
+      throw common::UsageError("unexpected argument '" + std::string(option) +
+                               "' (one plugin at a time)");
     } else {
       options.plugin = fs::path(option);
     }
   }
   if (!options.plugin && !options.list)
-    throw UsageError("missing the plugin file (PATH)");
+    throw common::UsageError("missing the plugin file (PATH)");
   return options;
 }
 

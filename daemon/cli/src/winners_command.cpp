@@ -2,8 +2,8 @@
 
 #include "results_file.hpp"
 #include "run_options.hpp"
-#include "usage_error.hpp"
 
+#include <benchd/common/usage_error.hpp>
 #include <benchd/results/metric_format.hpp>
 #include <benchd/results/results_table.hpp>
 #include <benchd/results/standings_text.hpp>
@@ -59,7 +59,7 @@ WinnersOptions parseWinnersOptions(std::span<const std::string_view> arguments) 
     }
     if (argument == "--winners" || argument == "-a") {
       if (i + 1 >= arguments.size()) {
-        throw UsageError(std::string(argument) + ": missing value");
+        throw common::UsageError(std::string(argument) + ": missing value");
       }
       const std::string_view value = arguments[++i];
       if (argument == "-a") {
@@ -68,23 +68,24 @@ WinnersOptions parseWinnersOptions(std::span<const std::string_view> arguments) 
       }
       const auto rule = results::winnerRuleFromName(value);
       if (!rule) {
-        throw UsageError("--winners: expected 'significant' or 'original', got '" +
-                         std::string(value) + "'");
+        throw common::UsageError("--winners: expected 'significant' or 'original', got '" +
+                                 std::string(value) + "'");
       }
       options.rule = *rule;
       continue;
     }
     if (argument.starts_with("-") && argument.size() > 1) {
-      throw UsageError("unknown option '" + std::string(argument) + "'");
+      throw common::UsageError("unknown option '" + std::string(argument) + "'");
     }
     if (have_file) {
-      throw UsageError("unexpected argument '" + std::string(argument) + "' (one file only)");
+      throw common::UsageError("unexpected argument '" + std::string(argument) +
+                               "' (one file only)");
     }
     options.file = argument;
     have_file = true;
   }
   if (!have_file) {
-    throw UsageError("expected a results file or folder");
+    throw common::UsageError("expected a results file or folder");
   }
   return options;
 }

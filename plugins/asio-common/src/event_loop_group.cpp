@@ -1,5 +1,5 @@
 #include <benchd/asio_common/event_loop_group.hpp>
-#include <benchd/asio_common/limits.hpp>
+#include <benchd/sdk/limits.hpp>
 
 #include <boost/asio/post.hpp>
 
@@ -131,7 +131,7 @@ void EventLoopGroup::acceptNext() {
 }
 
 void EventLoopGroup::acceptAfterBackoff() {
-  accept_backoff_->expires_after(kAcceptBackoff);
+  accept_backoff_->expires_after(sdk::kAcceptBackoff);
   accept_backoff_->async_wait([this](boost::system::error_code error) {
     if (error || !acceptor_->is_open())
       return;
@@ -223,7 +223,7 @@ void EventLoopGroup::reportCounters(benchd_counter_sink sink, void* sink_context
 }
 
 bool EventLoopGroup::reserveUpstreamConnection() noexcept {
-  if (upstream_connections_.fetch_add(1, std::memory_order_relaxed) >= kUpstreamPoolCapacity) {
+  if (upstream_connections_.fetch_add(1, std::memory_order_relaxed) >= sdk::kUpstreamPoolCapacity) {
     upstream_connections_.fetch_sub(1, std::memory_order_relaxed);
     return false;
   }

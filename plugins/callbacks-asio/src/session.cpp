@@ -6,8 +6,8 @@
 #include <benchd/asio_common/buffered_request.hpp>
 #include <benchd/asio_common/connection_tracking.hpp>
 #include <benchd/asio_common/immediate_write.hpp>
-#include <benchd/asio_common/limits.hpp>
 #include <benchd/asio_common/response_bytes.hpp>
+#include <benchd/sdk/limits.hpp>
 
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/read_size.hpp>
@@ -61,7 +61,7 @@ void Session::readRequest() {
     readHeader();  // pipelined: its first bytes are here already
     return;
   }
-  stream_.expires_after(asio_common::kIoTimeout);
+  stream_.expires_after(sdk::kIoTimeout);
   stream_.async_read_some(buffer_.prepare(beast::read_size(buffer_, 65536)),
                           [self = shared_from_this()](error_code error, std::size_t bytes) {
                             self->buffer_.commit(bytes);
@@ -103,7 +103,7 @@ void Session::readBody() {
     onRead({});
     return;
   }
-  stream_.expires_after(asio_common::kIoTimeout);
+  stream_.expires_after(sdk::kIoTimeout);
   http::async_read(stream_, buffer_, *parser_,
                    [self = shared_from_this()](error_code error, std::size_t /*bytes*/) {
                      self->onRead(error);
@@ -206,7 +206,7 @@ void Session::send(const sdk::Reply& reply, bool close_after) {
       return;
     }
   }
-  stream_.expires_after(asio_common::kIoTimeout);
+  stream_.expires_after(sdk::kIoTimeout);
   boost::asio::async_write(stream_, boost::asio::buffer(response_) + written,
                            [self = shared_from_this(), keep_alive](error_code error, std::size_t) {
                              self->onWritten(error, !keep_alive);
@@ -248,7 +248,7 @@ void Session::discardInputThenClose() {
       stream.async_read_some(buffer, std::move(*this));
     }
   };
-  stream_.expires_after(asio_common::kDiscardTimeout);
+  stream_.expires_after(sdk::kDiscardTimeout);
   auto scratch = std::make_shared<std::array<char, 4096>>();
   auto buffer = boost::asio::buffer(*scratch);
   stream_.async_read_some(buffer, Discard{shared_from_this(), std::move(scratch)});

@@ -8,8 +8,8 @@
 #include <benchd/asio_common/client_watch.hpp>
 #include <benchd/asio_common/connection_tracking.hpp>
 #include <benchd/asio_common/immediate_write.hpp>
-#include <benchd/asio_common/limits.hpp>
 #include <benchd/asio_common/response_bytes.hpp>
+#include <benchd/sdk/limits.hpp>
 
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
@@ -37,7 +37,7 @@ namespace {
 asio::awaitable<void> discardInput(beast::tcp_stream* stream) {
   error_code ignored;
   stream->socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
-  stream->expires_after(asio_common::kDiscardTimeout);
+  stream->expires_after(sdk::kDiscardTimeout);
   std::array<char, 4096> scratch{};
   for (;;) {
     auto [error, bytes] = co_await stream->async_read_some(asio::buffer(scratch), kNoThrow);
@@ -53,7 +53,7 @@ asio::awaitable<error_code> readRequest(beast::tcp_stream* stream, beast::flat_b
                                         http::request_parser<http::string_body>* parser,
                                         std::chrono::milliseconds header_deadline) {
   if (buffer->size() == 0) {
-    stream->expires_after(asio_common::kIoTimeout);
+    stream->expires_after(sdk::kIoTimeout);
     auto [error, bytes] = co_await stream->async_read_some(
         buffer->prepare(beast::read_size(*buffer, 65536)), kNoThrow);
     buffer->commit(bytes);
@@ -74,7 +74,7 @@ asio::awaitable<error_code> readRequest(beast::tcp_stream* stream, beast::flat_b
   }
   if (parser->is_done())
     co_return error_code{};
-  stream->expires_after(asio_common::kIoTimeout);
+  stream->expires_after(sdk::kIoTimeout);
   auto [body_error, body_bytes] = co_await http::async_read(*stream, *buffer, *parser, kNoThrow);
   co_return body_error;
 }
@@ -120,7 +120,7 @@ asio::awaitable<void> serveConnection(asio_common::EventLoop* loop, const sdk::H
     const std::size_t written =
         asio_common::writeWithoutWaiting(stream.socket(), asio::buffer(response), write_error);
     if (!write_error && written < response.size()) {
-      stream.expires_after(asio_common::kIoTimeout);
+      stream.expires_after(sdk::kIoTimeout);
       auto [error, rest] =
           co_await asio::async_write(stream, asio::buffer(response) + written, kNoThrow);
       write_error = error;

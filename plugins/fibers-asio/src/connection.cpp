@@ -6,9 +6,9 @@
 #include <benchd/asio_common/client_watch.hpp>
 #include <benchd/asio_common/connection_tracking.hpp>
 #include <benchd/asio_common/immediate_write.hpp>
-#include <benchd/asio_common/limits.hpp>
 #include <benchd/asio_common/response_bytes.hpp>
 #include <benchd/fiber_scheduler_asio/use_fiber.hpp>
+#include <benchd/sdk/limits.hpp>
 
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
@@ -36,7 +36,7 @@ namespace {
 void discardInput(beast::tcp_stream& stream) {
   boost::system::error_code ignored;
   stream.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
-  stream.expires_after(asio_common::kDiscardTimeout);
+  stream.expires_after(sdk::kDiscardTimeout);
   std::array<char, 4096> scratch{};
   for (;;) {
     auto [error, bytes] = stream.async_read_some(asio::buffer(scratch), use_fiber);
@@ -52,7 +52,7 @@ boost::system::error_code readRequest(beast::tcp_stream& stream, beast::flat_buf
                                       http::request_parser<http::string_body>& parser,
                                       std::chrono::milliseconds header_deadline) {
   if (buffer.size() == 0) {
-    stream.expires_after(asio_common::kIoTimeout);
+    stream.expires_after(sdk::kIoTimeout);
     auto [error, bytes] =
         stream.async_read_some(buffer.prepare(beast::read_size(buffer, 65536)), use_fiber);
     buffer.commit(bytes);
@@ -72,7 +72,7 @@ boost::system::error_code readRequest(beast::tcp_stream& stream, beast::flat_buf
   }
   if (parser.is_done())
     return {};
-  stream.expires_after(asio_common::kIoTimeout);
+  stream.expires_after(sdk::kIoTimeout);
   auto [body_error, body_bytes] = http::async_read(stream, buffer, parser, use_fiber);
   return body_error;
 }
@@ -118,7 +118,7 @@ void serveConnection(asio_common::EventLoop* loop, FiberLoop* fiber_loop, const 
     const std::size_t written =
         asio_common::writeWithoutWaiting(stream.socket(), asio::buffer(response), write_error);
     if (!write_error && written < response.size()) {
-      stream.expires_after(asio_common::kIoTimeout);
+      stream.expires_after(sdk::kIoTimeout);
       auto [error, rest] = asio::async_write(stream, asio::buffer(response) + written, use_fiber);
       write_error = error;
     }
