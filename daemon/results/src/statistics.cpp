@@ -155,7 +155,8 @@ double exactRankSumP(const std::vector<std::size_t>& chosen, const std::vector<s
       }
     }
   }
-  const auto centre = static_cast<long long>(m * (n + 1));  // doubled mean rank sum
+  // The doubled mean rank sum.
+  const auto centre = static_cast<long long>(m) * static_cast<long long>(n + 1);
   const auto observed =
       static_cast<long long>(std::accumulate(chosen.begin(), chosen.end(), std::size_t{0}));
   const long long deviation = std::llabs(observed - centre);

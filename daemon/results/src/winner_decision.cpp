@@ -171,14 +171,14 @@ bool isHostWideMetric(std::string_view metric) {
 NoiseThreshold noiseThreshold(std::string_view metric, double relative) {
   NoiseThreshold threshold{0.0, relative};
   const std::string prefix = metricPrefix(metric);
-  if (prefix == "cpu" && metric.find("percent") != std::string_view::npos) {
-    // /proc/stat counts 10 ms ticks: one second of a core is 100 of them, so host CPU shares
-    // move in steps of about a percent and a lead below that is not a measurement.
+  const bool host_cpu_share = prefix == "cpu" && metric.find("percent") != std::string_view::npos;
+  if (host_cpu_share || prefix == "os" || prefix == "sockets") {
+    // Host CPU: /proc/stat counts 10 ms ticks, one second of a core is 100 of them, so host CPU
+    // shares move in steps of about a percent and a lead below that is not a measurement.
+    // Threads and sockets are counts: a lead of less than one is none.
     threshold.absolute = 1.0;
   } else if (prefix == "ram") {
     threshold.absolute = 0.1;  // percent of the host's memory, which other processes move too
-  } else if (prefix == "os" || prefix == "sockets") {
-    threshold.absolute = 1.0;  // counts: a lead of less than one thread or socket is none
   } else if (prefix == "latency") {
     threshold.absolute = 0.01;  // the histogram's and results.csv's resolution below 10 ms
   }

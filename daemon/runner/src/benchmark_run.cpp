@@ -131,14 +131,16 @@ RunReport BenchmarkRun::executeRecorded(Context& context) {
   database_.reset();  // stops a private cluster now, not when the run object goes
   report.outcome = stop_requested_.load() ? RunOutcome::kStopped : RunOutcome::kCompleted;
   const bool stopped = report.outcome == RunOutcome::kStopped;
-  ledger_.finish(stopped ? store::RunStatus::kStopped : store::RunStatus::kCompleted,
-                 stopped ? "stopped on request" : "");
   if (!report.rows.empty()) {
     // Before results.md, which embeds the images that exist when it is written.
     observer_.onNotice(renderCharts(settings_.report_tool, store_.file(), context.run_id,
                                     settings_.results_dir, report.rows.size()));
   }
   folder->finish(report.rows, specs.entries, started_millis, common::epochMillisNow(), stopped);
+  // Last: a results folder that cannot be written fails the run (execute()'s end), so the
+  // record says completed only when everything is.
+  ledger_.finish(stopped ? store::RunStatus::kStopped : store::RunStatus::kCompleted,
+                 stopped ? "stopped on request" : "");
   report.elapsed = std::chrono::duration_cast<std::chrono::seconds>(
       std::chrono::steady_clock::now() - context.started);
   return report;

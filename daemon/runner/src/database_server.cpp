@@ -6,11 +6,11 @@
 #include <benchd/postgres/private_cluster.hpp>
 #include <benchd/runner/database_server.hpp>
 
-#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <stdexcept>

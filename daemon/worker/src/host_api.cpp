@@ -3,10 +3,9 @@
 #include <benchd/common/epoch_time.hpp>
 #include <benchd/sdk/plugin_support.hpp>
 
-#include <time.h>
-
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <mutex>
 #include <string_view>
 
