@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
@@ -90,6 +91,16 @@ void PrintTo(const UsageDoc& usage, std::ostream* out) {
   *out << "docs/" << usage.doc << ": " << usage.block;
 }
 
+/// "benchd_run", "benchd_worker": the program and its subcommand, for the test's name.
+std::string caseName(const ::testing::TestParamInfo<UsageDoc>& case_info) {
+  const std::string& block = case_info.param.block;
+  std::string name = block.substr(0, block.find(' ', 7));
+  for (char& c : name) {
+    c = std::isalnum(static_cast<unsigned char>(c)) != 0 ? c : '_';
+  }
+  return name;
+}
+
 class UsageDocs : public ::testing::TestWithParam<UsageDoc> {};
 
 TEST_P(UsageDocs, NameTheOptionsTheHelpLists) {
@@ -126,13 +137,7 @@ INSTANTIATE_TEST_SUITE_P(
                       UsageDoc{"run.md", "benchd compare ", "benchd", {"compare", "--help"}},
                       UsageDoc{"daemon-api.md", "benchd serve ", "benchd", {"serve", "--help"}},
                       UsageDoc{"worker.md", "benchd-worker --plugin", "benchd-worker", {"--help"}}),
-    [](const ::testing::TestParamInfo<UsageDoc>& info) {
-      std::string name = info.param.block.substr(0, info.param.block.find(' ', 7));
-      for (char& c : name) {
-        c = std::isalnum(static_cast<unsigned char>(c)) != 0 ? c : '_';
-      }
-      return name;
-    });
+    caseName);
 
 }  // namespace
 }  // namespace benchd::testing
