@@ -204,15 +204,22 @@ TEST(ComputeSummary, ReportsUncorrectedLatencyForOpenModels) {
   EXPECT_NEAR(row.metric("latency_millis_p50"), 200.0, 0.2);
 }
 
-TEST(FailedRow, IsZeroButForItsErrors) {
+TEST(FailedRow, IsMissingButForItsCounts) {
   const SummaryRow row = failedRow("s", "a", "worker died", 0);
   EXPECT_TRUE(row.failed);
   EXPECT_EQ(row.failure_reason, "worker died");
   for (std::size_t index = 0; index < kMetricCount; ++index) {
-    EXPECT_DOUBLE_EQ(row.metrics[index], kMetricNames[index] == "requests_error" ? 1.0 : 0.0)
-        << kMetricNames[index];
+    const std::string_view name = kMetricNames[index];
+    if (name == "requests_error") {
+      EXPECT_DOUBLE_EQ(row.metrics[index], 1.0);  // at least one
+    } else if (name == "requests_ok") {
+      EXPECT_DOUBLE_EQ(row.metrics[index], 0.0);  // nothing answered before the fault
+    } else {
+      EXPECT_TRUE(std::isnan(row.metrics[index])) << name << " must be missing, never 0";
+    }
   }
   EXPECT_DOUBLE_EQ(failedRow("s", "a", "x", 42).metric("requests_error"), 42.0);
+  EXPECT_DOUBLE_EQ(failedRow("s", "a", "x", 3, 700).metric("requests_ok"), 700.0);
   EXPECT_THROW(static_cast<void>(row.metric("no_such_metric")), std::invalid_argument);
 }
 
