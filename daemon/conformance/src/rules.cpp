@@ -16,9 +16,10 @@ const std::vector<Rule>& contractRules() {
         all.push_back(std::move(rule));
     }
     std::set<std::string> ids;
-    for (const Rule& rule : all) {
+    for (Rule& rule : all) {
       if (!ids.insert(rule.id).second)
         throw std::logic_error("two conformance rules have the id " + rule.id);
+      rule.citation = contractCitation(rule.id);
     }
     return all;
   }();

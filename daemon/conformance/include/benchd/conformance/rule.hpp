@@ -36,6 +36,9 @@ struct PluginUnderTest {
   std::string name;
   /// --threads for every worker; unset: the worker's default (the machine's hardware threads).
   std::optional<unsigned> threads;
+  /// The profiles the plugin implements itself (its descriptor's implemented_profiles, as the
+  /// plugin loader reads them): a rule about an optional profile not listed here is skipped.
+  std::vector<std::string> implemented_profiles;
   /// The hostile-request corpus (hostile_corpus.hpp); empty: the hostile.* rules fail, saying
   /// why in `corpus_problem`.
   std::vector<HostileCase> corpus;
@@ -79,19 +82,30 @@ void require(bool holds, const std::string& reason);
 
 struct Rule {
   std::string id;         ///< "group.name", e.g. "query.numbers"; stable, for --rule
-  std::string statement;  ///< one line, as CONTRACT.md states it
+  std::string statement;  ///< one line, the rule in short (CONTRACT.md section 11's table)
   std::string section;    ///< the CONTRACT.md section(s), e.g. "3" or "2, 6"
   std::function<void(RuleContext&)> check;
+  /// The optional profile whose behaviour the rule checks (e.g. "no-keep-alive"); empty: every
+  /// plugin must pass the rule. Against a plugin that does not implement the profile the rule
+  /// is skipped, not failed: the worker refuses such a profile before create() (section 1).
+  std::string profile = {};
+  /// The sentence(s) of CONTRACT.md the rule checks, word for word (contractCitation(id));
+  /// contractRules() fills it in.
+  std::string citation = {};
 };
 
 /// The outcome of one rule against one plugin.
 struct RuleOutcome {
   bool passed = false;
+  /// Not checked: the rule is about an optional profile the plugin does not implement. Neither
+  /// a pass nor a failure; `reason` says why.
+  bool skipped = false;
   std::string reason;  ///< empty when passed
   std::chrono::milliseconds took{0};
 };
 
-/// Runs `rule`'s check against `plugin`. A RuleFailure is a failure with its reason; any other
+/// Runs `rule`'s check against `plugin`, or skips it when the rule's profile is not among the
+/// plugin's `implemented_profiles`. A RuleFailure is a failure with its reason; any other
 /// exception (a connection refused, a worker that would not start) is a failure whose reason
 /// says so. Never throws.
 RuleOutcome checkRule(const Rule& rule, const PluginUnderTest& plugin);
