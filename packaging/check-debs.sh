@@ -132,6 +132,16 @@ for language in c cpp; do
   fi
 done
 
+step "the C template changed as the contract allows (packaging/try-template-alternatives.sh)"
+if packaging/try-template-alternatives.sh "$tree/usr/share/benchd/plugin-templates/c" \
+     "$tree/usr/share/cmake/BenchdPluginSdk" "$benchd" "$work/alternatives" \
+     >"$work/alternatives.txt" 2>&1; then
+  grep -E 'rules? passed|every alternative' "$work/alternatives.txt" | sed 's/^/  /'
+else
+  fail "a change of the C template the contract allows fails verify-plugin:"
+  sed 's/^/  /' "$work/alternatives.txt"
+fi
+
 if [ "$failures" -gt 0 ]; then
   echo "check-debs: $failures check(s) failed" >&2
   exit 1

@@ -9,6 +9,7 @@
 #include <benchd/conformance/hostile_corpus.hpp>
 #include <benchd/conformance/rule.hpp>
 #include <benchd/conformance/rules.hpp>
+#include <benchd/sdk/plugin_entry.hpp>
 
 #include <gtest/gtest.h>
 
@@ -46,10 +47,38 @@ TEST_P(Conformance, Rule) {
   plugin.worker = workerPath();
   plugin.plugin = pluginPath(plugin_name);
   plugin.name = plugin_name;
+  // What every approach plugin's descriptor lists (plugin_entry.cpp): no rule is skipped here.
+  plugin.implemented_profiles = {std::begin(sdk::kTransportAndDatabaseProfiles),
+                                 std::end(sdk::kTransportAndDatabaseProfiles)};
   const conformance::RuleOutcome outcome = conformance::checkRule(rule, plugin);
   EXPECT_TRUE(outcome.passed) << rule.id << " (" << rule.statement << ", CONTRACT.md section "
                               << rule.section << ") fails for " << plugin_name << ":\n"
                               << outcome.reason;
+}
+
+TEST(ConformanceRuleCheck, ARuleOfAnOptionalProfileIsSkippedUnlessThePluginListsIt) {
+  bool checked = false;
+  const Rule rule{"connections.example", "an example", "7",
+                  [&checked](conformance::RuleContext&) {
+                    checked = true;
+                    conformance::fail("checked");
+                  },
+                  "no-keep-alive"};
+  PluginUnderTest plugin;
+  plugin.implemented_profiles = {"postgres"};
+  const conformance::RuleOutcome skipped = conformance::checkRule(rule, plugin);
+  EXPECT_TRUE(skipped.skipped);
+  EXPECT_FALSE(skipped.passed);
+  EXPECT_FALSE(checked);
+  EXPECT_NE(skipped.reason.find("optional profile no-keep-alive"), std::string::npos)
+      << skipped.reason;
+
+  plugin.implemented_profiles = {"no-keep-alive"};
+  const conformance::RuleOutcome failed = conformance::checkRule(rule, plugin);
+  EXPECT_TRUE(checked);
+  EXPECT_FALSE(failed.skipped);
+  EXPECT_FALSE(failed.passed);
+  EXPECT_EQ(failed.reason, "checked");
 }
 
 std::vector<std::size_t> ruleIndexes() {

@@ -21,7 +21,7 @@ TEST(HostileCorpusFormat, ReadsBackEveryByteRunAndPlaceholder) {
   HostileCase hostile;
   hostile.family = "every-byte";
   hostile.ending = conformance::ClientEnding::kReset;
-  hostile.expected_status = 413;
+  hostile.allowed_answers = {400, conformance::kClosedWithoutAnswer};
   std::string all;
   for (int byte = 0; byte < 256; ++byte)
     all += static_cast<char>(byte);
@@ -40,7 +40,10 @@ TEST(HostileCorpusFormat, ReadsBackEveryByteRunAndPlaceholder) {
   ASSERT_EQ(parsed.size(), 1U);
   EXPECT_EQ(parsed[0].family, hostile.family);
   EXPECT_EQ(parsed[0].ending, hostile.ending);
-  EXPECT_EQ(parsed[0].expected_status, 413);
+  EXPECT_EQ(parsed[0].allowed_answers, hostile.allowed_answers);
+  EXPECT_NE(line.find("\t400 or closed\t"), std::string::npos) << line;
+  EXPECT_TRUE(parsed[0].allows(conformance::kClosedWithoutAnswer));
+  EXPECT_FALSE(parsed[0].allows(200));
   EXPECT_EQ(parsed[0].pieces, hostile.pieces);
   EXPECT_EQ(parsed[0].line, 3U);
   EXPECT_EQ(parsed[0].bytesFor("p").substr(0, 8), "GET /p/x");
@@ -63,10 +66,16 @@ TEST(HostileCorpusFormat, ABadLineIsNamedWithItsColumn) {
             "written \\x7b");
   EXPECT_EQ(error_of("valid\tclose\t200\tx\n"),
             "corpus.txt:1: column 2 (ending): expected 'half-close' or 'reset', got 'close'");
-  EXPECT_EQ(error_of("valid\treset\t99\tx\n"),
-            "corpus.txt:1: column 3 (status): expected 0 or a status from 100 to 599, got '99'");
+  const std::string allowed_error =
+      "corpus.txt:1: column 3 (allowed answers): expected status codes from 100 to 599 or "
+      "'closed', joined by ' or ', got ";
+  EXPECT_EQ(error_of("valid\treset\t99\tx\n"), allowed_error + "'99'");
+  EXPECT_EQ(error_of("valid\treset\t0\tx\n"), allowed_error + "'0'");
+  EXPECT_EQ(error_of("valid\treset\t400 or\tx\n"), allowed_error + "'400 or'");
+  EXPECT_EQ(error_of("valid\treset\t400 or 400\tx\n"), allowed_error + "'400 or 400'");
   EXPECT_EQ(error_of("valid\treset\t200\n"),
-            "corpus.txt:1: expected 4 tab-separated fields (family, ending, status, bytes), got 3");
+            "corpus.txt:1: expected 4 tab-separated fields (family, ending, allowed answers, "
+            "bytes), got 3");
   EXPECT_EQ(error_of("valid\treset\t200\t\\x4\n"),
             "corpus.txt:1: column 4 (bytes): column 3: \\x must be followed by two lower-case hex "
             "digits");

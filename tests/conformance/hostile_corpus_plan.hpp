@@ -11,8 +11,8 @@
 
 namespace benchd::testing {
 
-/// The corpus's requests in file order, with expected_status 0 (not yet recorded). Requests
-/// whose head comes so near the header limit that the length of the plugin's name could
+/// The corpus's requests in file order, with no allowed answers yet (the writer records them).
+/// Requests whose head comes so near the header limit that the length of the plugin's name could
 /// change their answer are left out, and so are the longest (see hostile_corpus_plan.cpp).
 std::vector<conformance::HostileCase> plannedHostileCorpus();
 

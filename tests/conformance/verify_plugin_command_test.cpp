@@ -53,6 +53,10 @@ TEST(VerifyPlugin, AWrongPluginFailsNamingTheRuleAndTheReason) {
       << result.out;
   EXPECT_NE(result.out.find("\n      delayCallDepth=0 delayInMillis=0: "), std::string::npos)
       << "the reason, indented under the rule: " << result.out;
+  EXPECT_NE(result.out.find("\n      CONTRACT.md section 2, 6: " +
+                            std::string(conformance::contractCitation("endpoints.epoch-millis"))),
+            std::string::npos)
+      << "the contract's words for the rule, under the reason: " << result.out;
   EXPECT_NE(result.out.find(" of 5 rules passed"), std::string::npos) << result.out;
 }
 
@@ -67,7 +71,14 @@ TEST(VerifyPlugin, JsonHoldsEveryRuleChecked) {
   ASSERT_EQ(document["rules"].Size(), 1U);
   EXPECT_STREQ(document["rules"][0]["id"].GetString(), "endpoints.health");
   EXPECT_TRUE(document["rules"][0]["passed"].GetBool());
+  EXPECT_FALSE(document["rules"][0]["skipped"].GetBool());
+  EXPECT_EQ(document["rules"][0]["contractText"].GetString(),
+            conformance::contractCitation("endpoints.health"));
   EXPECT_EQ(document["rulesPassed"].GetUint(), 1U);
+  EXPECT_EQ(document["rulesFailed"].GetUint(), 0U);
+  EXPECT_EQ(document["rulesSkipped"].GetUint(), 0U);
+  ASSERT_TRUE(document["plugin"]["profiles"].IsArray());
+  EXPECT_EQ(document["plugin"]["profiles"].Size(), 2U) << "no-keep-alive and postgres";
 }
 
 TEST(VerifyPlugin, APluginTheLoaderRefusesIsNamedWithTheReason) {

@@ -167,6 +167,10 @@ TEST(WorkerPluginRefusal, AProfileThePluginDoesNotImplementIsRefusedBeforeCreate
                 "plugin fixture does not implement postgres (ABI " +
                     std::to_string(BENCHD_ABI_MAJOR) + "." + std::to_string(BENCHD_ABI_MINOR) +
                     ")");
+  // no-keep-alive is optional too: a plugin with an empty list does not get it.
+  expectRefusal(runToExit({"--plugin", fixturePlugin("no_profiles"), "--port", "0", "--profile",
+                           "no-keep-alive"}),
+                3, "plugin fixture does not implement no-keep-alive");
 }
 
 TEST(WorkerPluginRefusal, ABadProfileListIsRefusedNamingTheField) {
@@ -189,6 +193,13 @@ TEST(WorkerPluginRefusal, InspectListsTheProfilesThePluginImplements) {
       std::string::npos);
   EXPECT_NE(profilesOf(pluginPath(kGoodPlugin)).find(R"("profiles":["no-keep-alive")"),
             std::string::npos);
+  // A NULL list in a 2.1 descriptor means what 2.0 meant, so unchanged 2.0 source rebuilt
+  // against the 2.1 header keeps its no-keep-alive; "none" is an empty list.
+  const std::string abi = std::to_string(BENCHD_ABI_MAJOR) + "." + std::to_string(BENCHD_ABI_MINOR);
+  EXPECT_NE(profilesOf(fixturePlugin("profiles_left_null"))
+                .find(R"("abi":")" + abi + R"(","profiles":["no-keep-alive"])"),
+            std::string::npos);
+  EXPECT_NE(profilesOf(fixturePlugin("no_profiles")).find(R"("profiles":[])"), std::string::npos);
 }
 
 TEST(WorkerPluginRefusal, MissingEntrySymbol) {

@@ -44,8 +44,10 @@ std::string verifyUsage() {
          "answers to bad input, nested calls, keep-alive, HTTP framing, a sample of the hostile-\n"
          "request corpus, concurrency, and a stop with requests in flight. Each rule serves the\n"
          "plugin in a benchd-worker of its own on a loopback port and prints PASS or FAIL with\n"
-         "the reason: what was sent, what was expected, what came back. The in-tree conformance\n"
-         "suite checks the same rules. A full check takes about a minute.\n"
+         "the reason: what was sent, what was expected, what came back, and the sentence of\n"
+         "CONTRACT.md the rule checks. A rule about an optional profile the plugin does not\n"
+         "list (no-keep-alive) prints SKIP instead. The in-tree conformance suite checks the\n"
+         "same rules. A full check takes about a minute.\n"
          "benchd-worker is $BENCHD_WORKER when set, else the one installed with benchd.\n"
          "\n"
          "  --rule ID          check only the rules whose id is ID or starts with it (e.g.\n"
@@ -57,11 +59,13 @@ std::string verifyUsage() {
          " requests\n"
          "                     of each family\n"
          "  --json             print the outcome as one JSON document instead of lines\n"
-         "  --list             list the rules (id, CONTRACT.md section, statement) and exit\n"
+         "  --list             list the rules (id, CONTRACT.md section, statement, the\n"
+         "                     optional profile it needs) and exit\n"
          "  --help             this text\n"
          "\n"
-         "Exit codes: 0 every rule checked passed, 1 a rule failed or the plugin could not be\n"
-         "loaded (the reason names the file), 2 bad arguments.\n";
+         "Exit codes: 0 no rule failed (every rule checked passed; skipped ones are neither),\n"
+         "1 a rule failed or the plugin could not be loaded (the reason names the file),\n"
+         "2 bad arguments.\n";
 }
 
 VerifyOptions parseVerifyOptions(std::span<const std::string_view> arguments) {
@@ -128,7 +132,8 @@ int listRules() {
     const std::string section = "section " + rule.section;
     std::cout << rule.id << std::string(rule.id.size() < 30 ? 30 - rule.id.size() : 1, ' ')
               << section << std::string(section.size() < 14 ? 14 - section.size() : 1, ' ')
-              << rule.statement << "\n";
+              << rule.statement
+              << (rule.profile.empty() ? "" : " (profile " + rule.profile + ", optional)") << "\n";
   }
   return 0;
 }
@@ -150,8 +155,19 @@ struct Checked {
   conformance::RuleOutcome outcome;
 };
 
+/// How many rules passed, failed and were skipped.
+struct Tally {
+  std::size_t passed = 0;
+  std::size_t failed = 0;
+  std::size_t skipped = 0;
+
+  void add(const conformance::RuleOutcome& outcome) {
+    (outcome.skipped ? skipped : outcome.passed ? passed : failed) += 1;
+  }
+};
+
 void writeJson(const runner::PluginDescription& plugin, const fs::path& worker,
-               const std::vector<Checked>& checked, std::size_t passed) {
+               const std::vector<Checked>& checked, const Tally& tally) {
   rapidjson::StringBuffer buffer;
   rapidjson::PrettyWriter<rapidjson::StringBuffer> json(buffer);
   json.StartObject();
@@ -163,6 +179,11 @@ void writeJson(const runner::PluginDescription& plugin, const fs::path& worker,
   common::field(json, "concurrencyModel", plugin.concurrency_model);
   common::field(json, "ioStack", plugin.io_stack);
   common::field(json, "abi", plugin.abi);
+  common::key(json, "profiles");
+  json.StartArray();
+  for (const std::string& profile : plugin.profiles)
+    json.String(profile.c_str(), static_cast<rapidjson::SizeType>(profile.size()));
+  json.EndArray();
   json.EndObject();
   common::field(json, "workerPath", worker.string());
   common::key(json, "rules");
@@ -172,17 +193,30 @@ void writeJson(const runner::PluginDescription& plugin, const fs::path& worker,
     common::field(json, "id", each.rule->id);
     common::field(json, "statement", each.rule->statement);
     common::field(json, "contractSection", each.rule->section);
+    common::field(json, "contractText", each.rule->citation);
+    if (!each.rule->profile.empty())
+      common::field(json, "profile", each.rule->profile);
     common::field(json, "passed", each.outcome.passed);
+    common::field(json, "skipped", each.outcome.skipped);
     if (!each.outcome.passed)
       common::field(json, "reason", each.outcome.reason);
     common::field(json, "millis", static_cast<std::int64_t>(each.outcome.took.count()));
     json.EndObject();
   }
   json.EndArray();
-  common::field(json, "rulesPassed", static_cast<std::uint64_t>(passed));
-  common::field(json, "rulesChecked", static_cast<std::uint64_t>(checked.size()));
+  common::field(json, "rulesPassed", static_cast<std::uint64_t>(tally.passed));
+  common::field(json, "rulesFailed", static_cast<std::uint64_t>(tally.failed));
+  common::field(json, "rulesSkipped", static_cast<std::uint64_t>(tally.skipped));
+  common::field(json, "rulesChecked", static_cast<std::uint64_t>(checked.size() - tally.skipped));
   json.EndObject();
   std::cout << buffer.GetString() << "\n";
+}
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string text;
+  for (const std::string& word : words)
+    text += (text.empty() ? "" : ", ") + word;
+  return text;
 }
 
 /// A reason's lines, each indented under its rule.
@@ -215,6 +249,7 @@ int runVerifyPlugin(std::span<const std::string_view> arguments) {
   plugin.plugin = path;
   plugin.name = description.name;
   plugin.threads = options.threads;
+  plugin.implemented_profiles = description.profiles;
   const runner::Installation installation = runner::currentInstallation();
   const fs::path corpus_path =
       conformance::hostileCorpusPath(installation.build_tree, runner::currentExecutable());
@@ -230,32 +265,49 @@ int runVerifyPlugin(std::span<const std::string_view> arguments) {
   if (!options.json) {
     std::cout << "Verifying " << path.string() << ": " << description.name << " "
               << description.version << " (" << description.concurrency_model << ", "
-              << description.io_stack << "), ABI " << description.abi << "\n"
+              << description.io_stack << "), ABI " << description.abi << ", profiles "
+              << (description.profiles.empty() ? std::string("none beyond the core's")
+                                               : joined(description.profiles))
+              << "\n"
               << "with " << worker.string() << ", " << rules.size()
               << (rules.size() == 1 ? " rule\n\n" : " rules\n\n") << std::flush;
   }
   std::vector<Checked> checked;
-  std::size_t passed = 0;
+  Tally tally;
   for (const conformance::Rule* rule : rules) {
     conformance::RuleOutcome outcome = conformance::checkRule(*rule, plugin);
-    passed += outcome.passed ? 1 : 0;
+    tally.add(outcome);
     if (!options.json) {
-      std::cout << (outcome.passed ? "PASS  " : "FAIL  ") << rule->id << "  " << rule->statement
-                << "\n";
-      if (!outcome.passed)
+      std::cout << (outcome.skipped  ? "SKIP  "
+                    : outcome.passed ? "PASS  "
+                                     : "FAIL  ")
+                << rule->id << "  " << rule->statement << "\n";
+      if (outcome.skipped)
         std::cout << indented(outcome.reason) << "\n";
+      if (!outcome.passed && !outcome.skipped) {
+        std::cout << indented(outcome.reason) << "\n"
+                  << indented("CONTRACT.md section " + rule->section + ": " + rule->citation)
+                  << "\n";
+      }
       std::cout << std::flush;
     }
     checked.push_back({rule, std::move(outcome)});
   }
   if (options.json) {
-    writeJson(description, worker, checked, passed);
+    writeJson(description, worker, checked, tally);
   } else {
+    const std::size_t checked_count = checked.size() - tally.skipped;
     std::cout << "\n"
-              << passed << " of " << checked.size()
-              << (checked.size() == 1 ? " rule passed\n" : " rules passed\n");
+              << tally.passed << " of " << checked_count
+              << (checked_count == 1 ? " rule passed" : " rules passed");
+    if (tally.skipped > 0) {
+      std::cout << ", " << tally.skipped
+                << (tally.skipped == 1 ? " skipped (an optional profile the plugin does not list)"
+                                       : " skipped (optional profiles the plugin does not list)");
+    }
+    std::cout << "\n";
   }
-  return passed == checked.size() ? common::kExitOk : common::kExitFailure;
+  return tally.failed == 0 ? common::kExitOk : common::kExitFailure;
 }
 
 }  // namespace

@@ -17,7 +17,8 @@ int firstStatus(std::uint16_t port, std::string_view bytes, ClientEnding ending,
     socket.resetAndClose();
     return kClosedWithoutAnswer;
   }
-  socket.shutdownSend();
+  if (ending == ClientEnding::kHalfClose)
+    socket.shutdownSend();
   std::string received;
   const LoopbackSocket::ReadEnd end = socket.readUntil(
       received,

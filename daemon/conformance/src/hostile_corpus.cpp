@@ -1,5 +1,6 @@
 #include <benchd/conformance/hostile_corpus.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <fstream>
@@ -16,6 +17,37 @@ constexpr std::string_view kHexDigits = "0123456789abcdef";
 
 std::string_view endingName(ClientEnding ending) {
   return ending == ClientEnding::kReset ? "reset" : "half-close";
+}
+
+constexpr std::string_view kAnswerSeparator = " or ";
+constexpr std::string_view kClosedWord = "closed";
+
+/// Column 3: "404", "400 or closed". Throws HostileCorpusError naming the column.
+std::vector<int> parseAllowedAnswers(std::string_view text, const std::string& where) {
+  const auto refuse = [&] {
+    return HostileCorpusError(where + ": column 3 (allowed answers): expected status codes " +
+                              "from 100 to 599 or 'closed', joined by ' or ', got '" +
+                              std::string(text) + "'");
+  };
+  std::vector<int> answers;
+  for (std::size_t start = 0;;) {
+    const std::size_t end = std::min(text.find(kAnswerSeparator, start), text.size());
+    const std::string_view word = text.substr(start, end - start);
+    int answer = kClosedWithoutAnswer;
+    if (word != kClosedWord) {
+      const auto [stop, error] = std::from_chars(word.data(), word.data() + word.size(), answer);
+      if (word.empty() || error != std::errc{} || stop != word.data() + word.size() ||
+          answer < 100 || answer > 599) {
+        throw refuse();
+      }
+    }
+    if (std::find(answers.begin(), answers.end(), answer) != answers.end())
+      throw refuse();
+    answers.push_back(answer);
+    if (end == text.size())
+      return answers;
+    start = end + kAnswerSeparator.size();
+  }
 }
 
 /// One byte as the file writes it.
@@ -165,6 +197,21 @@ std::string HostileCase::bytesFor(std::string_view plugin_name) const {
   return bytes;
 }
 
+bool HostileCase::allows(int first_answer) const {
+  return std::find(allowed_answers.begin(), allowed_answers.end(), first_answer) !=
+         allowed_answers.end();
+}
+
+std::string HostileCase::allowedText() const {
+  std::string text;
+  for (const int answer : allowed_answers) {
+    if (!text.empty())
+      text += kAnswerSeparator;
+    text += answer == kClosedWithoutAnswer ? std::string(kClosedWord) : std::to_string(answer);
+  }
+  return text;
+}
+
 std::vector<HostileCase> parseHostileCorpus(std::string_view text, const std::string& source) {
   std::vector<HostileCase> corpus;
   std::size_t line_number = 0;
@@ -179,7 +226,7 @@ std::vector<HostileCase> parseHostileCorpus(std::string_view text, const std::st
     const std::vector<std::string_view> fields = splitTabs(line, 4);
     if (fields.size() != 4) {
       throw HostileCorpusError(where + ": expected 4 tab-separated fields (family, ending, " +
-                               "status, bytes), got " + std::to_string(fields.size()));
+                               "allowed answers, bytes), got " + std::to_string(fields.size()));
     }
     HostileCase hostile;
     hostile.line = line_number;
@@ -194,14 +241,7 @@ std::vector<HostileCase> parseHostileCorpus(std::string_view text, const std::st
       throw HostileCorpusError(where + ": column 2 (ending): expected 'half-close' or 'reset', " +
                                "got '" + std::string(fields[1]) + "'");
     }
-    const auto [stop, error] = std::from_chars(
-        fields[2].data(), fields[2].data() + fields[2].size(), hostile.expected_status);
-    if (fields[2].empty() || error != std::errc{} || stop != fields[2].data() + fields[2].size() ||
-        (hostile.expected_status != 0 &&
-         (hostile.expected_status < 100 || hostile.expected_status > 599))) {
-      throw HostileCorpusError(where + ": column 3 (status): expected 0 or a status from 100 " +
-                               "to 599, got '" + std::string(fields[2]) + "'");
-    }
+    hostile.allowed_answers = parseAllowedAnswers(fields[2], where);
     hostile.pieces = BytesReader(fields[3], where + ": column 4 (bytes)").pieces();
     corpus.push_back(std::move(hostile));
   }
@@ -222,7 +262,7 @@ std::string formatHostileCase(const HostileCase& hostile) {
   line += '\t';
   line += endingName(hostile.ending);
   line += '\t';
-  line += std::to_string(hostile.expected_status);
+  line += hostile.allowedText();
   line += '\t';
   for (std::size_t index = 0; index < hostile.pieces.size(); ++index) {
     if (index > 0)

@@ -1,5 +1,6 @@
 #include <benchd/conformance/rule.hpp>
 
+#include <algorithm>
 #include <exception>
 
 namespace benchd::conformance {
@@ -40,6 +41,14 @@ void require(bool holds, const std::string& reason) {
 
 RuleOutcome checkRule(const Rule& rule, const PluginUnderTest& plugin) {
   RuleOutcome outcome;
+  if (!rule.profile.empty() &&
+      std::find(plugin.implemented_profiles.begin(), plugin.implemented_profiles.end(),
+                rule.profile) == plugin.implemented_profiles.end()) {
+    outcome.skipped = true;
+    outcome.reason = "the plugin does not implement the optional profile " + rule.profile +
+                     " (its descriptor does not list it), so a worker refuses rows with it";
+    return outcome;
+  }
   const auto started = std::chrono::steady_clock::now();
   try {
     RuleContext context(plugin);

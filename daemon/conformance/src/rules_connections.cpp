@@ -82,11 +82,11 @@ void concurrentDelayedRequestsAllSucceed(RuleContext& context) {
 
 std::vector<Rule> connectionRules() {
   return {
-      {"connections.keep-alive", "keep-alive serves many requests on one connection", "7",
+      {"connections.keep-alive", "keep-alive serves many requests on one connection", "6, 7",
        keepAliveServesManyRequests},
       {"connections.no-keep-alive",
-       "no-keep-alive: Connection: close and a close after every answer", "7",
-       noKeepAliveClosesAfterEachAnswer},
+       "no-keep-alive: Connection: close and a close after every answer", "1, 7",
+       noKeepAliveClosesAfterEachAnswer, "no-keep-alive"},
       {"concurrency.delayed-requests",
        "waits do not block each other: 2,000 concurrent delayed requests all succeed", "6",
        concurrentDelayedRequestsAllSucceed},

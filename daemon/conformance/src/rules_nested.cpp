@@ -57,13 +57,9 @@ void chainIsNotSentAgain(RuleContext& context) {
   HttpConnection client(worker->port(), kClientTimeout);
   const std::string warm = context.epoch(delayQuery(2, 0));
   expectOk(ask(client, "GET", warm), "GET " + warm);
+  // A pooling plugin now holds the chain's two connections, so the chain below runs on pooled
+  // ones, where a retry is allowed; pooling is free, and without it the count must hold too.
   const WorkerStats before = quietStats(*worker);
-  // With the optional counter, check the premise: the chain runs on pooled connections.
-  const auto pooled = before.counters.find("upstream_connections_open");
-  require(pooled == before.counters.end() || pooled->second >= 2,
-          "after GET " + warm + ": expected its two nested-call connections kept in the pool " +
-              "(upstream_connections_open 2), counted " +
-              std::to_string(pooled == before.counters.end() ? 0 : pooled->second));
   const std::string target = context.epoch(delayQuery(2, kDelayOverTheMargin));
   const std::string sent = "GET " + target + " on warm pooled connections, with " +
                            "upstream_margin_ms=" + std::to_string(kMarginMillis);
@@ -83,12 +79,7 @@ void idlePooledConnectionsAreClosed(RuleContext& context) {
             "sent 20 x GET " + target + " at once: expected 200 each, got " +
                 (result.status == 0 ? result.error : std::to_string(result.status)));
   }
-  const WorkerStats after_burst = quietStats(*worker);
-  const auto pooled = after_burst.counters.find("upstream_connections_open");
-  require(pooled == after_burst.counters.end() || pooled->second >= 2,
-          "after 20 x GET " + target + " at once: expected their nested-call connections kept " +
-              "in the pool (upstream_connections_open at least 2), counted " +
-              std::to_string(pooled == after_burst.counters.end() ? 0 : pooled->second));
+  // Pooling is free: a plugin that keeps none passes at once, one that pools must empty it.
   waitForStats(
       *worker,
       [](const WorkerStats& stats) {

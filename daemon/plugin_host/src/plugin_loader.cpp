@@ -54,15 +54,18 @@ std::string boundedField(const std::string& where, const char* field, const char
 constexpr std::size_t kMinimumDescriptorSize =
     offsetof(benchd_plugin_descriptor, destroy) + sizeof(benchd_plugin_descriptor::destroy);
 
-/// The descriptor's implemented_profiles (ABI 2.1), bounded like names; a descriptor that
-/// does not reach them (ABI 2.0) implements the transport's profiles, which every 2.0 plugin
-/// honours (sdk::kTransportProfiles).
+/// The descriptor's implemented_profiles (ABI 2.1), bounded like names. A descriptor that does
+/// not reach them (ABI 2.0), or leaves the list NULL, implements the transport's profiles, which
+/// every 2.0 plugin honours (sdk::kTransportProfiles): a 2.0 plugin's unchanged source rebuilt
+/// against the 2.1 header (the new fields zero) must mean what it meant. A plugin that
+/// implements none of them lists nothing with a non-NULL pointer and a count of 0.
 std::vector<std::string> implementedProfiles(const std::string& where,
                                              const benchd_plugin_descriptor* descriptor) {
   constexpr std::size_t kEnd = offsetof(benchd_plugin_descriptor, implemented_profile_count) +
                                sizeof(benchd_plugin_descriptor::implemented_profile_count);
   constexpr std::size_t kMostProfiles = 64;
-  if (descriptor->abi_minor < 1 || descriptor->struct_size < kEnd) {
+  if (descriptor->abi_minor < 1 || descriptor->struct_size < kEnd ||
+      (descriptor->implemented_profiles == nullptr && descriptor->implemented_profile_count == 0)) {
     return {std::begin(sdk::kTransportProfiles), std::end(sdk::kTransportProfiles)};
   }
   if (descriptor->implemented_profile_count > kMostProfiles) {

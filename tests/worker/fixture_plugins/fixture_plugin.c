@@ -131,6 +131,14 @@ static const char* const fixtureProfiles[65] = {"no-keep-alive"};
 #elif defined(FIXTURE_NULL_PROFILES)
 static const char* const* const fixtureProfiles = NULL;
 #define FIXTURE_PROFILE_COUNT 1
+#elif defined(FIXTURE_PROFILES_LEFT_NULL)
+/* A 2.0 plugin's source rebuilt against the 2.1 header: the new fields stay zero. */
+static const char* const* const fixtureProfiles = NULL;
+#define FIXTURE_PROFILE_COUNT 0
+#elif defined(FIXTURE_NO_PROFILES)
+/* A 2.1 plugin that implements none of the optional profiles: a list, empty. */
+static const char* const fixtureProfiles[1] = {NULL};
+#define FIXTURE_PROFILE_COUNT 0
 #else
 static const char* const fixtureProfiles[] = {"no-keep-alive"};
 #define FIXTURE_PROFILE_COUNT 1

@@ -340,7 +340,9 @@ typedef struct benchd_plugin_descriptor {
   /* 2.1: the server profiles the plugin implements itself, beyond the core's "no-cache" and
    * "read-write": e.g. "no-keep-alive", "postgres". Static strings, bounded like `name`. The
    * host refuses to run a row whose profile the plugin does not list ("plugin X does not
-   * implement postgres"); a 2.0 plugin lists "no-keep-alive" implicitly, nothing else. */
+   * implement postgres"). NULL (with a count of 0) means what ABI 2.0 meant: "no-keep-alive",
+   * nothing else; so does a 2.0 plugin. A plugin that implements none of them points at a list
+   * and gives the count 0. */
   const char* const* implemented_profiles;
   size_t implemented_profile_count;
 } benchd_plugin_descriptor;

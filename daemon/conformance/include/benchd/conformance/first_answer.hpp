@@ -13,6 +13,9 @@ namespace benchd::conformance {
 enum class ClientEnding {
   kHalfClose,  ///< shutdown(SHUT_WR): the server sees the end of the request stream at once
   kReset,      ///< close with SO_LINGER 0: a reset, nothing is read back
+  /// Neither: the client waits for the answer with its side open, so the server can only
+  /// answer what the bytes themselves tell it (how the corpus writer finds incomplete requests).
+  kStayOpen,
 };
 
 /// What firstStatus returns besides a status code.

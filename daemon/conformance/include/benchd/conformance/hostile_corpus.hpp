@@ -1,17 +1,19 @@
 #pragma once
 // The hostile-request corpus of the plugin contract, as data: malformed and abusive requests,
-// each with the first answer a conforming plugin gives it (CONTRACT.md section 7: one answer to
-// one request, whatever the plugin). benchd installs it as
-// <datadir>/benchd/conformance/hostile-requests.txt; hostileCorpusPath() finds it.
+// each with the first answers a conforming plugin may give it (CONTRACT.md section 7: one answer
+// to one request, whatever the plugin; an incomplete request is answered 400 or closed).
+// benchd installs it as <datadir>/benchd/conformance/hostile-requests.txt; hostileCorpusPath()
+// finds it.
 //
 // The file is text, one request a line, so a diff shows what changed:
 //
 //   # comment
-//   <family> TAB <ending> TAB <expected status> TAB <bytes>
+//   <family> TAB <ending> TAB <allowed answers> TAB <bytes>
 //
 // - family: the generator's family name, e.g. "bad-chunking";
 // - ending: "half-close" or "reset" (ClientEnding);
-// - expected status: the first answer's status code, or 0 for "closed without an answer";
+// - allowed answers: one or more first answers joined by " or ", each a status code (100 to
+//   599) or "closed" (closed without an answer), e.g. "404" or "400 or closed";
 // - bytes: printable ASCII as itself, except '\' and '{'; escapes \\ \r \n \t and \xNN (two
 //   lower-case hex digits) for any byte; \*N: followed by one character or escape, that byte N
 //   times (N decimal, for the long runs of oversized heads); and {a}, the plugin's name, which
@@ -35,13 +37,19 @@ namespace benchd::conformance {
 struct HostileCase {
   std::string family;
   ClientEnding ending = ClientEnding::kHalfClose;
-  int expected_status = 0;  ///< the first answer; kClosedWithoutAnswer (0): none
+  /// The first answers the contract allows, as firstStatus() reports them (a status code, or
+  /// kClosedWithoutAnswer), in the file's order, each once; never empty in a parsed case.
+  std::vector<int> allowed_answers;
   /// The bytes, split where the plugin's name goes: bytesFor() joins them with the name.
   std::vector<std::string> pieces;
   std::size_t line = 0;  ///< in the file it was read from, for messages
 
   /// The bytes aimed at the plugin called `plugin_name`.
   [[nodiscard]] std::string bytesFor(std::string_view plugin_name) const;
+  /// Whether `first_answer` (what firstStatus() returned) is one of the allowed answers.
+  [[nodiscard]] bool allows(int first_answer) const;
+  /// The allowed answers as the file writes them: "404", "400 or closed".
+  [[nodiscard]] std::string allowedText() const;
 };
 
 /// A corpus file that does not follow the format. what() is "file:line: what is wrong".

@@ -26,6 +26,10 @@ inline constexpr const char* kTransportProfiles[] = {"no-keep-alive"};
 /// The in-tree approach plugins' profiles: the transport's and the database of `postgres`.
 inline constexpr const char* kTransportAndDatabaseProfiles[] = {"no-keep-alive", "postgres"};
 
+/// Where an empty profile list points: a NULL list means the 2.0 default (plugin.h), so "none"
+/// must be a non-NULL pointer with a count of 0.
+inline constexpr const char* kNoProfiles[1] = {nullptr};
+
 /// The static facts of a plugin's descriptor.
 struct PluginFacts {
   const char* name;
@@ -57,7 +61,8 @@ class PluginAdapter {
         .stats = &stats,
         .stop = &stop,
         .destroy = &destroy,
-        .implemented_profiles = facts.implemented_profiles.data(),
+        .implemented_profiles =
+            facts.implemented_profiles.empty() ? kNoProfiles : facts.implemented_profiles.data(),
         .implemented_profile_count = facts.implemented_profiles.size(),
     };
     return &descriptor;
