@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* The HTTP/1.1 request framing of CONTRACT.md section 7. See http_request.h. */
 #include "http_request.h"
 

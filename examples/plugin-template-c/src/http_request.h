@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /*
  * Reading HTTP/1.1 requests: the framing rules of CONTRACT.md section 7 ("Connections and HTTP
  * framing"), which every plugin must apply as Boost.Beast's parser does. Pure functions over

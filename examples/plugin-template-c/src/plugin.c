@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /*
  * template-c: a complete benchd approach plugin in plain C11 to copy. One OS thread per
  * connection, blocking I/O on POSIX sockets, its own HTTP/1.1 reader (http_request.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* The microservice's routing, parameters and answers. See service.h. */
 #include "service.h"
 

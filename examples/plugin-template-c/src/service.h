@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /*
  * The microservice's requests and answers: which operation a request asks for and whether its
  * parameters are valid (CONTRACT.md sections 2 to 4), and the answers (section 5). Pure

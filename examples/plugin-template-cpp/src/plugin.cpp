@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT-0
 // template-cpp: a complete benchd approach plugin to copy. One OS thread per connection, blocking
 // I/O, Boost.Beast's synchronous HTTP parser and serializer on Boost.Asio sockets.
 //
