@@ -9,6 +9,7 @@ _Static_assert(BENCHD_MAX_DELAY_MILLIS == 3600000, "CONTRACT.md section 10: 1 h"
 _Static_assert(BENCHD_MAX_REQUEST_BODY_BYTES == 1024 * 1024, "CONTRACT.md section 10: 1 MiB");
 _Static_assert(BENCHD_MAX_REQUEST_HEADER_BYTES == 8 * 1024, "CONTRACT.md section 10: 8 KiB");
 _Static_assert(BENCHD_MAX_UNPARSED_REQUEST_BYTES == 16 * 1024, "CONTRACT.md section 10: 16 KiB");
+_Static_assert(BENCHD_MIN_CHUNK_LINE_BYTES == 4 * 1024, "CONTRACT.md section 10: 4 KiB");
 _Static_assert(BENCHD_IO_TIMEOUT_MILLIS == 60000, "CONTRACT.md section 10: 60 s");
 _Static_assert(BENCHD_HEADER_DEADLINE_MILLIS == 20000, "CONTRACT.md section 10: 20 s");
 _Static_assert(BENCHD_DISCARD_TIMEOUT_MILLIS == 2000, "CONTRACT.md section 10: 2 s");

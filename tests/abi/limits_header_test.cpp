@@ -58,6 +58,7 @@ TEST(LimitsHeader, TheSdkConstantsAreTheMacrosAsCSeesThem) {
             c[BENCHD_MAX_REQUEST_HEADER_BYTES_INDEX]);
   EXPECT_EQ(static_cast<long long>(kMaxUnparsedRequestBytes),
             c[BENCHD_MAX_UNPARSED_REQUEST_BYTES_INDEX]);
+  EXPECT_EQ(static_cast<long long>(kMinChunkLineBytes), c[BENCHD_MIN_CHUNK_LINE_BYTES_INDEX]);
   EXPECT_EQ(kIoTimeout, milliseconds(c[BENCHD_IO_TIMEOUT_MILLIS_INDEX]));
   EXPECT_EQ(kHeaderDeadline, milliseconds(c[BENCHD_HEADER_DEADLINE_MILLIS_INDEX]));
   EXPECT_EQ(kDiscardTimeout, milliseconds(c[BENCHD_DISCARD_TIMEOUT_MILLIS_INDEX]));

@@ -159,7 +159,8 @@ constexpr std::pair<std::string_view, std::string_view> kCitations[] = {
      "size: **400**. ... Trailer fields after the last chunk are read and ignored: none changes "
      "the framing."},
     {"framing.unparsed-limit",
-     "A plugin must accept a chunk-size line (size and extensions) of up to 4,096 bytes and "
+     "A plugin must accept a chunk-size line (size and extensions) of up to 4,096 bytes "
+     "(`BENCHD_MIN_CHUNK_LINE_BYTES`) and "
      "trailer fields of up to `BENCHD_MAX_REQUEST_HEADER_BYTES` in total, line ends included; "
      "above that it may answer 400 and end the connection (threads-poco does). ... Above "
      "`BENCHD_MAX_UNPARSED_REQUEST_BYTES` for either it must refuse (400, or close the "

@@ -172,7 +172,7 @@ void unparsedBytesAreBounded(RuleContext& context) {
   const std::string chunked = "Transfer-Encoding: chunked\r\n";
   // The trailer section, line ends included, at the required 8 KiB; the chunk line at 4,096.
   const std::string trailer_field = "X-T: " + std::string(sdk::kMaxRequestHeaderBytes - 9, 'a');
-  const std::string long_extension(4096 - 5, 'e');
+  const std::string long_extension(sdk::kMinChunkLineBytes - 5, 'e');
   expectFramingStatuses(worker->port(), target,
                         {
                             {"a trailer section of 8 KiB", chunked,

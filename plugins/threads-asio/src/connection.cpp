@@ -5,6 +5,7 @@
 
 #include <benchd/asio_common/connection_tracking.hpp>
 #include <benchd/asio_common/response_bytes.hpp>
+#include <benchd/sdk/counted.hpp>
 #include <benchd/sdk/limits.hpp>
 
 #include <boost/asio/write.hpp>
@@ -22,26 +23,6 @@ namespace http = boost::beast::http;
 using boost::system::error_code;
 
 namespace {
-
-/// Counts one in `counter` from construction until release() or destruction.
-class Counted {
- public:
-  explicit Counted(std::atomic<std::int64_t>& counter) : counter_(&counter) {
-    counter_->fetch_add(1, std::memory_order_relaxed);
-  }
-  ~Counted() { release(); }
-  Counted(const Counted&) = delete;
-  Counted& operator=(const Counted&) = delete;
-
-  void release() noexcept {
-    if (counter_ != nullptr)
-      counter_->fetch_sub(1, std::memory_order_relaxed);
-    counter_ = nullptr;
-  }
-
- private:
-  std::atomic<std::int64_t>* counter_;
-};
 
 /// Reads one request (see benchd/sdk/request_deadline.hpp): waits for its first byte as long
 /// as an idle keep-alive connection may wait (and no longer than the drain's start), then gives
@@ -82,7 +63,7 @@ void discardInput(BlockingStream& stream) {
 }  // namespace
 
 void serveConnection(ServerState& state, asio::ip::tcp::socket socket) {
-  const Counted open(state.connections_open);
+  const sdk::Counted open(state.connections_open);
   error_code ignored;
   socket.set_option(asio::ip::tcp::no_delay(true), ignored);
   BlockingStream stream(std::move(socket), state.signals);
@@ -97,7 +78,7 @@ void serveConnection(ServerState& state, asio::ip::tcp::socket socket) {
     if (asio_common::endsConnection(read_error))
       break;
 
-    Counted in_flight(state.requests_in_flight);
+    sdk::Counted in_flight(state.requests_in_flight);
     sdk::Reply reply;
     bool close_after = true;
     if (read_error) {

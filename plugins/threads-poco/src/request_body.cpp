@@ -3,6 +3,8 @@
 #include "checked_request.hpp"
 #include "client_text.hpp"
 
+#include <benchd/sdk/limits.hpp>
+
 #include <Poco/Net/HTTPFixedLengthStream.h>
 #include <Poco/Net/HTTPServerSession.h>
 #include <Poco/String.h>
@@ -20,8 +22,10 @@ namespace {
 /// Longest chunk-size line (size and extensions) and longest trailer section accepted. Beast
 /// bounds both by its header limit; these are far above any real client's and keep a hostile
 /// one from growing a line without end.
-constexpr std::size_t kMaxChunkLineBytes = 4096;
-constexpr std::size_t kMaxTrailerBytes = std::size_t{8} * 1024;
+/// The contract's lower bounds (benchd/limits.h), which threads-poco also uses as its caps:
+/// longer lines or trailer sections get 400 and end the connection, as CONTRACT.md allows.
+constexpr std::size_t kMaxChunkLineBytes = sdk::kMinChunkLineBytes;
+constexpr std::size_t kMaxTrailerBytes = sdk::kMaxRequestHeaderBytes;
 
 std::string_view trimmed(std::string_view text) {
   const auto blank = [](char c) { return c == ' ' || c == '\t'; };

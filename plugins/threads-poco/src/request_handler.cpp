@@ -5,6 +5,7 @@
 #include "connection.hpp"
 #include "request_body.hpp"
 
+#include <benchd/sdk/counted.hpp>
 #include <benchd/sdk/service_request.hpp>
 
 #include <Poco/Exception.h>
@@ -18,20 +19,6 @@
 namespace benchd::threads_poco {
 
 namespace {
-
-/// Counts a request in flight for as long as its handler runs.
-class InFlight {
- public:
-  explicit InFlight(ServerState& state) : state_(state) {
-    state_.requests_in_flight.fetch_add(1, std::memory_order_relaxed);
-  }
-  ~InFlight() { state_.requests_in_flight.fetch_sub(1, std::memory_order_relaxed); }
-  InFlight(const InFlight&) = delete;
-  InFlight& operator=(const InFlight&) = delete;
-
- private:
-  ServerState& state_;
-};
 
 void send(Poco::Net::HTTPServerResponse& response, const sdk::Reply& reply, bool keep_alive) {
   describeReply(response, reply, keep_alive);
@@ -68,7 +55,7 @@ std::optional<sdk::Reply> serve(ServerState& state, const sdk::ServiceRequest& r
 
 void RequestHandler::handleRequest(Poco::Net::HTTPServerRequest& request,
                                    Poco::Net::HTTPServerResponse& response) {
-  const InFlight in_flight(state_);
+  const sdk::Counted in_flight(state_.requests_in_flight);  // for as long as the handler runs
   std::string body;
   sdk::Reply reply;
   bool keep_alive = request.getKeepAlive() && !state_.no_keep_alive;

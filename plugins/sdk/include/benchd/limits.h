@@ -47,6 +47,12 @@
  * throw out of the read handler, which ended the worker process. */
 #define BENCHD_MAX_UNPARSED_REQUEST_BYTES 16384
 
+/* The longest chunk-size line (size, extensions and CRLF) every plugin must read, 4 KiB; a
+ * plugin may refuse a longer one with 400 and end the connection, and must refuse one over
+ * BENCHD_MAX_UNPARSED_REQUEST_BYTES. Trailer sections must be read up to
+ * BENCHD_MAX_REQUEST_HEADER_BYTES in total (a header section's bound). */
+#define BENCHD_MIN_CHUNK_LINE_BYTES 4096
+
 /* ---- Inbound connections -------------------------------------------------------------- */
 
 /* Waiting for the first byte of a request on an idle keep-alive connection, reading a body

@@ -39,6 +39,9 @@ inline constexpr std::size_t kMaxRequestHeaderBytes = BENCHD_MAX_REQUEST_HEADER_
 /// The most bytes of a request held unparsed (BENCHD_MAX_UNPARSED_REQUEST_BYTES, 16 KiB): the
 /// Asio plugins' read buffers are capped at it, which bounds chunk lines and trailer sections.
 inline constexpr std::size_t kMaxUnparsedRequestBytes = BENCHD_MAX_UNPARSED_REQUEST_BYTES;
+/// The longest chunk-size line every plugin reads (BENCHD_MIN_CHUNK_LINE_BYTES, 4 KiB); longer
+/// ones may be refused. Trailer sections are read up to kMaxRequestHeaderBytes.
+inline constexpr std::size_t kMinChunkLineBytes = BENCHD_MIN_CHUNK_LINE_BYTES;
 // Boost.Beast stores a field's name and value lengths in 16 bits and throws above that; a
 // trailer field must be refused by the buffer's limit before it gets there.
 static_assert(kMaxUnparsedRequestBytes < 65'000);
