@@ -43,7 +43,7 @@ TEST(VerifyPlugin, AnApproachPluginPassesEveryRule) {
 }
 
 TEST(VerifyPlugin, AWrongPluginFailsNamingTheRuleAndTheReason) {
-  // wrong-answers (tests/runner/test_plugins) answers 200 "[]" at once to anything but /health.
+  // wrong-answers (tests/test_plugins) answers 200 "[]" at once to anything but /health.
   const CommandResult result =
       verifyPlugin({testPluginDir() + "/wrong-answers/wrong-answers.so", "--rule", "endpoints"});
   EXPECT_EQ(result.exit_code, 1) << result.out << result.err;

@@ -14,7 +14,7 @@ namespace fs = std::filesystem;
 
 using benchd::testing::TempDir;
 
-/// The folder and the file of a test plugin from tests/runner/test_plugins ("crash-on-load").
+/// The folder and the file of a test plugin from tests/test_plugins ("crash-on-load").
 fs::path testPluginFolder(const std::string& name);
 fs::path testPluginFile(const std::string& name);
 

@@ -18,11 +18,11 @@ namespace benchd::testing {
 [[nodiscard]] std::string reportPath();
 /// The folder the approach plugins are built to (`<build>/plugins`).
 [[nodiscard]] std::string pluginDir();
-/// The misbehaving test plugins, each in a folder of its own (tests/runner/test_plugins).
+/// The misbehaving test plugins, each in a folder of its own (tests/test_plugins).
 [[nodiscard]] std::string testPluginDir();
-/// The plugins that break an ABI rule (tests/worker/broken_plugins).
+/// The plugins that break an ABI rule (tests/test_plugins).
 [[nodiscard]] std::string brokenPluginDir();
-/// The C plugins that each break one rule of the contract (tests/worker/fixture_plugins).
+/// The C plugins that each break one rule of the contract (tests/test_plugins, fixture_plugin.c).
 [[nodiscard]] std::string fixturePluginDir();
 /// The checkout's top folder.
 [[nodiscard]] std::string sourceDir();

@@ -30,7 +30,7 @@ std::string brokenPlugin(const std::string& name) {
   return brokenPluginDir() + "/" + name + ".so";
 }
 
-/// A plugin built from fixture_plugins/fixture_plugin.c.
+/// A plugin built from tests/test_plugins/fixture_plugin.c.
 std::string fixturePlugin(const std::string& name) {
   return fixturePluginDir() + "/" + name + ".so";
 }
