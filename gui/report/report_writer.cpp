@@ -1,9 +1,9 @@
 #include "report_writer.hpp"
 
-#include <benchd/charts/chart_second.hpp>
 #include <benchd/charts/scenario_chart.hpp>
 #include <benchd/charts/widget_image.hpp>
 #include <benchd/charts/winners_grid_view.hpp>
+#include <benchd/results/presented_second.hpp>
 #include <benchd/results/results_table.hpp>
 #include <benchd/results/winner_decision.hpp>
 
@@ -55,11 +55,11 @@ ReportSummary writeReport(const store::ResultStore& store, store::RunId run,
     ++number;
     const std::string name = row.scenario + "/" + row.approach + ".png";
     const std::optional<store::ResultId> result = store.findResult(run, row.scenario, row.approach);
-    std::vector<charts::ChartSecond> seconds;
+    std::vector<results::PresentedSecond> seconds;
     if (result) {
       for (const results::SecondRecord& second :
            store.seconds(*result, measurement::PhaseKind::kTest)) {
-        seconds.push_back(charts::chartSecondOf(second));
+        seconds.push_back(results::presentSecond(second));
       }
     }
     if (seconds.empty()) {

@@ -5,10 +5,10 @@
 
 #include "pixels.hpp"
 
-#include <benchd/charts/chart_second.hpp>
 #include <benchd/charts/scenario_chart.hpp>
 #include <benchd/charts/widget_image.hpp>
 #include <benchd/charts/winners_grid_view.hpp>
+#include <benchd/results/presented_second.hpp>
 #include <benchd/results/results_table.hpp>
 #include <benchd/results/winners.hpp>
 
@@ -17,16 +17,16 @@
 #include <algorithm>
 #include <cmath>
 
-using benchd::charts::ChartSecond;
+using benchd::results::PresentedSecond;
 using benchd::charts::ScenarioChart;
 using namespace benchd::gui::testing;
 
 namespace {
 
-std::vector<ChartSecond> someSeconds(int count, bool with_errors) {
-  std::vector<ChartSecond> seconds;
+std::vector<PresentedSecond> someSeconds(int count, bool with_errors) {
+  std::vector<PresentedSecond> seconds;
   for (int index = 1; index <= count; ++index) {
-    ChartSecond second;
+    PresentedSecond second;
     second.seconds = index;
     second.latency_p50_millis = 10.0 + index;
     second.latency_p90_millis = 20.0 + index;
@@ -124,7 +124,7 @@ class ChartRenderTest : public QObject {
     QVERIFY(!hasEntry(kMemoryPanel, QStringLiteral("PostgreSQL")));
 
     // A postgres row: the cluster sampled from the third second on (the first row's start).
-    std::vector<ChartSecond> seconds = someSeconds(11, false);
+    std::vector<PresentedSecond> seconds = someSeconds(11, false);
     for (std::size_t index = 2; index < seconds.size(); ++index) {
       seconds[index].database_present = true;
       seconds[index].database_cpu_percent = 30.0 + static_cast<double>(index);
@@ -143,7 +143,7 @@ class ChartRenderTest : public QObject {
 
   void appendingAddsOnePointPerSecond() {
     ScenarioChart chart(ScenarioChart::Arrangement::kGrid);
-    for (const ChartSecond& second : someSeconds(12, false)) {
+    for (const PresentedSecond& second : someSeconds(12, false)) {
       chart.append(second);
     }
     QCOMPARE(chart.pointCount(), std::size_t{12});

@@ -12,9 +12,9 @@
 #include "run_panel.hpp"
 #include "scenario_csv.hpp"
 
-#include <benchd/charts/chart_second.hpp>
 #include <benchd/charts/scenario_chart.hpp>
 #include <benchd/charts/winners_grid_view.hpp>
+#include <benchd/results/presented_second.hpp>
 #include <benchd/store/result_store.hpp>
 
 #include <QComboBox>
@@ -214,39 +214,61 @@ class GuiAppTest : public QObject {
         store.seconds(*result, benchd::measurement::PhaseKind::kTest);
     QCOMPARE(static_cast<std::size_t>(from_api.size()), stored.size());
     QVERIFY(!stored.empty());
+    // Every value the charts draw arrives as the daemon presented it: nothing converted twice.
     for (std::size_t index = 0; index < stored.size(); ++index) {
-      const benchd::results::SecondRecord decoded =
-          benchd::gui::secondRecordFromJson(from_api[static_cast<qsizetype>(index)].toObject());
-      const benchd::results::SecondRecord& record = stored[index];
-      QCOMPARE(decoded.load.counters.requests_ok, record.load.counters.requests_ok);
-      QCOMPARE(decoded.load.counters.errors.total(), record.load.counters.errors.total());
-      QCOMPARE(decoded.load.duration_micros, record.load.duration_micros);
-      QCOMPARE(decoded.system.host.cpus, record.system.host.cpus);
-      QVERIFY(record.system.host.cpus >= 1);
-      QCOMPARE(decoded.system.host.ram_total_bytes, record.system.host.ram_total_bytes);
-      QCOMPARE(decoded.system.worker.rss_bytes, record.system.worker.rss_bytes);
-      QCOMPARE(decoded.system.generator.rss_bytes, record.system.generator.rss_bytes);
-      const benchd::charts::ChartSecond api = benchd::charts::chartSecondOf(decoded);
-      const benchd::charts::ChartSecond direct = benchd::charts::chartSecondOf(record);
-      const double api_values[] = {
-          api.seconds,           api.latency_p99_millis,    api.ok_per_second,
-          api.failed_per_second, api.host_cpu_user_percent, api.worker_heap_mib,
-          api.worker_rss_mib,    api.worker_threads,        api.tcp_passive_opens_per_second,
-          api.loopback_rx_mbps,  api.loopback_tx_mbps,      api.other_cpu_percent,
-          api.other_ram_percent};
+      const benchd::results::PresentedSecond api =
+          benchd::gui::presentedSecondFromJson(from_api[static_cast<qsizetype>(index)].toObject());
+      const benchd::results::PresentedSecond direct = benchd::results::presentSecond(stored[index]);
+      const double api_values[] = {api.seconds,
+                                   api.latency_p50_millis,
+                                   api.latency_p90_millis,
+                                   api.latency_p99_millis,
+                                   api.latency_max_millis,
+                                   api.ok_per_second,
+                                   api.failed_per_second,
+                                   api.host_cpu_user_percent,
+                                   api.host_cpu_system_percent,
+                                   api.host_cpu_iowait_percent,
+                                   api.worker_cpu_percent,
+                                   api.other_cpu_percent,
+                                   api.other_ram_percent,
+                                   api.worker_heap_mib,
+                                   api.worker_rss_mib,
+                                   api.host_ram_used_percent,
+                                   api.worker_threads,
+                                   api.worker_open_fds,
+                                   api.host_tcp_sockets,
+                                   api.tcp_active_opens_per_second,
+                                   api.tcp_passive_opens_per_second,
+                                   api.loopback_rx_mbps,
+                                   api.loopback_tx_mbps,
+                                   api.database_cpu_percent,
+                                   api.database_mib};
       const double store_values[] = {direct.seconds,
+                                     direct.latency_p50_millis,
+                                     direct.latency_p90_millis,
                                      direct.latency_p99_millis,
+                                     direct.latency_max_millis,
                                      direct.ok_per_second,
                                      direct.failed_per_second,
                                      direct.host_cpu_user_percent,
+                                     direct.host_cpu_system_percent,
+                                     direct.host_cpu_iowait_percent,
+                                     direct.worker_cpu_percent,
+                                     direct.other_cpu_percent,
+                                     direct.other_ram_percent,
                                      direct.worker_heap_mib,
                                      direct.worker_rss_mib,
+                                     direct.host_ram_used_percent,
                                      direct.worker_threads,
+                                     direct.worker_open_fds,
+                                     direct.host_tcp_sockets,
+                                     direct.tcp_active_opens_per_second,
                                      direct.tcp_passive_opens_per_second,
                                      direct.loopback_rx_mbps,
                                      direct.loopback_tx_mbps,
-                                     direct.other_cpu_percent,
-                                     direct.other_ram_percent};
+                                     direct.database_cpu_percent,
+                                     direct.database_mib};
       for (std::size_t value = 0; value < std::size(api_values); ++value) {
         QVERIFY2(near(api_values[value], store_values[value]),
                  qPrintable(QStringLiteral("second %1 value %2: API %3, store %4")
@@ -256,46 +278,39 @@ class GuiAppTest : public QObject {
                                 .arg(store_values[value])));
       }
       QCOMPARE(api.failed, direct.failed);
+      QCOMPARE(api.database_present, direct.database_present);
     }
-    QVERIFY(benchd::charts::chartSecondOf(stored.back()).loopback_rx_mbps > 0.0);
+    QVERIFY(benchd::results::presentSecond(stored.back()).loopback_rx_mbps > 0.0);
     // The rest of the host holds memory (the OS at least): the share is measured, not 0.
-    QVERIFY(benchd::charts::chartSecondOf(stored.back()).other_ram_percent > 0.0);
+    QVERIFY(benchd::results::presentSecond(stored.back()).other_ram_percent > 0.0);
   }
 
-  void theDatabaseOfASecondIsDecodedAndTakenOutOfTheRestOfTheHost() {
-    // A second as the API writes it for a postgres row (api/openapi.yaml, Second): two cores,
-    // the host 60 % busy; the worker 50 % of a core, benchd 10 %, PostgreSQL 40 %.
-    const QJsonObject host{{"cpuUserPercent", 50.0},   {"cpuSystemPercent", 10.0},
-                           {"cpuIowaitPercent", 0.0},  {"ramUsedPercent", 40.0},
-                           {"ramTotalBytes", 1 << 30}, {"cpus", 2},
+  void theDatabaseOfASecondIsDecodedAndNullMeansNone() {
+    // A second as the API writes it for a postgres row (api/openapi.yaml, Second).
+    const QJsonObject host{{"cpuUserPercent", 50.0},
+                           {"cpuSystemPercent", 10.0},
+                           {"otherCpuPercent", 10.0},
                            {"intervalSeconds", 1.0}};
     const QJsonObject worker{
         {"cpuPercent", 50.0}, {"rssMiB", 20.0}, {"heapMiB", 4.0}, {"threads", 8}, {"openFds", 40}};
     QJsonObject second{
         {"second", 3},
-        {"startSeconds", 3.0},
-        {"durationSeconds", 1.0},
-        {"endEpochMillis", 1000},
+        {"endSeconds", 4.0},
         {"host", host},
         {"worker", worker},
-        {"generatorCpuPercent", 10.0},
-        {"generatorRssMiB", 30.0},
         {"database", QJsonObject{{"cpuPercent", 40.0}, {"mib", 48.0}, {"processes", 9}}}};
-    const benchd::results::SecondRecord with_database = benchd::gui::secondRecordFromJson(second);
-    QVERIFY(with_database.system.database.present);
-    QCOMPARE(with_database.system.database.threads, std::uint64_t{9});
-    const benchd::charts::ChartSecond drawn = benchd::charts::chartSecondOf(with_database);
+    const benchd::results::PresentedSecond drawn = benchd::gui::presentedSecondFromJson(second);
     QVERIFY(drawn.database_present);
     QCOMPARE(drawn.database_cpu_percent, 40.0);
     QCOMPARE(drawn.database_mib, 48.0);
-    QCOMPARE(drawn.other_cpu_percent, 60.0 - (50.0 + 10.0 + 40.0) / 2.0);
+    QCOMPARE(drawn.other_cpu_percent, 10.0);
+    QCOMPARE(drawn.worker_rss_mib, 20.0);
+    QCOMPARE(drawn.seconds, 4.0);
 
     second["database"] = QJsonValue::Null;  // every row but a postgres row's
-    const benchd::charts::ChartSecond without =
-        benchd::charts::chartSecondOf(benchd::gui::secondRecordFromJson(second));
+    const benchd::results::PresentedSecond without = benchd::gui::presentedSecondFromJson(second);
     QVERIFY(!without.database_present);
     QCOMPARE(without.database_mib, 0.0);
-    QCOMPARE(without.other_cpu_percent, 60.0 - (50.0 + 10.0) / 2.0);
   }
 
   void stopEndsTheRunAndAGoneDaemonIsReported() {

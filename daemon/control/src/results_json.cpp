@@ -1,12 +1,11 @@
 #include "results_json.hpp"
 
+#include <benchd/common/units.hpp>
 #include <benchd/measurement/error_class.hpp>
+#include <benchd/results/presented_second.hpp>
 
 namespace benchd::control {
 namespace {
-
-constexpr double kMebibyte = 1024.0 * 1024.0;
-constexpr double kMicrosPerSecond = 1e6;
 
 std::string_view cellOutcomeName(results::CellOutcome outcome) {
   switch (outcome) {
@@ -67,24 +66,28 @@ void writeUnmatched(JsonWriter& json, std::string_view name,
 void writeSecondMembers(JsonWriter& json, const results::SecondRecord& second) {
   const results::LoadSecond& load = second.load;
   const results::SystemSample& system = second.system;
+  // What the charts show, in their units; the counts beside them are the stored ones.
+  const results::PresentedSecond shown = results::presentSecond(second);
   field(json, "second", std::uint64_t{load.index});
-  field(json, "startSeconds", static_cast<double>(load.start_micros) / kMicrosPerSecond);
-  field(json, "durationSeconds", static_cast<double>(load.duration_micros) / kMicrosPerSecond);
+  field(json, "startSeconds", common::secondsOfMicros(load.start_micros));
+  field(json, "durationSeconds", common::secondsOfMicros(load.duration_micros));
+  field(json, "endSeconds", shown.seconds);
   field(json, "endEpochMillis", std::int64_t{load.end_epoch_millis});
   field(json, "activeVus", std::uint64_t{load.active_vus});
   field(json, "requestsOk", std::uint64_t{load.counters.requests_ok});
+  field(json, "requestsFailed", std::uint64_t{shown.failed});
   key(json, "requestsPerSecond");
   json.StartObject();
-  field(json, "ok", load.okPerSecond());
-  field(json, "failed", load.failedPerSecond());
+  field(json, "ok", shown.ok_per_second);
+  field(json, "failed", shown.failed_per_second);
   field(json, "intended", load.intended_requests_per_second);
   json.EndObject();
   key(json, "latencyMillis");
   json.StartObject();
-  field(json, "p50", load.latency.p50);
-  field(json, "p90", load.latency.p90);
-  field(json, "p99", load.latency.p99);
-  field(json, "max", load.latency.max);
+  field(json, "p50", shown.latency_p50_millis);
+  field(json, "p90", shown.latency_p90_millis);
+  field(json, "p99", shown.latency_p99_millis);
+  field(json, "max", shown.latency_max_millis);
   json.EndObject();
   key(json, "errors");
   json.StartObject();
@@ -95,10 +98,12 @@ void writeSecondMembers(JsonWriter& json, const results::SecondRecord& second) {
   json.EndObject();
   key(json, "host");
   json.StartObject();
-  field(json, "cpuUserPercent", system.host.cpu_user_percent);
-  field(json, "cpuSystemPercent", system.host.cpu_system_percent);
-  field(json, "cpuIowaitPercent", system.host.cpu_iowait_percent);
-  field(json, "ramUsedPercent", system.host.ram_used_percent);
+  field(json, "cpuUserPercent", shown.host_cpu_user_percent);
+  field(json, "cpuSystemPercent", shown.host_cpu_system_percent);
+  field(json, "cpuIowaitPercent", shown.host_cpu_iowait_percent);
+  field(json, "otherCpuPercent", shown.other_cpu_percent);
+  field(json, "ramUsedPercent", shown.host_ram_used_percent);
+  field(json, "otherRamPercent", shown.other_ram_percent);
   field(json, "ramTotalBytes", std::uint64_t{system.host.ram_total_bytes});
   field(json, "cpus", std::uint64_t{system.host.cpus});
   field(json, "tcpSockets", std::uint64_t{system.host.tcp_sockets_in_use});
@@ -111,19 +116,21 @@ void writeSecondMembers(JsonWriter& json, const results::SecondRecord& second) {
   field(json, "tcpActiveOpens", std::uint64_t{system.host.tcp_active_opens});
   field(json, "tcpPassiveOpens", std::uint64_t{system.host.tcp_passive_opens});
   field(json, "intervalSeconds", system.host.interval_seconds);
+  field(json, "tcpActiveOpensPerSecond", shown.tcp_active_opens_per_second);
+  field(json, "tcpPassiveOpensPerSecond", shown.tcp_passive_opens_per_second);
+  field(json, "loopbackRxMbps", shown.loopback_rx_mbps);
+  field(json, "loopbackTxMbps", shown.loopback_tx_mbps);
   json.EndObject();
   key(json, "worker");
   json.StartObject();
-  field(json, "cpuPercent", system.worker.cpu_percent);
-  field(json, "rssMiB", static_cast<double>(system.worker.rss_bytes) / kMebibyte);
-  field(
-      json, "heapMiB",
-      system.worker_stats ? static_cast<double>(system.worker_stats->heap_bytes) / kMebibyte : 0.0);
+  field(json, "cpuPercent", shown.worker_cpu_percent);
+  field(json, "rssMiB", shown.worker_rss_mib);
+  field(json, "heapMiB", shown.worker_heap_mib);
   field(json, "threads", std::uint64_t{system.worker.threads});
   field(json, "openFds", std::uint64_t{system.worker.open_fds});
   json.EndObject();
   field(json, "generatorCpuPercent", system.generator.cpu_percent);
-  field(json, "generatorRssMiB", static_cast<double>(system.generator.rss_bytes) / kMebibyte);
+  field(json, "generatorRssMiB", common::mebibytes(system.generator.rss_bytes));
   // A postgres row's private cluster, all its processes; null where nothing was sampled.
   key(json, "database");
   if (!system.database.present) {
@@ -131,8 +138,8 @@ void writeSecondMembers(JsonWriter& json, const results::SecondRecord& second) {
     return;
   }
   json.StartObject();
-  field(json, "cpuPercent", system.database.cpu_percent);
-  field(json, "mib", static_cast<double>(system.database.rss_bytes) / kMebibyte);
+  field(json, "cpuPercent", shown.database_cpu_percent);
+  field(json, "mib", shown.database_mib);
   field(json, "processes", std::uint64_t{system.database.threads});
   json.EndObject();
 }

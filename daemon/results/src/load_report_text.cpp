@@ -1,3 +1,4 @@
+#include <benchd/common/units.hpp>
 #include <benchd/results/load_report_text.hpp>
 
 #include <iomanip>
@@ -8,9 +9,6 @@
 namespace benchd::results {
 namespace {
 
-// Unit conversions for display only; the numbers themselves come from the summary.
-constexpr double kBytesPerMebibyte = 1024.0 * 1024.0;
-
 std::string millis(double value) {
   std::ostringstream text;
   text << std::fixed << std::setprecision(value < 10.0 ? 3 : (value < 1000.0 ? 2 : 1)) << value
@@ -20,7 +18,7 @@ std::string millis(double value) {
 
 std::string mebibytes(double bytes) {
   std::ostringstream text;
-  text << std::fixed << std::setprecision(2) << bytes / kBytesPerMebibyte << " MiB";
+  text << std::fixed << std::setprecision(2) << bytes / common::kBytesPerMebibyte << " MiB";
   return text.str();
 }
 

@@ -1,3 +1,4 @@
+#include <benchd/common/units.hpp>
 #include <benchd/measurement/error_class.hpp>
 #include <benchd/measurement/latency_histogram.hpp>
 #include <benchd/results/load_summary.hpp>
@@ -10,11 +11,10 @@
 namespace benchd::results {
 namespace {
 
-constexpr double kMicrosPerSecond = 1e6;
 constexpr double kMicrosPerMilli = 1000.0;
 
 double secondsOf(std::chrono::microseconds duration) {
-  return static_cast<double>(duration.count()) / kMicrosPerSecond;
+  return common::secondsOfMicros(duration.count());
 }
 
 }  // namespace

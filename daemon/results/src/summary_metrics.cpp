@@ -1,3 +1,4 @@
+#include <benchd/common/units.hpp>
 #include <benchd/measurement/error_class.hpp>
 #include <benchd/results/summary_metrics.hpp>
 
@@ -8,7 +9,6 @@
 namespace benchd::results {
 namespace {
 
-constexpr double kMebibyte = 1024.0 * 1024.0;
 constexpr double kKibibyte = 1024.0;
 
 /// Average and maximum of a series; both 0 when empty.
@@ -86,7 +86,7 @@ std::vector<SecondRecord> withWorkerStats(std::span<const SecondRecord> seconds)
 }
 
 double heapMebibytes(const SecondRecord& second) {
-  return static_cast<double>(second.system.worker_stats->heap_bytes) / kMebibyte;
+  return common::mebibytes(second.system.worker_stats->heap_bytes);
 }
 
 std::string errorsByClass(const measurement::ErrorCounts& errors) {
@@ -152,9 +152,8 @@ SummaryRow computeSummary(const std::string& scenario, const std::string& approa
   const AvgMax heap = avgMax(std::span<const SecondRecord>(reported), heapMebibytes);
   set("heap_mib_avg", heap.avg);
   set("heap_mib_max", heap.max);
-  const AvgMax rss = avgMax(seconds, [](const SecondRecord& s) {
-    return static_cast<double>(s.system.worker.rss_bytes) / kMebibyte;
-  });
+  const AvgMax rss = avgMax(
+      seconds, [](const SecondRecord& s) { return common::mebibytes(s.system.worker.rss_bytes); });
   set("rss_mib_avg", rss.avg);
   set("rss_mib_max", rss.max);
 
@@ -226,10 +225,9 @@ SummaryRow computeSummary(const std::string& scenario, const std::string& approa
         avgMax(window, [](const SecondRecord& s) { return s.system.database.cpu_percent; });
     diagnostics.database_cpu_percent_avg = database_cpu.avg;
     diagnostics.database_cpu_percent_max = database_cpu.max;
-    diagnostics.database_mib_max =
-        avgMax(window, [](const SecondRecord& s) {
-          return static_cast<double>(s.system.database.rss_bytes) / kMebibyte;
-        }).max;
+    diagnostics.database_mib_max = avgMax(window, [](const SecondRecord& s) {
+                                     return common::mebibytes(s.system.database.rss_bytes);
+                                   }).max;
   }
   diagnostics.generator_saturated = test.generator_saturated;
   diagnostics.saturation_reason = test.saturation_reason;

@@ -1,3 +1,4 @@
+#include <benchd/common/units.hpp>
 #include <benchd/sampling/proc_parsers.hpp>
 #include <benchd/sampling/system_specs.hpp>
 
@@ -125,8 +126,7 @@ void cpuInfo(std::string& model, std::uint64_t& logical_cpus) {
 
 /// "15.6 GiB" (one decimal; MiB below 1 GiB).
 std::string formatBytes(std::uint64_t bytes) {
-  constexpr double kMiB = 1024.0 * 1024.0;
-  constexpr double kGiB = kMiB * 1024.0;
+  constexpr double kGiB = common::kBytesPerMebibyte * 1024.0;
   const auto value = static_cast<double>(bytes);
   std::ostringstream out;
   out.setf(std::ios::fixed);
@@ -134,7 +134,7 @@ std::string formatBytes(std::uint64_t bytes) {
   if (value >= kGiB) {
     out << value / kGiB << " GiB";
   } else {
-    out << value / kMiB << " MiB";
+    out << common::mebibytes(bytes) << " MiB";
   }
   return out.str();
 }

@@ -1,7 +1,5 @@
 #include "api_json.hpp"
 
-#include <benchd/measurement/error_class.hpp>
-
 #include <QJsonArray>
 #include <algorithm>
 #include <cmath>
@@ -24,16 +22,6 @@ std::string text(const QJsonObject& object, const char* name) {
 
 QJsonObject member(const QJsonObject& object, const char* name) {
   return object.value(QLatin1String(name)).toObject();
-}
-
-/// Seconds as the API writes them (microseconds / 1e6) back to whole microseconds.
-std::int64_t micros(double seconds) {
-  return std::llround(seconds * 1e6);
-}
-
-/// MiB as the API writes them (bytes / 2^20, exact in a double) back to bytes.
-std::uint64_t bytesOfMebibytes(double mebibytes) {
-  return static_cast<std::uint64_t>(std::llround(std::max(0.0, mebibytes) * 1024.0 * 1024.0));
 }
 
 results::RankedResult rankedFromJson(const QJsonObject& ranked) {
@@ -69,67 +57,46 @@ results::CellOutcome outcomeFromName(const QString& name) {
 
 }  // namespace
 
-results::SecondRecord secondRecordFromJson(const QJsonObject& second) {
-  results::SecondRecord record;
-  results::LoadSecond& load = record.load;
-  load.index = static_cast<std::uint32_t>(count(second, "second"));
-  load.start_micros = micros(number(second, "startSeconds"));
-  load.duration_micros = micros(number(second, "durationSeconds"));
-  load.end_epoch_millis = static_cast<std::int64_t>(number(second, "endEpochMillis"));
-  load.active_vus = static_cast<std::uint32_t>(count(second, "activeVus"));
-  load.counters.requests_ok = count(second, "requestsOk");
-  load.intended_requests_per_second = number(member(second, "requestsPerSecond"), "intended");
+results::PresentedSecond presentedSecondFromJson(const QJsonObject& second) {
+  results::PresentedSecond shown;
+  shown.seconds = number(second, "endSeconds");
   const QJsonObject latency = member(second, "latencyMillis");
-  load.latency.p50 = number(latency, "p50");
-  load.latency.p90 = number(latency, "p90");
-  load.latency.p99 = number(latency, "p99");
-  load.latency.max = number(latency, "max");
-  const QJsonObject errors = member(second, "errors");
-  for (const measurement::ErrorClass error_class : measurement::kAllErrorClasses) {
-    const std::string_view name = measurement::errorClassName(error_class);
-    load.counters.errors[error_class] = count(errors, std::string(name).c_str());
-  }
+  shown.latency_p50_millis = number(latency, "p50");
+  shown.latency_p90_millis = number(latency, "p90");
+  shown.latency_p99_millis = number(latency, "p99");
+  shown.latency_max_millis = number(latency, "max");
+  const QJsonObject rates = member(second, "requestsPerSecond");
+  shown.ok_per_second = number(rates, "ok");
+  shown.failed_per_second = number(rates, "failed");
+  shown.failed = count(second, "requestsFailed");
 
-  results::SystemSample& system = record.system;
-  system.epoch_millis = load.end_epoch_millis;
-  const QJsonObject host_json = member(second, "host");
-  sampling::HostSample& host = system.host;
-  host.epoch_millis = load.end_epoch_millis;
-  host.cpu_user_percent = number(host_json, "cpuUserPercent");
-  host.cpu_system_percent = number(host_json, "cpuSystemPercent");
-  host.cpu_iowait_percent = number(host_json, "cpuIowaitPercent");
-  host.ram_used_percent = number(host_json, "ramUsedPercent");
-  host.ram_total_bytes = count(host_json, "ramTotalBytes");
-  host.cpus = static_cast<std::uint32_t>(count(host_json, "cpus"));
-  host.tcp_sockets_in_use = count(host_json, "tcpSockets");
-  host.loopback_rx_bytes = count(host_json, "loopbackRxBytes");
-  host.loopback_tx_bytes = count(host_json, "loopbackTxBytes");
-  host.tcp_active_opens = count(host_json, "tcpActiveOpens");
-  host.tcp_passive_opens = count(host_json, "tcpPassiveOpens");
-  host.interval_seconds = number(host_json, "intervalSeconds");
+  const QJsonObject host = member(second, "host");
+  shown.host_cpu_user_percent = number(host, "cpuUserPercent");
+  shown.host_cpu_system_percent = number(host, "cpuSystemPercent");
+  shown.host_cpu_iowait_percent = number(host, "cpuIowaitPercent");
+  shown.other_cpu_percent = number(host, "otherCpuPercent");
+  shown.host_ram_used_percent = number(host, "ramUsedPercent");
+  shown.other_ram_percent = number(host, "otherRamPercent");
+  shown.host_tcp_sockets = number(host, "tcpSockets");
+  shown.tcp_active_opens_per_second = number(host, "tcpActiveOpensPerSecond");
+  shown.tcp_passive_opens_per_second = number(host, "tcpPassiveOpensPerSecond");
+  shown.loopback_rx_mbps = number(host, "loopbackRxMbps");
+  shown.loopback_tx_mbps = number(host, "loopbackTxMbps");
+
   const QJsonObject worker = member(second, "worker");
-  system.worker.present = true;
-  system.worker.cpu_percent = number(worker, "cpuPercent");
-  system.worker.rss_bytes = bytesOfMebibytes(number(worker, "rssMiB"));
-  system.worker.threads = count(worker, "threads");
-  system.worker.open_fds = count(worker, "openFds");
-  // The API writes 0 for a worker that has not reported its heap yet; the model says "none".
-  if (const double heap = number(worker, "heapMiB"); heap > 0.0) {
-    system.worker_stats = results::WorkerStats{
-        load.end_epoch_millis, static_cast<std::int64_t>(bytesOfMebibytes(heap)), {}};
-  }
-  system.generator.present = true;
-  system.generator.cpu_percent = number(second, "generatorCpuPercent");
-  system.generator.rss_bytes = bytesOfMebibytes(number(second, "generatorRssMiB"));
+  shown.worker_cpu_percent = number(worker, "cpuPercent");
+  shown.worker_rss_mib = number(worker, "rssMiB");
+  shown.worker_heap_mib = number(worker, "heapMiB");
+  shown.worker_threads = number(worker, "threads");
+  shown.worker_open_fds = number(worker, "openFds");
   // null (or absent, from a daemon before it) unless a postgres row's cluster was sampled.
   if (const QJsonValue database = second.value(QLatin1String("database")); database.isObject()) {
     const QJsonObject database_json = database.toObject();
-    system.database.present = true;
-    system.database.cpu_percent = number(database_json, "cpuPercent");
-    system.database.rss_bytes = bytesOfMebibytes(number(database_json, "mib"));
-    system.database.threads = count(database_json, "processes");
+    shown.database_present = true;
+    shown.database_cpu_percent = number(database_json, "cpuPercent");
+    shown.database_mib = number(database_json, "mib");
   }
-  return record;
+  return shown;
 }
 
 results::WinnersGrid winnersGridFromJson(const QJsonObject& winners) {

@@ -2,8 +2,8 @@
 
 #include "api_json.hpp"
 
-#include <benchd/charts/chart_second.hpp>
 #include <benchd/charts/scenario_chart.hpp>
+#include <benchd/results/presented_second.hpp>
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -122,7 +122,7 @@ void LiveView::onEvent(const QString& type, const QJsonObject& payload) {
     series.phase = step;  // a new phase starts at 0 s
     series.seconds.clear();
   }
-  series.seconds.push_back(charts::chartSecondOf(secondRecordFromJson(payload)));
+  series.seconds.push_back(presentedSecondFromJson(payload));
   const bool switched = current_ != key;
   current_ = key;
   if (follow_current_) {

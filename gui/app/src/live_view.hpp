@@ -5,7 +5,7 @@
 // seconds, so the chooser can go back to one that finished; it follows the current one unless
 // the user picked another. Each phase (warm-up, test) starts a fresh series.
 
-#include <benchd/charts/chart_second.hpp>
+#include <benchd/results/presented_second.hpp>
 
 #include <QJsonObject>
 #include <QMap>
@@ -38,7 +38,7 @@ class LiveView : public QWidget {
  private:
   struct Series {
     QString phase;
-    std::vector<charts::ChartSecond> seconds;
+    std::vector<results::PresentedSecond> seconds;
   };
   void showSeries(const QString& key);
 

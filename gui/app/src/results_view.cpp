@@ -3,8 +3,8 @@
 #include "api_client.hpp"
 #include "api_json.hpp"
 
-#include <benchd/charts/chart_second.hpp>
 #include <benchd/charts/scenario_chart.hpp>
+#include <benchd/results/presented_second.hpp>
 
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -182,10 +182,10 @@ void ResultsView::showResult(const QString& scenario, const QString& approach, i
               true);
           return;
         }
-        std::vector<charts::ChartSecond> seconds;
+        std::vector<results::PresentedSecond> seconds;
         for (const QJsonValue value :
              reply.json().object().value(QStringLiteral("seconds")).toArray()) {
-          seconds.push_back(charts::chartSecondOf(secondRecordFromJson(value.toObject())));
+          seconds.push_back(presentedSecondFromJson(value.toObject()));
         }
         chart_->setTitle(repeat > 1 ? tr("%1: %2 (run %3)").arg(approach, scenario).arg(repeat)
                                     : QStringLiteral("%1: %2").arg(approach, scenario));

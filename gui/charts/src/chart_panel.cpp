@@ -164,7 +164,7 @@ void ChartPanel::clear() {
   refresh();
 }
 
-void ChartPanel::add(const ChartSecond& second) {
+void ChartPanel::add(const results::PresentedSecond& second) {
   seconds_.push_back(second.seconds);
   for (std::size_t index = 0; index < spec_.lines.size(); ++index) {
     if (spec_.lines[index].present != nullptr && !spec_.lines[index].present(second)) {

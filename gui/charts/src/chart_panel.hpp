@@ -1,6 +1,6 @@
 #pragma once
 
-#include <benchd/charts/chart_second.hpp>
+#include <benchd/results/presented_second.hpp>
 
 #include <QChart>
 #include <QChartView>
@@ -20,12 +20,12 @@ struct PanelLine {
   QString name;
   QColor colour;
   qreal width = 1.0;
-  double (*value)(const ChartSecond&) = nullptr;
+  double (*value)(const results::PresentedSecond&) = nullptr;
   bool right_axis = false;  ///< on the panel's second (right) axis
   /// Whether a second has this line's value at all (null: every second has). Seconds without
   /// it add no point; a line without any such second is hidden with its legend entry (the
   /// database's lines in a row without PostgreSQL).
-  bool (*present)(const ChartSecond&) = nullptr;
+  bool (*present)(const results::PresentedSecond&) = nullptr;
 };
 
 /// How a panel scales its left axis.
@@ -61,7 +61,7 @@ class ChartPanel {
 
   void clear();
   /// Adds a second without refreshing axes and titles (call refresh() after a batch).
-  void add(const ChartSecond& second);
+  void add(const results::PresentedSecond& second);
   /// Axis ranges, title and legend entries from the points so far.
   void refresh();
   [[nodiscard]] std::size_t pointCount() const { return seconds_.size(); }

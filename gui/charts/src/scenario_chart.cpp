@@ -20,87 +20,93 @@ const QColor kGrey(0x80, 0x80, 0x80);
 const QColor kPurple(0x80, 0x30, 0xa0);
 
 /// The seconds of a `postgres` row on a private cluster: the database's lines are drawn.
-bool hasDatabase(const ChartSecond& second) {
+bool hasDatabase(const results::PresentedSecond& second) {
   return second.database_present;
 }
 
 std::vector<PanelSpec> panelSpecs() {
   std::vector<PanelSpec> specs;
-  specs.push_back({.title = QStringLiteral("Latency"),
-                   .unit = QStringLiteral("ms"),
-                   .headline_line = 2,
-                   .left_label = QStringLiteral("ms"),
-                   .right_label = QString(),
-                   .right_unit = QString(),
-                   .scale = PanelScale::kLog,
-                   .lines = {{QStringLiteral("p99"), kBlue, 1.0,
-                              [](const ChartSecond& s) { return s.latency_p99_millis; }},
-                             {QStringLiteral("p90"), kGreen, 1.0,
-                              [](const ChartSecond& s) { return s.latency_p90_millis; }},
-                             {QStringLiteral("p50"), kBlack, 2.0,
-                              [](const ChartSecond& s) { return s.latency_p50_millis; }}},
-                   .error_markers = true});
-  specs.push_back({.title = QStringLiteral("Requests per second"),
-                   .unit = QStringLiteral("req/s"),
-                   .left_label = QStringLiteral("Req/s"),
-                   .right_label = QString(),
-                   .right_unit = QString(),
-                   .lines = {{QStringLiteral("RPS (OK)"), kBlack, 2.0,
-                              [](const ChartSecond& s) { return s.ok_per_second; }},
-                             {QStringLiteral("RPS (Failed)"), kOrange, 1.0,
-                              [](const ChartSecond& s) { return s.failed_per_second; }}}});
-  specs.push_back({.title = QStringLiteral("CPU"),
-                   .unit = QStringLiteral("%"),
-                   .left_label = QStringLiteral("Host %"),
-                   .right_label = QStringLiteral("Process %"),
-                   .right_unit = QStringLiteral("%"),
-                   .lines = {{QStringLiteral("Total"), kBlack, 2.0,
-                              [](const ChartSecond& s) { return s.hostCpuTotalPercent(); }},
-                             {QStringLiteral("User"), kGreen, 1.0,
-                              [](const ChartSecond& s) { return s.host_cpu_user_percent; }},
-                             {QStringLiteral("System"), kBlue, 1.0,
-                              [](const ChartSecond& s) { return s.host_cpu_system_percent; }},
-                             {QStringLiteral("IO Wait"), kRed, 1.0,
-                              [](const ChartSecond& s) { return s.host_cpu_iowait_percent; }},
-                             {QStringLiteral("Other processes"), kPurple, 1.0,
-                              [](const ChartSecond& s) { return s.other_cpu_percent; }},
-                             {QStringLiteral("Worker"), kOrange, 1.5,
-                              [](const ChartSecond& s) { return s.worker_cpu_percent; }, true},
-                             {QStringLiteral("PostgreSQL"), kGrey, 1.5,
-                              [](const ChartSecond& s) { return s.database_cpu_percent; }, true,
-                              &hasDatabase}}});
+  specs.push_back(
+      {.title = QStringLiteral("Latency"),
+       .unit = QStringLiteral("ms"),
+       .headline_line = 2,
+       .left_label = QStringLiteral("ms"),
+       .right_label = QString(),
+       .right_unit = QString(),
+       .scale = PanelScale::kLog,
+       .lines = {{QStringLiteral("p99"), kBlue, 1.0,
+                  [](const results::PresentedSecond& s) { return s.latency_p99_millis; }},
+                 {QStringLiteral("p90"), kGreen, 1.0,
+                  [](const results::PresentedSecond& s) { return s.latency_p90_millis; }},
+                 {QStringLiteral("p50"), kBlack, 2.0,
+                  [](const results::PresentedSecond& s) { return s.latency_p50_millis; }}},
+       .error_markers = true});
+  specs.push_back(
+      {.title = QStringLiteral("Requests per second"),
+       .unit = QStringLiteral("req/s"),
+       .left_label = QStringLiteral("Req/s"),
+       .right_label = QString(),
+       .right_unit = QString(),
+       .lines = {{QStringLiteral("RPS (OK)"), kBlack, 2.0,
+                  [](const results::PresentedSecond& s) { return s.ok_per_second; }},
+                 {QStringLiteral("RPS (Failed)"), kOrange, 1.0,
+                  [](const results::PresentedSecond& s) { return s.failed_per_second; }}}});
+  specs.push_back(
+      {.title = QStringLiteral("CPU"),
+       .unit = QStringLiteral("%"),
+       .left_label = QStringLiteral("Host %"),
+       .right_label = QStringLiteral("Process %"),
+       .right_unit = QStringLiteral("%"),
+       .lines = {{QStringLiteral("Total"), kBlack, 2.0,
+                  [](const results::PresentedSecond& s) { return s.hostCpuTotalPercent(); }},
+                 {QStringLiteral("User"), kGreen, 1.0,
+                  [](const results::PresentedSecond& s) { return s.host_cpu_user_percent; }},
+                 {QStringLiteral("System"), kBlue, 1.0,
+                  [](const results::PresentedSecond& s) { return s.host_cpu_system_percent; }},
+                 {QStringLiteral("IO Wait"), kRed, 1.0,
+                  [](const results::PresentedSecond& s) { return s.host_cpu_iowait_percent; }},
+                 {QStringLiteral("Other processes"), kPurple, 1.0,
+                  [](const results::PresentedSecond& s) { return s.other_cpu_percent; }},
+                 {QStringLiteral("Worker"), kOrange, 1.5,
+                  [](const results::PresentedSecond& s) { return s.worker_cpu_percent; }, true},
+                 {QStringLiteral("PostgreSQL"), kGrey, 1.5,
+                  [](const results::PresentedSecond& s) { return s.database_cpu_percent; }, true,
+                  &hasDatabase}}});
   specs.push_back(
       {.title = QStringLiteral("Memory"),
        .unit = QStringLiteral("MiB"),
        .left_label = QStringLiteral("MiB"),
        .right_label = QStringLiteral("RAM %"),
        .right_unit = QStringLiteral("%"),
-       .lines = {{QStringLiteral("Worker heap"), kBlack, 1.0,
-                  [](const ChartSecond& s) { return s.worker_heap_mib; }},
-                 {QStringLiteral("Worker RSS"), kBlue, 1.0,
-                  [](const ChartSecond& s) { return s.worker_rss_mib; }},
-                 {QStringLiteral("PostgreSQL"), kGrey, 1.0,
-                  [](const ChartSecond& s) { return s.database_mib; }, false, &hasDatabase},
-                 {QStringLiteral("Host RAM used"), kGreen, 2.0,
-                  [](const ChartSecond& s) { return s.host_ram_used_percent; }, true},
-                 {QStringLiteral("Other processes"), kPurple, 1.0,
-                  [](const ChartSecond& s) { return s.other_ram_percent; }, true}}});
+       .lines = {
+           {QStringLiteral("Worker heap"), kBlack, 1.0,
+            [](const results::PresentedSecond& s) { return s.worker_heap_mib; }},
+           {QStringLiteral("Worker RSS"), kBlue, 1.0,
+            [](const results::PresentedSecond& s) { return s.worker_rss_mib; }},
+           {QStringLiteral("PostgreSQL"), kGrey, 1.0,
+            [](const results::PresentedSecond& s) { return s.database_mib; }, false, &hasDatabase},
+           {QStringLiteral("Host RAM used"), kGreen, 2.0,
+            [](const results::PresentedSecond& s) { return s.host_ram_used_percent; }, true},
+           {QStringLiteral("Other processes"), kPurple, 1.0,
+            [](const results::PresentedSecond& s) { return s.other_ram_percent; }, true}}});
   specs.push_back(
       {.title = QStringLiteral("Sockets and threads"),
        .unit = QString(),
        .left_label = QStringLiteral("Count"),
        .right_label = QStringLiteral("Opens/s"),
        .right_unit = QStringLiteral("/s"),
-       .lines = {{QStringLiteral("Sockets"), kBlack, 2.0,
-                  [](const ChartSecond& s) { return s.host_tcp_sockets; }},
-                 {QStringLiteral("Worker fds"), kGrey, 1.0,
-                  [](const ChartSecond& s) { return s.worker_open_fds; }},
-                 {QStringLiteral("Threads"), kPurple, 1.5,
-                  [](const ChartSecond& s) { return s.worker_threads; }},
-                 {QStringLiteral("Active opens"), kBlue, 1.0,
-                  [](const ChartSecond& s) { return s.tcp_active_opens_per_second; }, true},
-                 {QStringLiteral("Passive opens"), kGreen, 1.0,
-                  [](const ChartSecond& s) { return s.tcp_passive_opens_per_second; }, true}}});
+       .lines = {
+           {QStringLiteral("Sockets"), kBlack, 2.0,
+            [](const results::PresentedSecond& s) { return s.host_tcp_sockets; }},
+           {QStringLiteral("Worker fds"), kGrey, 1.0,
+            [](const results::PresentedSecond& s) { return s.worker_open_fds; }},
+           {QStringLiteral("Threads"), kPurple, 1.5,
+            [](const results::PresentedSecond& s) { return s.worker_threads; }},
+           {QStringLiteral("Active opens"), kBlue, 1.0,
+            [](const results::PresentedSecond& s) { return s.tcp_active_opens_per_second; }, true},
+           {QStringLiteral("Passive opens"), kGreen, 1.0,
+            [](const results::PresentedSecond& s) { return s.tcp_passive_opens_per_second; },
+            true}}});
   specs.push_back(
       {.title = QStringLiteral("Loopback throughput"),
        .unit = QStringLiteral("Mbps"),
@@ -108,11 +114,13 @@ std::vector<PanelSpec> panelSpecs() {
        .right_label = QString(),
        .right_unit = QString(),
        .lines = {{QStringLiteral("Total"), kBlack, 2.0,
-                  [](const ChartSecond& s) { return s.loopback_rx_mbps + s.loopback_tx_mbps; }},
+                  [](const results::PresentedSecond& s) {
+                    return s.loopback_rx_mbps + s.loopback_tx_mbps;
+                  }},
                  {QStringLiteral("Received"), kGrey, 1.0,
-                  [](const ChartSecond& s) { return s.loopback_rx_mbps; }},
+                  [](const results::PresentedSecond& s) { return s.loopback_rx_mbps; }},
                  {QStringLiteral("Sent"), kGreen, 1.0,
-                  [](const ChartSecond& s) { return s.loopback_tx_mbps; }}}});
+                  [](const results::PresentedSecond& s) { return s.loopback_tx_mbps; }}}});
   return specs;
 }
 
@@ -157,17 +165,17 @@ QString ScenarioChart::title() const {
   return title_->text();
 }
 
-void ScenarioChart::setSeconds(const std::vector<ChartSecond>& seconds) {
+void ScenarioChart::setSeconds(const std::vector<results::PresentedSecond>& seconds) {
   for (const std::unique_ptr<ChartPanel>& panel : panels_) {
     panel->clear();
-    for (const ChartSecond& second : seconds) {
+    for (const results::PresentedSecond& second : seconds) {
       panel->add(second);
     }
     panel->refresh();
   }
 }
 
-void ScenarioChart::append(const ChartSecond& second) {
+void ScenarioChart::append(const results::PresentedSecond& second) {
   for (const std::unique_ptr<ChartPanel>& panel : panels_) {
     panel->add(second);
     panel->refresh();

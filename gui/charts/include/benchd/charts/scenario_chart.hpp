@@ -9,7 +9,7 @@
 // benchd-gui shows it live (append one second at a time) and in the results browser;
 // benchd-report renders it to PNG. GUI thread only, like every QWidget.
 
-#include <benchd/charts/chart_second.hpp>
+#include <benchd/results/presented_second.hpp>
 
 #include <QRect>
 #include <QString>
@@ -43,9 +43,9 @@ class ScenarioChart : public QWidget {
   void setTitle(const QString& title);
   [[nodiscard]] QString title() const;
   /// Replaces every point.
-  void setSeconds(const std::vector<ChartSecond>& seconds);
+  void setSeconds(const std::vector<results::PresentedSecond>& seconds);
   /// Adds one second at the end (the live view).
-  void append(const ChartSecond& second);
+  void append(const results::PresentedSecond& second);
   void clear();
   /// Seconds drawn so far.
   [[nodiscard]] std::size_t pointCount() const;

@@ -1,17 +1,19 @@
 #pragma once
-// One second of a (scenario, approach) phase as the charts draw it: plain values in display
-// units, nothing Qt. Made in one place, chartSecondOf, from the result model's stored second:
-// benchd-report reads that from the store, benchd-gui decodes the API's `Second` JSON into it
-// (gui/app/src/api_json.hpp). Derived values (rates of interval counts, what the rest of the
-// host used) come from the model's own functions, so every front end draws the same numbers.
+// One second of a (scenario, approach) phase as people see it: plain values in display units
+// (seconds, MiB, rates per second), nothing Qt. Made in one place, presentSecond, from the
+// stored second: the REST API writes its `Second` JSON from it (daemon/control), benchd-report
+// draws it from the store, and benchd-gui decodes the API's JSON straight into it
+// (gui/app/src/api_json.hpp), so every front end shows the same numbers and no unit is
+// converted twice. Derived values (rates of interval counts, what the rest of the host used)
+// come from the model's own functions.
 
 #include <benchd/results/series.hpp>
 
 #include <cstdint>
 
-namespace benchd::charts {
+namespace benchd::results {
 
-struct ChartSecond {
+struct PresentedSecond {
   double seconds = 0.0;  ///< end of the interval, since the phase began
 
   // Latency of the interval's requested samples (ms).
@@ -58,11 +60,11 @@ struct ChartSecond {
   }
 };
 
-/// The stored second as the charts draw it.
-[[nodiscard]] ChartSecond chartSecondOf(const results::SecondRecord& second);
+/// The stored second as people see it.
+[[nodiscard]] PresentedSecond presentSecond(const SecondRecord& second);
 
 /// Bytes over an interval as megabits per second: bytes / 1024 / 1024 * 8 / seconds, the
 /// original's kB/s / 1024 * 8 (0 for an empty interval).
 [[nodiscard]] double megabitsPerSecond(std::uint64_t bytes, double interval_seconds);
 
-}  // namespace benchd::charts
+}  // namespace benchd::results
