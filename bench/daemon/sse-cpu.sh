@@ -30,10 +30,12 @@
 # of the unattributed CPU to be safe, < 2 % of a core. Exits 1 when a check fails.
 #
 # Usage: bench/daemon/sse-cpu.sh [--test-seconds S] [--clients N] [--approach NAME]
-#                                [--connections N] [--rate R] [--no-build]
-#   --no-build  use build/dev as it is (e.g. while the tree does not compile)
+#                                [--connections N] [--rate R] [--preset P] [--no-build] [-h]
+#   --no-build  use build/P (default build/dev) as it is (e.g. while the tree does not compile)
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+# shellcheck source=bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+cd "$bench_root"
 
 TEST_SECONDS=15
 CLIENTS=10
@@ -42,8 +44,6 @@ CONNECTIONS=50
 RATE=500
 SAMPLE_PERIOD=0.2
 GOAL_PERCENT=2
-build=1
-usage="usage: $0 [--test-seconds S] [--clients N] [--approach NAME] [--connections N] [--rate R] [--no-build]"
 while [ $# -gt 0 ]; do
   case "$1" in
     --test-seconds) TEST_SECONDS="$2"; shift 2 ;;
@@ -51,51 +51,15 @@ while [ $# -gt 0 ]; do
     --approach) APPROACH="$2"; shift 2 ;;
     --connections) CONNECTIONS="$2"; shift 2 ;;
     --rate) RATE="$2"; shift 2 ;;
-    --no-build) build=0; shift ;;
-    -h|--help) echo "$usage"; exit 0 ;;
-    *) echo "$usage" >&2; exit 2 ;;
+    *) bench_common_option "$@"; shift "$bench_shift" ;;
   esac
 done
 
-log() { echo "sse-cpu: $*" >&2; }
-
-for tool in curl awk flock; do
-  if ! command -v "$tool" >/dev/null; then
-    log "needs $tool (scripts/install-deps.sh installs curl)"
-    exit 2
-  fi
-done
-
-# ---- build ---------------------------------------------------------------------------------
-# The machine is shared: every build takes /tmp/benchd-build.lock, and only what a run needs
-# (benchd_runtime: benchd, benchd-worker and the approach plugins) is built.
-export CCACHE_SLOPPINESS="pch_defines,time_macros,include_file_mtime,include_file_ctime"
-if [ "$build" = 1 ]; then
-  if [ ! -f build/dev/build.ninja ]; then
-    log "configuring build/dev"
-    flock /tmp/benchd-build.lock cmake --preset dev >&2
-  fi
-  log "building benchd and benchd_runtime (build/dev)"
-  flock /tmp/benchd-build.lock cmake --build --preset dev --target benchd benchd_runtime >&2
-fi
-benchd=build/dev/bin/benchd
+bench_require curl awk=mawk flock=util-linux
+bench_build
 
 # ---- daemon --------------------------------------------------------------------------------
-work=$(mktemp -d /tmp/sse-cpu.XXXXXX)
-daemon_pid=""
-sampler_pid=""
-client_pids=()
-# shellcheck disable=SC2317  # called by the trap, which shellcheck 0.9 does not follow
-cleanup() {
-  local pid
-  for pid in "${client_pids[@]}" $sampler_pid; do kill "$pid" 2>/dev/null || true; done
-  if [ -n "$daemon_pid" ]; then
-    kill -TERM "$daemon_pid" 2>/dev/null || true
-    wait "$daemon_pid" 2>/dev/null || true
-  fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
+bench_workdir
 
 # A scenarios folder of one row; the workloads (and movies.json, which some of them post) are
 # the repository's.
@@ -114,18 +78,17 @@ CONF
 
 "$benchd" serve --config "$work/benchd.conf" > "$work/serve.out" 2> "$work/serve.err" &
 daemon_pid=$!
+bench_track "$daemon_pid"
 port=""
-for _ in $(seq 100); do
+if bench_wait_until 10 grep -q '^benchd serve: listening on' "$work/serve.out"; then
   port=$(sed -n 's|^benchd serve: listening on http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$work/serve.out")
-  [ -n "$port" ] && break
-  sleep 0.1
-done
+fi
 if [ -z "$port" ]; then
-  log "benchd serve did not start:"; cat "$work/serve.err" >&2; exit 1
+  bench_log "benchd serve did not start:"; cat "$work/serve.err" >&2; exit 1
 fi
 token=$(cat "$work/state/token")
 api="http://127.0.0.1:$port/api/v1"
-log "benchd serve (pid $daemon_pid) on port $port; $APPROACH, $CONNECTIONS connections at $RATE req/s, ${TEST_SECONDS}s test"
+bench_log "benchd serve (pid $daemon_pid) on port $port; $APPROACH, $CONNECTIONS connections at $RATE req/s, ${TEST_SECONDS}s test"
 
 call() { curl -sS -H "Authorization: Bearer $token" "$@"; }
 
@@ -145,7 +108,6 @@ read_threads() {
 }
 process_ticks() { local line; read -r line < "/proc/$daemon_pid/stat"; awk '{print $12 + $13}' <<<"${line##*) }"; }
 sampler() { while :; do read_threads; sleep "$SAMPLE_PERIOD"; done; }
-ticks_per_second=$(getconf CLK_TCK)
 now() { date +%s.%N; }
 
 # measure NAME CLIENTS: one run followed by CLIENTS streams. Appends "NAME wall http other
@@ -153,25 +115,27 @@ now() { date +%s.%N; }
 # client) to $work/events and "NAME clients-that-got-end" to $work/ends.
 measure() {
   local name="$1" clients="$2" i
-  log "== $name: run with $clients stream client(s)"
+  bench_log "== $name: run with $clients stream client(s)"
   read_threads > "$work/$name.start"
   local start_ticks start_time
   start_ticks=$(process_ticks)
   start_time=$(now)
   sampler > "$work/$name.samples" &
   sampler_pid=$!
+  bench_track "$sampler_pid"
 
   local body id
   body=$(call -H 'Content-Type: application/json' \
     -d "{\"scenarioFile\":\"sse-cpu.csv\",\"approaches\":[\"$APPROACH\"],\"warmupSeconds\":0,\"testSeconds\":$TEST_SECONDS}" \
     "$api/runs")
   id=$(sed -n 's/^{"id":\([0-9]*\),.*/\1/p' <<<"$body")
-  if [ -z "$id" ]; then log "cannot create a run: $body"; exit 1; fi
+  if [ -z "$id" ]; then bench_die "cannot create a run: $body"; fi
 
-  client_pids=()
+  local client_pids=() pid
   for ((i = 0; i < clients; i++)); do
     curl -s -N -H "Authorization: Bearer $token" "$api/runs/$id/events" > "$work/$name.client$i" &
     client_pids+=($!)
+    bench_track "$!"
   done
 
   local status="" deadline=$((SECONDS + TEST_SECONDS + 120))
@@ -184,18 +148,16 @@ measure() {
   end_time=$(now)
   end_ticks=$(process_ticks)
   read_threads > "$work/$name.end"
-  kill "$sampler_pid"; wait "$sampler_pid" 2>/dev/null || true; sampler_pid=""
+  bench_stop "$sampler_pid"
   if [ "$status" != completed ]; then
-    log "run $id ended '$status': $(call "$api/runs/$id")"; exit 1
+    bench_die "run $id ended '$status': $(call "$api/runs/$id")"
   fi
 
   # The streams close after the run's `end` event; give them a moment.
   for pid in "${client_pids[@]}"; do
-    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
+    bench_wait_until 5 bench_ended "$pid" || true
+    bench_stop "$pid"
   done
-  client_pids=()
   local counts="" ends=0
   for ((i = 0; i < clients; i++)); do
     counts+=" $(grep -c '^event: snapshot' "$work/$name.client$i" || true)"
@@ -205,7 +167,7 @@ measure() {
   echo "$name $ends" >> "$work/ends"
 
   # Per thread: last reading (end, else last sample) minus the start reading (0 if new).
-  awk -v name="$name" -v hz="$ticks_per_second" -v detail="$work/$name.threads" -v wall="$(awk -v a="$start_time" -v b="$end_time" 'BEGIN {print b - a}')" \
+  awk -v name="$name" -v hz="$bench_ticks_per_second" -v detail="$work/$name.threads" -v wall="$(awk -v a="$start_time" -v b="$end_time" 'BEGIN {print b - a}')" \
       -v total=$((end_ticks - start_ticks)) '
     FILENAME ~ /\.start$/ { start[$1] = $3; next }
     { last[$1] = $3; comm[$1] = $2 }
@@ -221,8 +183,8 @@ measure() {
       printf "%s %.3f %.2f %.2f %.2f %.2f\n", name, wall, http / hz, other / hz, gen / hz, (total - sum) / hz
     }' "$work/$name.start" "$work/$name.samples" "$work/$name.end" >> "$work/results"
   # Where it went, thread by thread (stderr).
-  log "CPU s by thread (tid name): $(sort -n "$work/$name.threads" | awk '{printf "%s%s %s %s", sep, $1, $2, $3; sep=", "}')"
-  log "run $id completed in $(awk -v a="$start_time" -v b="$end_time" 'BEGIN {printf "%.1f", b - a}') s"
+  bench_log "CPU s by thread (tid name): $(sort -n "$work/$name.threads" | awk '{printf "%s%s %s %s", sep, $1, $2, $3; sep=", "}')"
+  bench_log "run $id completed in $(awk -v a="$start_time" -v b="$end_time" 'BEGIN {printf "%.1f", b - a}') s"
 }
 
 measure reference 0
@@ -256,7 +218,7 @@ awk -v clients="$CLIENTS" '
     }
     printf "\n"
   }' "$work/results"
-awk -v hz="$ticks_per_second" '$1 == "streams" {
+awk -v hz="$bench_ticks_per_second" '$1 == "streams" {
   printf "unattributed = process (/proc/PID/stat, keeps exited threads) - the threads listed; 1 tick = %.2f s = %.3f %% of a core here\n", 1 / hz, 100 / hz / $2
 }' "$work/results"
 

@@ -2,7 +2,7 @@
 # Compares benchd's load generator (`benchd load`) with wrk and h2load (--h1) on the same
 # targets, then demonstrates coordinated omission.
 #
-# Usage: bench/loadgen/loadgen-vs-wrk.sh
+# Usage: bench/loadgen/loadgen-vs-wrk.sh [-h]
 # Environment (defaults in brackets):
 #   BUILD_DIR    build tree holding bin/benchd, bin/benchd-worker and plugins/ [build/bench-loadgen];
 #                configured (Release) and built when a binary is missing
@@ -31,7 +31,14 @@
 # and uncorrected p99 and the dropped arrivals of both. Exits 1 if the wait run's corrected p99
 # does not show the stall (>= 500 ms) or its uncorrected p99 does (>= 100 ms).
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+# shellcheck source=bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+cd "$bench_root"
+case "${1:-}" in
+  "") ;;
+  -h | --help) bench_usage 0 ;;
+  *) bench_usage_error "takes no arguments (its settings are environment variables)" ;;
+esac
 
 BUILD_DIR="${BUILD_DIR:-build/bench-loadgen}"
 PLUGIN="${PLUGIN:-callbacks-asio}"
@@ -44,105 +51,77 @@ CO_RATE="${CO_RATE:-1000}"
 CO_CONNECTIONS="${CO_CONNECTIONS:-16}"
 CO_DURATION="${CO_DURATION:-$((DURATION > 10 ? DURATION : 10))}"
 
-scripts/install-deps.sh wrk nghttp2-client nginx-light time
+bench_require wrk h2load=nghttp2-client /usr/sbin/nginx=nginx-light /usr/bin/time=time
 
-benchd="${BUILD_DIR}/bin/benchd"
-worker="${BUILD_DIR}/bin/benchd-worker"
 plugin_so="${BUILD_DIR}/plugins/${PLUGIN}.so"
-if [[ ! -x "${benchd}" || ! -x "${worker}" || ! -f "${plugin_so}" ]]; then
-  echo "== building benchd, benchd-worker and ${PLUGIN} in ${BUILD_DIR}"
-  cmake -S . -B "${BUILD_DIR}" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBENCHD_BUILD_TESTS=OFF \
-    -DBENCHD_BUILD_BENCHMARKS=OFF >/dev/null
-  cmake --build "${BUILD_DIR}" --target benchd benchd-worker "${PLUGIN//-/_}"
+if [[ ! -x "${BUILD_DIR}/bin/benchd" || ! -x "${BUILD_DIR}/bin/benchd-worker" ||
+  ! -f "${plugin_so}" ]]; then
+  bench_log "building benchd, benchd-worker and ${PLUGIN} in ${BUILD_DIR}"
+  scripts/install-deps.sh >&2
+  bench_cmake -S . -B "${BUILD_DIR}" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBENCHD_BUILD_TESTS=OFF \
+    -DBENCHD_BUILD_BENCHMARKS=OFF
+  bench_cmake --build "${BUILD_DIR}" --target benchd benchd-worker "${PLUGIN//-/_}"
 fi
+bench_use_tree "${BUILD_DIR}"  # benchd, worker
 
-work_dir="$(mktemp -d /tmp/loadgen-vs-wrk.XXXXXX)"
+bench_workdir
 # nginx's worker process runs as an unprivileged user when started by root: let it read the body.
-chmod 755 "${work_dir}"
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do
-    kill -CONT "${pid}" 2>/dev/null || true
-    kill "${pid}" 2>/dev/null || true
-  done
-  wait 2>/dev/null || true
-  rm -rf "${work_dir}"
-}
-trap cleanup EXIT
-
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-wait_for_port() {
-  local port="$1"
-  for _ in $(seq 1 100); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/${port}") 2>/dev/null; then
-      return 0
-    fi
-    sleep 0.1
-  done
-  echo "loadgen-vs-wrk.sh: nothing listens on port ${port}" >&2
-  exit 1
-}
+chmod 755 "${work}"
 
 # ---- targets -------------------------------------------------------------------------------
 start_nginx() {
   local port="$1"
-  mkdir -p "${work_dir}/nginx/www" "${work_dir}/nginx/logs"
-  printf '1795988747790' >"${work_dir}/nginx/www/body.txt"
-  cat >"${work_dir}/nginx/nginx.conf" <<EOF
+  mkdir -p "${work}/nginx/www" "${work}/nginx/logs"
+  printf '1795988747790' >"${work}/nginx/www/body.txt"
+  cat >"${work}/nginx/nginx.conf" <<EOF
 worker_processes 1;
 daemon off;
-pid ${work_dir}/nginx/nginx.pid;
-error_log ${work_dir}/nginx/logs/error.log warn;
+pid ${work}/nginx/nginx.pid;
+error_log ${work}/nginx/logs/error.log warn;
 events { worker_connections 4096; }
 http {
   access_log off;
-  client_body_temp_path ${work_dir}/nginx/body;
-  proxy_temp_path ${work_dir}/nginx/proxy;
-  fastcgi_temp_path ${work_dir}/nginx/fastcgi;
-  uwsgi_temp_path ${work_dir}/nginx/uwsgi;
-  scgi_temp_path ${work_dir}/nginx/scgi;
+  client_body_temp_path ${work}/nginx/body;
+  proxy_temp_path ${work}/nginx/proxy;
+  fastcgi_temp_path ${work}/nginx/fastcgi;
+  uwsgi_temp_path ${work}/nginx/uwsgi;
+  scgi_temp_path ${work}/nginx/scgi;
   keepalive_requests 1000000000;
   keepalive_timeout 300s;
   server {
     listen 127.0.0.1:${port};
     default_type application/json;
-    location / { root ${work_dir}/nginx/www; try_files /body.txt =404; }
+    location / { root ${work}/nginx/www; try_files /body.txt =404; }
   }
 }
 EOF
-  taskset -c "${TARGET_CPU}" /usr/sbin/nginx -p "${work_dir}/nginx" -c "${work_dir}/nginx/nginx.conf" \
-    2>"${work_dir}/nginx/stderr" &
-  pids+=($!)
-  wait_for_port "${port}"
+  taskset -c "${TARGET_CPU}" /usr/sbin/nginx -p "${work}/nginx" -c "${work}/nginx/nginx.conf" \
+    2>"${work}/nginx/stderr" &
+  bench_track "$!"
+  bench_wait_for_port "${port}"
 }
 
 start_worker() {
   local port="$1"
-  taskset -c "${TARGET_CPU}" "${worker}" --plugin "${plugin_so}" --port "${port}" --threads 1 \
-    --stats-interval-ms 3600000 >"${work_dir}/worker-${port}.out" 2>&1 &
-  worker_pid=$!
-  pids+=("${worker_pid}")
-  wait_for_port "${port}"
+  bench_start_worker "${TARGET_CPU}" "${work}/worker-${port}" "${plugin_so}" "${port}" \
+    --threads 1 --stats-interval-ms 3600000
 }
 
 # ---- tools ---------------------------------------------------------------------------------
 # Each run_* prints "<requests> <seconds> <cpu seconds>" for one run of its tool.
 timed() {
-  /usr/bin/time -f '%U %S' -o "${work_dir}/time" taskset -c "${GEN_CPU}" "$@"
+  bench_run /usr/bin/time -f '%U %S' -o "${work}/time" taskset -c "${GEN_CPU}" "$@"
 }
 
 cpu_seconds() {
-  awk '{ print $1 + $2 }' "${work_dir}/time"
+  awk '{ print $1 + $2 }' "${work}/time"
 }
 
 run_benchd() {
   local base="$1" approach="$2"
   timed "${benchd}" load --url "${base}" --approach "${approach}" --connections "${CONNECTIONS}" \
-    --duration "${DURATION}" --threads 1 --quiet --json >"${work_dir}/benchd.json"
-  python3 - "${work_dir}/benchd.json" "$(cpu_seconds)" <<'EOF'
+    --duration "${DURATION}" --threads 1 --quiet --json >"${work}/benchd.json"
+  python3 - "${work}/benchd.json" "$(cpu_seconds)" <<'EOF'
 import json, sys
 result = json.load(open(sys.argv[1]))
 errors = result["requests"]["errors"]
@@ -154,20 +133,20 @@ EOF
 
 run_wrk() {
   local url="$1"
-  timed wrk -t1 -c"${CONNECTIONS}" -d"${DURATION}s" "${url}" >"${work_dir}/wrk.txt"
+  timed wrk -t1 -c"${CONNECTIONS}" -d"${DURATION}s" "${url}" >"${work}/wrk.txt"
   awk -v cpu="$(cpu_seconds)" '
     / requests in / { requests = $1; seconds = $4; sub(/s,?$/, "", seconds) }
     /Non-2xx|Socket errors/ { print "wrk: " $0 > "/dev/stderr" }
-    END { print requests, seconds, cpu }' "${work_dir}/wrk.txt"
+    END { print requests, seconds, cpu }' "${work}/wrk.txt"
 }
 
 run_h2load() {
   local url="$1"
-  timed h2load --h1 -t1 -c"${CONNECTIONS}" -D "${DURATION}" "${url}" >"${work_dir}/h2load.txt"
+  timed h2load --h1 -t1 -c"${CONNECTIONS}" -D "${DURATION}" "${url}" >"${work}/h2load.txt"
   awk -v cpu="$(cpu_seconds)" '
     /^finished in/ { seconds = $3; sub(/s,$/, "", seconds) }
     /^requests:/ { succeeded = $8 }
-    END { print succeeded, seconds, cpu }' "${work_dir}/h2load.txt"
+    END { print succeeded, seconds, cpu }' "${work}/h2load.txt"
 }
 
 # ---- part 1 --------------------------------------------------------------------------------
@@ -177,9 +156,10 @@ declare -A rates cpus
 measure_once() {
   local target="$1" tool="$2" run="$3"
   shift 3
-  local line requests seconds cpu rate micros
-  line="$("$@")"
-  read -r requests seconds cpu <<<"${line}"
+  local requests seconds cpu rate micros
+  # Not in $(...): the run must be this shell's, so that a signal stops it (bench_run).
+  "$@" >"${work}/run"
+  read -r requests seconds cpu <"${work}/run"
   rate="$(awk -v r="${requests}" -v s="${seconds}" 'BEGIN { printf "%.0f", r / s }')"
   micros="$(awk -v c="${cpu}" -v r="${requests}" 'BEGIN { printf "%.2f", (r > 0 ? c * 1e6 / r : 0) }')"
   printf '  %-22s %-8s run %d: %9s req/s  %7s us CPU/request  (%s requests, %.1f s CPU)\n' \
@@ -199,9 +179,9 @@ echo "== part 1: ${CONNECTIONS} keep-alive connections, ${DURATION} s, one gener
 echo "   host: $(nproc) CPUs, $(uname -r), $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2)," \
   "$(h2load --version | head -1)"
 
-nginx_port="$(free_port)"
+nginx_port="$(bench_free_port)"
 start_nginx "${nginx_port}"
-worker_port="$(free_port)"
+worker_port="$(bench_free_port)"
 start_worker "${worker_port}"
 
 nginx_base="http://127.0.0.1:${nginx_port}"
@@ -267,12 +247,13 @@ for mode in drop wait; do
     kill -CONT "${worker_pid}"
   ) &
   stopper=$!
-  taskset -c "${GEN_CPU}" "${benchd}" load --url "${worker_base}" --approach "${PLUGIN}" \
+  bench_track "${stopper}"
+  bench_run taskset -c "${GEN_CPU}" "${benchd}" load --url "${worker_base}" --approach "${PLUGIN}" \
     --workload get-time-arrival-rate --rate "${CO_RATE}" --connections "${CO_CONNECTIONS}" \
     --duration "${CO_DURATION}" \
-    --threads 1 --arrivals "${mode}" --quiet --json >"${work_dir}/co-${mode}.json"
-  wait "${stopper}"
-  read -r corrected uncorrected maximum completed dropped late <<<"$(co_result "${work_dir}/co-${mode}.json")"
+    --threads 1 --arrivals "${mode}" --quiet --json >"${work}/co-${mode}.json"
+  bench_wait "${stopper}"
+  read -r corrected uncorrected maximum completed dropped late <<<"$(co_result "${work}/co-${mode}.json")"
   printf '  --arrivals %-4s  corrected p99 %9.2f ms   uncorrected p99 %8.2f ms   max %8.1f ms   completed %6d  dropped %5d  late %5d\n' \
     "${mode}" "${corrected}" "${uncorrected}" "${maximum}" "${completed}" "${dropped}" "${late}"
   if [[ "${mode}" == wait ]]; then

@@ -1,21 +1,24 @@
 #!/usr/bin/env bash
 # Measures how MovieService cache hits scale from 1 to 2 threads.
 #
-# Usage: cache-scaling.sh [BENCHMARK_BINARY [EXTRA_BENCHMARK_ARGS...]]
-#   BENCHMARK_BINARY defaults to build/dev/bench/microservice/benchd_cache_hit_benchmark.
+# Usage: bench/microservice/cache-scaling.sh [-h] [BENCHMARK_BINARY [EXTRA_BENCHMARK_ARGS...]]
+#   BENCHMARK_BINARY defaults to build/dev/bench/microservice/benchd_cache_hit_benchmark (of
+#   the checkout); a path given is taken from the current folder.
 #
 # Prints the median items/s of BM_MoviesByDirectorCacheHit on 1 and 2 threads (3 repetitions)
 # and their ratio, then the same ratio for BM_ThreadPrivateBaseline: work of the same shape on
 # thread-private data only, i.e. the best scaling this machine allows at the moment. Exits 1
 # if the binary is missing or its output cannot be read.
 set -euo pipefail
+# shellcheck source=bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
-binary="${1:-build/dev/bench/microservice/benchd_cache_hit_benchmark}"
+case "${1:-}" in -h | --help) bench_usage 0 ;; esac
+binary="${1:-${bench_root}/build/dev/bench/microservice/benchd_cache_hit_benchmark}"
 shift || true
 
 if [[ ! -x "${binary}" ]]; then
-  echo "cache-scaling.sh: benchmark binary not found or not executable: ${binary}" >&2
-  exit 1
+  bench_die "benchmark binary not found or not executable: ${binary}"
 fi
 
 csv="$("${binary}" \
@@ -33,8 +36,7 @@ report() {
   one="$(median_rate "${benchmark}" 1)"
   two="$(median_rate "${benchmark}" 2)"
   if [[ -z "${one}" || -z "${two}" ]]; then
-    echo "cache-scaling.sh: no ${benchmark} results for 1 and 2 threads in the output" >&2
-    exit 1
+    bench_die "no ${benchmark} results for 1 and 2 threads in the output"
   fi
   awk -v label="${label}" -v one="${one}" -v two="${two}" 'BEGIN {
     printf "%s, 1 thread:  %12.0f items/s\n", label, one

@@ -31,15 +31,18 @@
 #
 # Usage: bench/plugins/high-concurrency.sh [--connections N] [--delay MS] [--duration S]
 #                                          [--warmup S] [--rounds N] [--preset P] [--only a,b]
+#                                          [--no-build] [-h]
+#   --no-build  run build/P as it is, without building it first
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+# shellcheck source=bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+cd "$bench_root"
 
 connections=9800
 delay=100
 duration=10
 warmup=3
 rounds=3
-preset=dev
 only=""
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -48,29 +51,21 @@ while [ $# -gt 0 ]; do
     --duration) duration="$2"; shift 2 ;;
     --warmup) warmup="$2"; shift 2 ;;
     --rounds) rounds="$2"; shift 2 ;;
-    --preset) preset="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
-    *) echo "usage: $0 [--connections N] [--delay MS] [--duration S] [--warmup S] [--rounds N]" \
-         "[--preset P] [--only a,b]" >&2
-       exit 2 ;;
+    *) bench_common_option "$@"; shift "$bench_shift" ;;
   esac
 done
 
-scripts/install-deps.sh >&2
-source scripts/ccache-env.sh
-cmake --preset "$preset" >/dev/null
-cmake --build --preset "$preset" >/dev/null
-build="build/$preset"
+bench_build
 
 # ---- limits -------------------------------------------------------------------------------
 hard=$(ulimit -Hn)
 ulimit -n "$hard"
 reserve=1000  # the worker's and generator's other descriptors, with room to spare
 if [ "$hard" -lt $((connections + reserve)) ]; then
-  echo "high-concurrency: the open-file hard limit ($hard) is below the" \
+  bench_die "the open-file hard limit ($hard) is below the" \
     "$((connections + reserve)) descriptors $connections connections need; raise it" \
-    "(limits.conf, systemd LimitNOFILE) or pass --connections $((hard - reserve))" >&2
-  exit 1
+    "(limits.conf, systemd LimitNOFILE) or pass --connections $((hard - reserve))"
 fi
 # Connections per depth: depth 1 needs three descriptors per client connection in the worker.
 depth_connections=("$connections" "$connections")
@@ -87,42 +82,32 @@ if [ "${depth_connections[1]}" -ne "$connections" ]; then
 fi
 read -r port_low port_high < /proc/sys/net/ipv4/ip_local_port_range
 if [ $((port_high - port_low)) -lt $((connections + depth_connections[1])) ]; then
-  echo "high-concurrency: warning: $((port_high - port_low)) ephemeral ports for the" \
-    "client and upstream connections (net.ipv4.ip_local_port_range)" >&2
+  bench_log "warning: $((port_high - port_low)) ephemeral ports for the" \
+    "client and upstream connections (net.ipv4.ip_local_port_range)"
 fi
 
 server_cpu=1
 client_cpu=0
 if [ "$(nproc)" -lt 2 ]; then server_cpu=0; fi
 
-somaxconn_saved=""
-work=$(mktemp -d)
-cleanup() {
-  [ -n "${sampler_pid:-}" ] && kill "$sampler_pid" 2>/dev/null || true
-  [ -n "${worker_pid:-}" ] && kill "$worker_pid" 2>/dev/null || true
-  rm -rf "$work"
-  if [ -n "$somaxconn_saved" ]; then echo "$somaxconn_saved" > /proc/sys/net/core/somaxconn; fi
-}
-trap cleanup EXIT
+bench_workdir
 
 # The listen backlog is capped by net.core.somaxconn: connections beyond it that the server
 # has not accepted yet are dropped at the SYN and retried by the client's kernel after 1 s,
 # 3 s, ..., so a server that accepts slowly while its thread pool grows would see connect
 # timeouts that come from the host's setting, not from its model. Raised for the run where
 # this shell may (root in its network namespace), put back at exit; named otherwise.
+set_somaxconn() { echo "$1" > /proc/sys/net/core/somaxconn; }
 somaxconn=$(cat /proc/sys/net/core/somaxconn)
 if [ "$somaxconn" -lt "$connections" ]; then
-  if [ -w /proc/sys/net/core/somaxconn ] && echo "$connections" > /proc/sys/net/core/somaxconn
-  then
-    somaxconn_saved=$somaxconn
+  if [ -w /proc/sys/net/core/somaxconn ] && set_somaxconn "$connections"; then
+    bench_at_exit set_somaxconn "$somaxconn"
     echo "== somaxconn raised from $somaxconn to $connections for this run (put back at exit)" >&2
   else
     echo "== somaxconn $somaxconn caps the listen backlog below $connections connections:" \
       "a server that accepts slowly may see connect timeouts (raise net.core.somaxconn)" >&2
   fi
 fi
-
-source bench/plugins/common.sh  # free_port, cpu_ticks, ticks_per_second
 
 # sample PID FILE: every 0.2 s, the highest thread count and resident KiB so far, into FILE.
 sample() {
@@ -158,22 +143,11 @@ await_settled() {
   fi
 }
 
-# start_worker PLUGIN_PATH PORT [ARGS...]: starts it on the server core, waits for "ready".
+# start_worker PLUGIN_PATH PORT [ARGS...]: the worker on the server core (bench_start_worker:
+# sets worker_pid, waits for "ready").
 start_worker() {
-  local path="$1" port="$2"; shift 2
-  taskset -c "$server_cpu" "$build/bin/benchd-worker" --plugin "$path" --port "$port" \
-    --threads 1 --stats-interval-ms 60000 "$@" > "$work/worker.out" 2> "$work/worker.err" &
-  worker_pid=$!
-  for _ in $(seq 100); do grep -q '"ready"' "$work/worker.out" && return 0; sleep 0.1; done
-  echo "high-concurrency: $path did not become ready:" >&2
-  cat "$work/worker.err" >&2
-  return 1
-}
-
-stop_worker() {
-  kill -TERM "$worker_pid" 2>/dev/null || true
-  wait "$worker_pid" 2>/dev/null || true
-  worker_pid=""
+  bench_start_worker "$server_cpu" "$work/worker" "$1" "$2" --threads 1 \
+    --stats-interval-ms 60000 "${@:3}"
 }
 
 for round in $(seq "$rounds"); do
@@ -184,36 +158,35 @@ for round in $(seq "$rounds"); do
     for plugin_path in "$build"/plugins/*.so; do
       plugin=$(basename "$plugin_path" .so)
       if [ -n "$only" ] && [[ ",$only," != *",$plugin,"* ]]; then continue; fi
-      port=$(free_port)
+      port=$(bench_free_port)
       start_worker "$plugin_path" "$port"
       model=$(head -n 1 "$work/worker.out" |
         python3 -c 'import json,sys; print(json.load(sys.stdin)["plugin"]["concurrencyModel"])')
       if [ "$model" = "os-threads" ]; then
         # One pool thread per connection, and at depth 1 one more per nested request.
-        stop_worker
+        bench_stop "$worker_pid"
         start_worker "$plugin_path" "$port" --option "max_threads=$((2 * conns + 100))" \
           --option "max_queued=$conns" --option "backlog=$conns"
       fi
       if [ "$warmup" -gt 0 ]; then
-        taskset -c "$client_cpu" "$build/bin/benchd" load --url "http://127.0.0.1:$port" \
+        bench_run taskset -c "$client_cpu" "$benchd" load --url "http://127.0.0.1:$port" \
           --approach "$plugin" --workload get-time --connections "$conns" --depth "$depth" \
           --delay "$delay" --duration "$warmup" --threads 1 --quiet > /dev/null
         await_settled "$plugin" "$port"
       fi
       sample "$worker_pid" "$work/peak" &
       sampler_pid=$!
-      before=$(cpu_ticks "$worker_pid")
-      taskset -c "$client_cpu" "$build/bin/benchd" load --url "http://127.0.0.1:$port" \
+      bench_track "$sampler_pid"
+      before=$(bench_cpu_ticks "$worker_pid")
+      bench_run taskset -c "$client_cpu" "$benchd" load --url "http://127.0.0.1:$port" \
         --approach "$plugin" --workload get-time --connections "$conns" --depth "$depth" \
         --delay "$delay" --duration "$duration" --threads 1 --json --quiet > "$work/load.json"
-      after=$(cpu_ticks "$worker_pid")
-      kill "$sampler_pid" 2>/dev/null || true
-      wait "$sampler_pid" 2>/dev/null || true
-      sampler_pid=""
+      after=$(bench_cpu_ticks "$worker_pid")
+      bench_stop "$sampler_pid"
       read -r peak_threads peak_rss < "$work/peak"
-      stop_worker
+      bench_stop "$worker_pid"
       row=$(python3 - "$work/load.json" "$plugin" "$depth" "$((after - before))" \
-        "$ticks_per_second" "$peak_threads" "$peak_rss" <<'PY'
+        "$bench_ticks_per_second" "$peak_threads" "$peak_rss" <<'PY'
 import json, sys
 load = json.load(open(sys.argv[1]))
 plugin, depth, ticks, hz, threads, rss_kib = sys.argv[2:8]

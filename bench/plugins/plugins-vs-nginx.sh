@@ -13,65 +13,55 @@
 # CPU per request with it) and the lowest and highest requests/s of the rounds.
 #
 # Usage: bench/plugins/plugins-vs-nginx.sh [--duration S] [--connections N] [--rounds N]
-#                                          [--preset P]
+#                                          [--preset P] [--no-build] [-h]
+#   --no-build  run build/P as it is, without building it first
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+# shellcheck source=bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+cd "$bench_root"
 
 duration=10
 connections=64
 rounds=3
-preset=dev
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) duration="$2"; shift 2 ;;
     --connections) connections="$2"; shift 2 ;;
     --rounds) rounds="$2"; shift 2 ;;
-    --preset) preset="$2"; shift 2 ;;
-    *) echo "usage: $0 [--duration S] [--connections N] [--rounds N] [--preset P]" >&2; exit 2 ;;
+    *) bench_common_option "$@"; shift "$bench_shift" ;;
   esac
 done
 
-scripts/install-deps.sh wrk nginx-light >&2
-export CCACHE_SLOPPINESS="pch_defines,time_macros,include_file_mtime,include_file_ctime"
-cmake --preset "$preset" >/dev/null
-cmake --build --preset "$preset" >/dev/null
-build="build/$preset"
+bench_require wrk nginx=nginx-light
+bench_build
 
 server_cpu=1
 client_cpu=0
 if [ "$(nproc)" -lt 2 ]; then server_cpu=0; fi
 
-work=$(mktemp -d)
-cleanup() {
-  [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
-  [ -n "${worker_pid:-}" ] && kill "$worker_pid" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+bench_workdir
 
-# free_port, cpu_ticks (nginx's worker processes are summed by the caller), ticks_per_second
-source bench/plugins/common.sh
-
-# run_wrk PORT PATH -> prints requests/s
+# run_wrk PORT PATH: wrk on the client core, its report in $work/wrk.out.
 run_wrk() {
-  taskset -c "$client_cpu" wrk -t1 -c"$connections" -d"${duration}s" --latency "http://127.0.0.1:$1$2" \
-    > "$work/wrk.out"
-  awk '/Requests\/sec:/ {print $2}' "$work/wrk.out"
+  bench_run taskset -c "$client_cpu" wrk -t1 -c"$connections" -d"${duration}s" --latency \
+    "http://127.0.0.1:$1$2" > "$work/wrk.out"
 }
 
 results=()
-# measure NAME PORT PATH PID...
+# measure NAME PORT PATH PID...: the server's CPU is the PIDs' summed (nginx's processes).
 measure() {
   local name="$1" port="$2" path="$3"; shift 3
   local before=0 after=0 pid
-  for pid in "$@"; do before=$((before + $(cpu_ticks "$pid"))); done
+  for pid in "$@"; do before=$((before + $(bench_cpu_ticks "$pid"))); done
   local rps
-  rps=$(run_wrk "$port" "$path")
-  for pid in "$@"; do after=$((after + $(cpu_ticks "$pid"))); done
+  run_wrk "$port" "$path"
+  rps=$(awk '/Requests\/sec:/ {print $2}' "$work/wrk.out")
+  for pid in "$@"; do after=$((after + $(bench_cpu_ticks "$pid"))); done
   local requests
   requests=$(awk -v r="$rps" -v d="$duration" 'BEGIN {printf "%d", r * d}')
   local cpu_us_per_request
-  cpu_us_per_request=$(awk -v t=$((after - before)) -v hz="$ticks_per_second" -v n="$requests" \
+  cpu_us_per_request=$(awk -v t=$((after - before)) -v hz="$bench_ticks_per_second" \
+    -v n="$requests" \
     'BEGIN {printf "%.2f", (t / hz) * 1e6 / (n > 0 ? n : 1)}')
   results+=("$name $rps $cpu_us_per_request")
   echo "  $name: $rps req/s, $cpu_us_per_request µs CPU/request" >&2
@@ -80,7 +70,7 @@ measure() {
 for round in $(seq "$rounds"); do
   echo "== round $round of $rounds: nginx (1 worker on cpu $server_cpu), wrk on cpu $client_cpu," \
     "$connections connections, ${duration}s each" >&2
-  nginx_port=$(free_port)
+  nginx_port=$(bench_free_port)
   mkdir -p "$work/nginx"
   cat > "$work/nginx.conf" <<CONF
 worker_processes 1;
@@ -101,23 +91,25 @@ http {
   }
 }
 CONF
+  # nginx makes itself a daemon: its master leaves this script's process tree, so it is
+  # registered by its pid file, and measured once its worker process runs.
   taskset -c "$server_cpu" nginx -c "$work/nginx.conf" -p "$work" 2>/dev/null
-  sleep 0.5
+  bench_wait_until 10 test -s "$work/nginx.pid" || bench_die "nginx wrote no pid file"
   nginx_master=$(cat "$work/nginx.pid")
+  bench_track "$nginx_master"
+  bench_wait_until 10 pgrep -P "$nginx_master" > /dev/null || bench_die "nginx started no worker"
   nginx_pids="$nginx_master $(pgrep -P "$nginx_master" | tr '\n' ' ')"
   # shellcheck disable=SC2086
   measure nginx "$nginx_port" "/" $nginx_pids
-  kill "$(cat "$work/nginx.pid")"; rm -f "$work/nginx.pid"
+  bench_stop "$nginx_master"; rm -f "$work/nginx.pid"
 
   for plugin_path in "$build"/plugins/*.so; do
     plugin=$(basename "$plugin_path" .so)
-    port=$(free_port)
-    taskset -c "$server_cpu" "$build/bin/benchd-worker" --plugin "$plugin_path" --port "$port" \
-      --threads 1 --stats-interval-ms 60000 > "$work/worker.out" 2> "$work/worker.err" &
-    worker_pid=$!
-    for _ in $(seq 50); do grep -q '"ready"' "$work/worker.out" && break; sleep 0.1; done
+    port=$(bench_free_port)
+    bench_start_worker "$server_cpu" "$work/worker" "$plugin_path" "$port" --threads 1 \
+      --stats-interval-ms 60000
     measure "$plugin" "$port" "/$plugin/epoch-millis?delayCallDepth=0&delayInMillis=0" "$worker_pid"
-    kill -TERM "$worker_pid"; wait "$worker_pid" || true; worker_pid=""
+    bench_stop "$worker_pid"
   done
 done
 

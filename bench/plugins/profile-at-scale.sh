@@ -16,49 +16,37 @@
 # to within its 0.2 s stats interval.
 #
 # Usage: bench/plugins/profile-at-scale.sh [--connections N] [--delay MS] [--preset P]
-#                                          [--syscalls] plugin...
+#                                          [--syscalls] [--no-build] [-h] plugin...
+#   --no-build  run build/P as it is, without building it first
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+# shellcheck source=bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+cd "$bench_root"
 
 connections=9800
 delay=100
-preset=dev
 syscalls=0
 plugins=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --connections) connections="$2"; shift 2 ;;
     --delay) delay="$2"; shift 2 ;;
-    --preset) preset="$2"; shift 2 ;;
     --syscalls) syscalls=1; shift ;;
-    -*) echo "usage: $0 [--connections N] [--delay MS] [--preset P] [--syscalls] plugin..." >&2; exit 2 ;;
+    -*) bench_common_option "$@"; shift "$bench_shift" ;;
     *) plugins+=("$1"); shift ;;
   esac
 done
-if [ ${#plugins[@]} -eq 0 ]; then
-  echo "usage: $0 [--connections N] [--delay MS] [--preset P] [--syscalls] plugin..." >&2
-  exit 2
-fi
+[ ${#plugins[@]} -gt 0 ] || bench_usage_error "name at least one plugin"
 
-scripts/install-deps.sh linux-perf >&2
-source scripts/ccache-env.sh
-cmake --preset "$preset" >/dev/null
-cmake --build --preset "$preset" >/dev/null
-build="build/$preset"
+bench_require perf=linux-perf
+bench_build
 ulimit -n "$(ulimit -Hn)"
 if [ "$(ulimit -n)" -lt $((connections + 1000)) ]; then
-  echo "profile-at-scale: the open-file hard limit ($(ulimit -n)) is too low for" \
-    "$connections connections; pass --connections $(($(ulimit -n) - 1000))" >&2
-  exit 1
+  bench_die "the open-file hard limit ($(ulimit -n)) is too low for" \
+    "$connections connections; pass --connections $(($(ulimit -n) - 1000))"
 fi
 
-work=$(mktemp -d)
-cleanup() {
-  [ -n "${worker_pid:-}" ] && kill "$worker_pid" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-source bench/plugins/common.sh  # free_port, cpu_ticks, ticks_per_second
+bench_workdir
 # The last requests_served the worker printed in FILE (its stats lines).
 served() {
   python3 - "$1" <<'PY'
@@ -79,23 +67,21 @@ if [ "$syscalls" = 1 ]; then duration=24; fi
 
 for plugin in "${plugins[@]}"; do
   path="$build/plugins/$plugin.so"
-  [ -f "$path" ] || { echo "profile-at-scale: no plugin $path" >&2; exit 2; }
-  port=$(free_port)
-  taskset -c 1 "$build/bin/benchd-worker" --plugin "$path" --port "$port" --threads 1 \
-    --stats-interval-ms 200 > "$work/worker.out" 2> "$work/worker.err" &
-  worker_pid=$!
-  for _ in $(seq 100); do grep -q '"ready"' "$work/worker.out" && break; sleep 0.1; done
-  taskset -c 0 "$build/bin/benchd" load --url "http://127.0.0.1:$port" --approach "$plugin" \
+  [ -f "$path" ] || bench_usage_error "no plugin $path"
+  port=$(bench_free_port)
+  bench_start_worker 1 "$work/worker" "$path" "$port" --threads 1 --stats-interval-ms 200
+  taskset -c 0 "$benchd" load --url "http://127.0.0.1:$port" --approach "$plugin" \
     --connections "$connections" --delay "$delay" --duration "$duration" --threads 1 --json --quiet \
     > "$work/load.json" &
   load_pid=$!
+  bench_track "$load_pid"
   sleep 4
   served_before=$(served "$work/worker.out")
-  before=$(cpu_ticks "$worker_pid")
+  before=$(bench_cpu_ticks "$worker_pid")
   # The whole core the worker is pinned to, not -p: a thread pool's threads started after perf
   # attached would be missed. The report keeps the worker's samples only.
-  perf record -F 499 -a -C 1 -o "$work/perf.data" -- sleep 8 > /dev/null 2>&1
-  after=$(cpu_ticks "$worker_pid")
+  bench_run perf record -F 499 -a -C 1 -o "$work/perf.data" -- sleep 8 > /dev/null 2>&1
+  after=$(bench_cpu_ticks "$worker_pid")
   sleep 0.5
   served_after=$(served "$work/worker.out")
   if [ "$syscalls" = 1 ]; then
@@ -110,7 +96,7 @@ for plugin in "${plugins[@]}"; do
     done
     # The counted window is the 3 s sleep of the command perf runs; the rate of answers in it
     # comes from the worker's stats lines (count and timestamp) seen at its start and end.
-    perf stat -x, -e "$events" -a -C 1 -o "$work/syscalls.csv" -- \
+    bench_run perf stat -x, -e "$events" -a -C 1 -o "$work/syscalls.csv" -- \
       python3 - "$work/worker.out" "$work/answer_rate" > /dev/null 2>&1 <<'PY' || true
 import json, sys, time
 def last_stats(path):
@@ -132,15 +118,15 @@ open(sys.argv[2], "w").write(f"{rate:.0f}\n")
 PY
     answer_rate=$(cat "$work/answer_rate" 2>/dev/null || echo 0)
     if [ "${answer_rate:-0}" -le 0 ]; then
-      echo "profile-at-scale: $plugin answered nothing while the system calls were counted" >&2
+      bench_log "$plugin answered nothing while the system calls were counted"
     fi
   fi
-  wait "$load_pid"
-  kill -TERM "$worker_pid"; wait "$worker_pid" || true
+  bench_wait "$load_pid"
+  bench_stop "$worker_pid"
   rps=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["requestsPerSecond"])' \
     "$work/load.json")
   # The worker's own count of answers (nested ones included) while perf recorded.
-  cpu_us=$(awk -v t=$((after - before)) -v hz="$ticks_per_second" \
+  cpu_us=$(awk -v t=$((after - before)) -v hz="$bench_ticks_per_second" \
     -v n=$((served_after - served_before)) \
     'BEGIN {printf "%.1f", (t / hz) * 1e6 / (n > 0 ? n : 1)}')
   printf '\n== %s: %.0f req/s, %s µs CPU per answered request (%d connections, %d ms delay)\n' \
@@ -176,5 +162,4 @@ for name, count in sorted(calls.items(), key=lambda item: -item[1]):
         print(f"   {count / served:8.2f}  {name}")
 PY
   fi
-  worker_pid=""
 done

@@ -20,42 +20,49 @@
 # PANIC lines of PostgreSQL's log, counted by message.
 #
 # Usage: bench/postgres/pool-scarcity.sh [--preset P] [--connections N] [--duration S]
-#                                        [--only a,b] [--skip-original-rows]
+#                                        [--only a,b] [--skip-original-rows] [-h]
+#   build/P is run as it is, never built here (--no-build is implied): build benchd_runtime first
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+# shellcheck source=bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+cd "$bench_root"
 
-preset=dev
 connections=2000
 duration=10
 only=""
 original_rows=1
 while [ $# -gt 0 ]; do
   case "$1" in
-    --preset) preset="$2"; shift 2 ;;
     --connections) connections="$2"; shift 2 ;;
     --duration) duration="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
     --skip-original-rows) original_rows=0; shift ;;
-    *) echo "usage: $0 [--preset P] [--connections N] [--duration S] [--only a,b] [--skip-original-rows]" >&2; exit 2 ;;
+    *) bench_common_option "$@"; shift "$bench_shift" ;;
   esac
 done
 
-benchd="build/$preset/bin/benchd"
+bench_use_tree "build/$preset"  # benchd
 bin_dir=/usr/lib/postgresql/15/bin
-[ -x "$benchd" ] || { echo "no $benchd: build the $preset preset first" >&2; exit 1; }
-[ -x "$bin_dir/initdb" ] || { echo "no $bin_dir/initdb: install postgresql-15" >&2; exit 1; }
+bench_require "$bin_dir/initdb=postgresql-15"
 
-work=$(mktemp -d /tmp/benchd-pool-bench-XXXXXX)
+bench_workdir
 as_server_user=()
 if [ "$(id -u)" = 0 ]; then
   chown postgres "$work"
   as_server_user=(runuser -u postgres --)
 fi
-cleanup() {
-  "${as_server_user[@]}" "$bin_dir/pg_ctl" -D "$work/data" -m fast stop >/dev/null 2>&1 || true
-  rm -rf "$work"
+# The cluster leaves this script's process tree (pg_ctl makes the postmaster a daemon): it is
+# stopped at exit by the pid its pid file names, with SIGINT (pg_ctl's -m fast), so that one
+# still starting when the script is stopped goes too.
+stop_cluster() {
+  local postmaster
+  postmaster=$(head -n 1 "$work/data/postmaster.pid" 2>/dev/null) || return 0
+  # A pid file left by a crash may name a later, unrelated process.
+  [ "$(cat "/proc/$postmaster/comm" 2>/dev/null)" = postgres ] || return 0
+  bench_track --signal INT "$postmaster"
+  bench_stop "$postmaster"
 }
-trap cleanup EXIT
+bench_at_exit stop_cluster
 
 echo "== starting PostgreSQL 15 in $work"
 "${as_server_user[@]}" "$bin_dir/initdb" -D "$work/data" -U postgres -A trust --locale=C \
@@ -66,7 +73,6 @@ echo "== starting PostgreSQL 15 in $work"
 postmaster=$(head -1 "$work/data/postmaster.pid")
 conninfo="host=$work port=5432 dbname=postgres user=postgres"
 
-ticks_per_second=$(getconf CLK_TCK)
 # The cluster's CPU ticks so far: the postmaster's own and its reaped children's, and its live
 # children's (backends still open, the background processes).
 database_ticks() {
@@ -143,7 +149,7 @@ for pool in 16 500; do
     out="$work/original-$pool"
     mkdir -p "$out"
     echo scenarios-postgres >"$out/path"
-    "$benchd" run scenarios-postgres.csv -w 2 -t "$duration" -o "$out" --quiet \
+    bench_run "$benchd" run scenarios-postgres.csv -w 2 -t "$duration" -o "$out" --quiet \
       --postgres "$conninfo" --db-pool "$pool" -a "${approaches// /,}" >/dev/null ||
       [ $? -eq 3 ] # 3: completed with failed results, which the table shows
     collect "$pool" "$out" ""
@@ -155,12 +161,14 @@ for pool in 16 500; do
     echo high >"$out/path"
     before=$(database_ticks)
     started=$(date +%s.%N)
-    "$benchd" run "$work/high.csv" -o "$out" --quiet --postgres "$conninfo" --db-pool "$pool" \
-      -a "$approach" >/dev/null || [ $? -eq 3 ] # 3: completed with a failed result
+    bench_run "$benchd" run "$work/high.csv" -o "$out" --quiet --postgres "$conninfo" \
+      --db-pool "$pool" -a "$approach" >/dev/null ||
+      [ $? -eq 3 ] # 3: completed with a failed result
     after=$(database_ticks)
     elapsed=$(python3 -c "import time; print(time.time() - $started)")
     # Over the whole invocation (warm-up, test and the reset): the database's work per second.
-    db_cpu=$(python3 -c "print(f'{100.0 * ($after - $before) / $ticks_per_second / $elapsed:.0f}')")
+    db_cpu=$(python3 -c \
+      "print(f'{100.0 * ($after - $before) / $bench_ticks_per_second / $elapsed:.0f}')")
     collect "$pool" "$out" "$db_cpu"
   done
 done

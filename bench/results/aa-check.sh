@@ -17,68 +17,48 @@
 #
 # Usage: bench/results/aa-check.sh [--repeat N] [--approach A] [--file F] [--preset P]
 #                                  [--only aa-shared,aa-split,known] [-w S] [-t S] [--out DIR]
+#                                  [--no-build] [-h]
+#   --no-build  run build/P as it is, without building it first
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+# shellcheck source=bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+cd "$bench_root"
 
 repeat=5
 approach=callbacks-asio
 file=scenarios-quick.csv
-preset=dev
 only=aa-shared,aa-split,known
 out=""
 overrides=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --repeat) repeat="$2"; shift 2 ;;
-    --approach) approach="$2"; shift 2 ;;
-    --file) file="$2"; shift 2 ;;
-    --preset) preset="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
-    --out) out="$2"; shift 2 ;;
-    -w|-t) overrides+=("$1" "$2"); shift 2 ;;
-    *) echo "usage: $0 [--repeat N] [--approach A] [--file F] [--preset P]" \
-         "[--only aa-shared,aa-split,known] [-w S] [-t S] [--out DIR]" >&2
-       exit 2 ;;
+    *) bench_results_option "$@"; shift "$bench_shift" ;;
   esac
 done
 
-scripts/install-deps.sh >&2
-source scripts/ccache-env.sh
-[ -f "build/$preset/CMakeCache.txt" ] || cmake --preset "$preset" >&2
-cmake --build "build/$preset" >&2
-benchd="build/$preset/bin/benchd"
-[ -n "$out" ] || out=$(mktemp -d /tmp/benchd-aa-check.XXXXXX)
-stem=$(basename "$file" .csv)
-echo "aa-check: $file, --repeat $repeat, results in $out" >&2
-
-# The standings' win counts and contests of one results folder under one rule:
-# prints "WINS CONTESTS" (wins of every approach summed).
-wins_of() {
-  "$benchd" winners "$1" --winners "$2" |
-    awk '/ contests/ { for (i = 1; i <= NF; ++i) if ($i == "contests") contests = $(i - 1) }
-         /^  \([0-9]+\) / { wins += $(NF - 3) }
-         END { print wins + 0, contests + 0 }'
-}
-
-rate() {  # WINS CONTESTS → "W of C cells (P %)"
-  awk -v w="$1" -v c="$2" 'BEGIN { printf "%d of %d cells (%.1f %%)", w, c, c ? 100 * w / c : 0 }'
-}
+bench_build
+bench_results_out  # out, stem
+bench_log "$file, --repeat $repeat, results in $out"
 
 report_aa() {  # LABEL FOLDER
   local significant original noise
-  significant=$(wins_of "$2" significant)
-  original=$(wins_of "$2" original)
+  significant=$(bench_wins "$2" --winners significant)
+  original=$(bench_wins "$2" --winners original)
   noise=$("$benchd" winners "$2" --winners original | sed -n 's/^median lead of the top two: //p')
-  echo "$1: false winners, significance rule: $(rate $significant)"
-  echo "$1: false winners, original rule:     $(rate $original)"
+  # shellcheck disable=SC2086  # "WINS CONTESTS", split into bench_cells' two arguments
+  echo "$1: false winners, significance rule: $(bench_cells $significant 1)"
+  # shellcheck disable=SC2086
+  echo "$1: false winners, original rule:     $(bench_cells $original 1)"
   echo "$1: median lead between the copies:   $noise"
 }
 
 run() {  # NAME ARGS...
   local name="$1"
   shift
-  echo "aa-check: running $name ($(date -u +%H:%M:%S) UTC)" >&2
-  "$benchd" run "$file" --repeat "$repeat" --quiet -o "$out/$name" "${overrides[@]}" "$@" >&2
+  bench_log "running $name ($(date -u +%H:%M:%S) UTC)"
+  bench_run "$benchd" run "$file" --repeat "$repeat" --quiet -o "$out/$name" "${overrides[@]}" \
+    "$@" >&2
 }
 
 IFS=, read -r -a parts <<< "$only"
@@ -94,6 +74,6 @@ for part in "${parts[@]}"; do
       run known -a threads-poco,callbacks-asio --cpus split
       echo "known difference (threads-poco vs callbacks-asio, CPUs split):"
       "$benchd" winners "$out/known/$stem" --winners significant | sed 's/^/  /' ;;
-    *) echo "aa-check: unknown part '$part'" >&2; exit 2 ;;
+    *) bench_usage_error "unknown part '$part' in --only" ;;
   esac
 done

@@ -14,47 +14,35 @@
 # call, pays the cost twice; the per-row leads show it).
 #
 # Usage: bench/results/power.sh [--repeat N] [--approach A] [--file F] [--preset P]
-#                               [-w S] [-t S] [--out DIR]
+#                               [-w S] [-t S] [--out DIR] [--no-build] [-h]
+#   --no-build  run build/P as it is, without building it first
 # Defaults: --repeat 10, scenarios-ci.csv (4 rows: about 4 x 12 s x 4 approaches x N rounds).
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+# shellcheck source=bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+cd "$bench_root"
 
 repeat=10
 approach=callbacks-asio
 file=scenarios-ci.csv
-preset=dev
 out=""
 overrides=()
 while [ $# -gt 0 ]; do
-  case "$1" in
-    --repeat) repeat="$2"; shift 2 ;;
-    --approach) approach="$2"; shift 2 ;;
-    --file) file="$2"; shift 2 ;;
-    --preset) preset="$2"; shift 2 ;;
-    --out) out="$2"; shift 2 ;;
-    -w|-t) overrides+=("$1" "$2"); shift 2 ;;
-    *) echo "usage: $0 [--repeat N] [--approach A] [--file F] [--preset P] [-w S] [-t S]" \
-         "[--out DIR]" >&2
-       exit 2 ;;
-  esac
+  bench_results_option "$@"
+  shift "$bench_shift"
 done
 
-scripts/install-deps.sh >&2
-source scripts/ccache-env.sh
-[ -f "build/$preset/CMakeCache.txt" ] || cmake --preset "$preset" >&2
-cmake --build "build/$preset" >&2
-benchd="build/$preset/bin/benchd"
-[ -n "$out" ] || out=$(mktemp -d /tmp/benchd-power.XXXXXX)
-stem=$(basename "$file" .csv)
-echo "power: $file, $approach, --repeat $repeat, results in $out" >&2
+bench_build
+bench_results_out  # out, stem
+bench_log "$file, $approach, --repeat $repeat, results in $out"
 
 # benchd run, where 3 (completed, some results failed) still leaves results to read; the
 # failures are in results.md.
 run() {
-  "$benchd" run "$file" --quiet "${overrides[@]}" "$@" >&2 || {
+  bench_run "$benchd" run "$file" --quiet "${overrides[@]}" "$@" >&2 || {
     local status=$?
     [ "$status" -eq 3 ] || exit "$status"
-    echo "power: some results failed; see their results.md" >&2
+    bench_log "some results failed; see their results.md"
   }
 }
 
@@ -71,7 +59,7 @@ print(statistics.median(values) if values else "nan")
 EOF
 }
 
-echo "power: calibrating ($(date -u +%H:%M:%S) UTC)" >&2
+bench_log "calibrating ($(date -u +%H:%M:%S) UTC)"
 run -a "$approach" -o "$out/calibration"
 base_ms=$(column_median "$out/calibration/$stem/results.csv" cpu_millis_per_request)
 cost_for() {  # SHARE → microseconds, at least 1
@@ -80,21 +68,13 @@ cost_for() {  # SHARE → microseconds, at least 1
 cost5=$(cost_for 0.05)
 cost10=$(cost_for 0.10)
 copy="$approach#2"
-slow5="$approach[benchd.cpu_cost_us=$cost5]"
-slow10="$approach[benchd.cpu_cost_us=$cost10]"
-echo "power: median CPU per request $base_ms ms; costs $cost5 and $cost10 us;" \
-  "running 4 approaches x $repeat rounds ($(date -u +%H:%M:%S) UTC)" >&2
+slow5="${approach}[benchd.cpu_cost_us=$cost5]"
+slow10="${approach}[benchd.cpu_cost_us=$cost10]"
+bench_log "median CPU per request $base_ms ms; costs $cost5 and $cost10 us;" \
+  "running 4 approaches x $repeat rounds ($(date -u +%H:%M:%S) UTC)"
 started=$(date +%s)
 run -a "$approach,$copy,$slow5,$slow10" --repeat "$repeat" -o "$out/power"
 folder="$out/power/$stem"
-
-# "WINS CONTESTS" of the grid of approaches A,B over the folder's runs.
-wins_of() {  # APPROACHES
-  "$benchd" winners "$folder" -a "$1" --winners significant |
-    awk '/ contests/ { for (i = 1; i <= NF; ++i) if ($i == "contests") contests = $(i - 1) }
-         /^  \([0-9]+\) / { wins += $(NF - 3) }
-         END { print wins + 0, contests + 0 }'
-}
 
 # "FOUND AFFECTED": the affected cells (CPU per request, CPU use) that the grid of the approach
 # against SLOW calls for the approach.
@@ -130,13 +110,15 @@ print(", ".join(leads))
 EOF
 }
 
-share() {  # COUNT OF → "C of O cells (P %)"
-  awk -v c="$1" -v o="$2" 'BEGIN { printf "%d of %d cells (%.0f %%)", c, o, o ? 100 * c / o : 0 }'
-}
-
 echo "power: $file, $approach, $repeat rounds of 4 approaches in $(($(date +%s) - started)) s"
-echo "A/A ($approach against $copy): false winners $(share $(wins_of "$approach,$copy"))"
-echo "known 5 % ($cost5 us per call into the core): found in $(share $(found_of "$slow5"))" \
+# shellcheck disable=SC2046  # "COUNT OF", split into bench_cells' two arguments
+echo "A/A ($approach against $copy): false winners" \
+  "$(bench_cells $(bench_wins "$folder" -a "$approach,$copy" --winners significant))"
+# shellcheck disable=SC2046
+echo "known 5 % ($cost5 us per call into the core):" \
+  "found in $(bench_cells $(found_of "$slow5"))" \
   "of the CPU cells it affects; lead per row: $(row_leads "$slow5")"
-echo "known 10 % ($cost10 us per call into the core): found in $(share $(found_of "$slow10"))" \
+# shellcheck disable=SC2046
+echo "known 10 % ($cost10 us per call into the core):" \
+  "found in $(bench_cells $(found_of "$slow10"))" \
   "of the CPU cells it affects; lead per row: $(row_leads "$slow10")"
