@@ -17,8 +17,8 @@
 #include <algorithm>
 #include <cmath>
 
-using benchd::results::PresentedSecond;
 using benchd::charts::ScenarioChart;
+using benchd::results::PresentedSecond;
 using namespace benchd::gui::testing;
 
 namespace {

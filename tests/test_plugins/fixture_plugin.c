@@ -1,6 +1,6 @@
 /* Test fixture: a minimal C plugin that breaks one rule of the ABI, chosen by one FIXTURE_*
- * definition at build time (tests/test_plugins/CMakeLists.txt builds one library per rule). It never
- * listens: start() does nothing and bound_port() names a port nobody serves, which is enough
+ * definition at build time (tests/test_plugins/CMakeLists.txt builds one library per rule). It
+ * never listens: start() does nothing and bound_port() names a port nobody serves, which is enough
  * for the worker's load checks, ready line and stats. Without exceptions or C++ on its side,
  * nothing the host throws into it could be caught here. */
 #include <benchd/plugin.h>

@@ -10,7 +10,7 @@
 //                     arrays deep: an answer that would overflow a recursive reader's stack;
 //   hang-on-request   GET /health answers 200, any other request is never answered and its
 //                     thread never returns, so stop() never returns either: a hung worker that
-//                     only SIGKILL ends.
+//                     its own stop watchdog (or the runner's SIGKILL) ends.
 //
 // One accept thread serves one connection at a time with plain blocking sockets: read one
 // request head, answer, close. stop() wakes the thread through a pipe, so it never waits on a

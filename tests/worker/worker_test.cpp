@@ -5,6 +5,7 @@
 #include "temp_dir.hpp"
 #include "worker_process.hpp"
 
+#include <benchd/conformance/loopback_socket.hpp>
 #include <benchd/plugin.h>
 
 #include <gtest/gtest.h>
@@ -415,6 +416,30 @@ TEST(WorkerLifecycle, SigtermAndSigintStopGracefully) {
     ASSERT_FALSE(lines.empty());
     EXPECT_EQ(lines.back(), R"({"event":"stopped","drained":true})");
   }
+}
+
+/// A plugin whose stop() never returns (hang-on-request: its thread never comes back from a
+/// request) is ended by the worker itself once the stop timeout and the grace are over, the
+/// plugin named, exit 5: the stop of a worker is bounded, whatever its plugin does.
+TEST(WorkerLifecycle, AStopThatNeverReturnsEndsTheWorkerAfterTheTimeoutAndTheGrace) {
+  WorkerProcess worker({"--plugin", testPluginDir() + "/hang-on-request/hang-on-request.so",
+                        "--port", "0", "--stop-timeout-ms", "200"});
+  const auto port = worker.waitReady();
+  ASSERT_TRUE(port) << worker.stderrText();
+  benchd::conformance::LoopbackSocket client(*port);
+  ASSERT_TRUE(client.connected());
+  ASSERT_TRUE(client.send("GET /hang-on-request/epoch-millis HTTP/1.1\r\nHost: x\r\n\r\n"));
+  for (int wait = 0; wait < 200 && worker.stderrText().find("hanging on") == std::string::npos;
+       ++wait) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_NE(worker.stderrText().find("hanging on"), std::string::npos) << worker.stderrText();
+  worker.signal(SIGTERM);
+  EXPECT_EQ(worker.waitExit(std::chrono::seconds(60)), 5) << worker.stderrText();
+  EXPECT_NE(worker.stderrText().find("benchd-worker: error: hang-on-request: stop() did not "
+                                     "return within 5200 ms"),
+            std::string::npos)
+      << worker.stderrText();
 }
 
 TEST(WorkerLifecycle, FailingCreateIsAStartFailureWithABoundedMessage) {

@@ -1,5 +1,7 @@
 #include "progress_line.hpp"
 
+#include <benchd/common/units.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
@@ -18,7 +20,7 @@ ProgressLine::ProgressLine(std::ostream& out, bool terminal, std::uint32_t warmu
 
 void ProgressLine::show(const measurement::LoadSnapshot& snapshot) {
   const bool warmup = snapshot.phase == measurement::PhaseKind::kWarmup;
-  const auto elapsed = static_cast<double>((snapshot.start + snapshot.duration).count()) / 1e6;
+  const auto elapsed = common::secondsOfMicros((snapshot.start + snapshot.duration).count());
   std::ostringstream line;
   line << std::fixed << std::setprecision(0);
   if (warmup || !request_limit_) {

@@ -3,6 +3,7 @@
 #include "answer_check.hpp"
 #include "worker_supervisor.hpp"
 
+#include <benchd/common/units.hpp>
 #include <benchd/microservice/service_profile.hpp>
 #include <benchd/results/summary_metrics.hpp>
 #include <benchd/sampling/host_sampler.hpp>
@@ -237,7 +238,7 @@ std::optional<loadgen::ScenarioResult> RowRun::measure(
     second.load = results::LoadSecond::of(snapshot);
     second.system = samplers->sample(worker);
     context_.store.addSecond(result_id_, second);
-    const double elapsed = static_cast<double>((snapshot.start + snapshot.duration).count()) / 1e6;
+    const double elapsed = common::secondsOfMicros((snapshot.start + snapshot.duration).count());
     context_.observer.onSecond(context_.progress(stepOf(snapshot.phase), elapsed, phase_seconds),
                                second);
     if (snapshot.phase == measurement::PhaseKind::kTest) {

@@ -3,6 +3,7 @@
 // crashing plugin cannot take the daemon down and the server is measured alone. With --inspect
 // it only loads and checks the plugin and describes it: benchd's plugin catalog.
 #include "host_api.hpp"
+#include "stop_watchdog.hpp"
 #include "worker_events.hpp"
 #include "worker_options.hpp"
 
@@ -311,7 +312,12 @@ int runWorker(int argc, char** argv) {
 
   const auto timeout_millis = static_cast<std::uint32_t>(options.stop_timeout.count());
   error = freshError();
-  const benchd_status stopped = api.stop(server, timeout_millis, &error);
+  benchd_status stopped = BENCHD_ERR_INTERNAL;
+  {
+    const worker::StopWatchdog watchdog(options.stop_timeout + worker::kStopGrace,
+                                        plugin.info.name);
+    stopped = api.stop(server, timeout_millis, &error);
+  }
   if (stopped != BENCHD_OK && stopped != BENCHD_ERR_TIMEOUT) {
     std::fprintf(stderr, "benchd-worker: warning: %s: stop() failed: %s\n",
                  plugin.info.name.c_str(), errorMessage(error).c_str());
