@@ -90,7 +90,10 @@ RunPanel::RunPanel(ApiClient& api, QWidget* parent) : QWidget(parent), api_(api)
   repeat_->setObjectName(QStringLiteral("repeat"));
   repeat_->setRange(1, static_cast<int>(scenario::kMaxRepeats));
   repeat_->setValue(1);
-  repeat_->setSuffix(tr(" runs"));
+  repeat_->setSuffix(tr(" run"));
+  // "1 run", "5 runs": a spin box has one suffix, so it follows the value.
+  connect(repeat_, &QSpinBox::valueChanged, this,
+          [this](int runs) { repeat_->setSuffix(runs == 1 ? tr(" run") : tr(" runs")); });
   repeat_->setToolTip(
       tr("Runs of every (row, approach), in rounds of a shuffled order. With 5 or more the "
          "winners grid tests each lead round by round and calls only significant ones; 10 or "
