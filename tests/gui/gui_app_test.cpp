@@ -35,7 +35,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
+#include <csignal>
 #include <memory>
+#include <sys/prctl.h>
 
 using benchd::charts::ScenarioChart;
 using benchd::gui::MainWindow;
@@ -51,6 +53,9 @@ class DaemonProcess {
     config.write(QStringLiteral("port = %1\nstate_dir = %2/state\n").arg(port).arg(dir).toUtf8());
     config.close();
     process_.setProcessChannelMode(QProcess::SeparateChannels);
+    // The daemon dies with this test process, also when the test ends without its destructors
+    // (a sanitizer report, qFatal): no `benchd serve` may outlive the suite.
+    process_.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
     process_.start(QString::fromStdString(benchd::testing::cliPath()),
                    {QStringLiteral("serve"), QStringLiteral("--config"), config.fileName()});
     QDeadlineTimer deadline(30'000);
