@@ -28,6 +28,12 @@ std::optional<store::RunId> runIdOf(const http::Request& request) {
   return parseRunId(request.param("id").value_or(""));
 }
 
+std::optional<store::RunRecord> runOf(const store::ResultStore& store,
+                                      const http::Request& request) {
+  const std::optional<store::RunId> id = runIdOf(request);
+  return id ? store.findRun(*id) : std::nullopt;
+}
+
 void writeProgressMembers(JsonWriter& json, const runner::Progress& progress) {
   field(json, "row", std::uint64_t{progress.row_number});
   field(json, "rows", std::uint64_t{progress.row_count});

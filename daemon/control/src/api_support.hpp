@@ -46,6 +46,10 @@ void writeProgressMembers(JsonWriter& json, const runner::Progress& progress);
 
 /// 404 for the {id} of `request`.
 http::Response noSuchRun(const http::Request& request);
+/// The stored run the {id} of `request` names, or nothing (answer noSuchRun): the first step of
+/// every route under /api/v1/runs/{id}.
+std::optional<store::RunRecord> runOf(const store::ResultStore& store,
+                                      const http::Request& request);
 
 /// The JSON object of a run (schema `Run`): its record, and where it stands in the queue when
 /// it is queued or running.

@@ -250,12 +250,8 @@ void ControlApi::addResultRoutes(http::Router& router) {
   // Finds the run of {id} or answers 404; then the handler.
   const auto onRun = [this](RunRouteHandler handler) {
     return [this, handler](const http::Request& request) {
-      const std::optional<store::RunId> id = runIdOf(request);
-      const std::optional<store::RunRecord> record = id ? store_.findRun(*id) : std::nullopt;
-      if (!record) {
-        return noSuchRun(request);
-      }
-      return handler(store_, request, *record);
+      const std::optional<store::RunRecord> record = runOf(store_, request);
+      return record ? handler(store_, request, *record) : noSuchRun(request);
     };
   };
   router.add("GET", "/api/v1/runs/{id}/results", onRun(resultsDocument));

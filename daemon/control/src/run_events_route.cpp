@@ -68,8 +68,7 @@ std::variant<std::optional<std::uint64_t>, std::string> lastEventIdOf(
 
 void ControlApi::addEventRoute(http::Router& router) {
   router.add("GET", "/api/v1/runs/{id}/events", [this](const http::Request& request) {
-    const std::optional<store::RunId> id = runIdOf(request);
-    const std::optional<store::RunRecord> record = id ? store_.findRun(*id) : std::nullopt;
+    const std::optional<store::RunRecord> record = runOf(store_, request);
     if (!record) {
       return noSuchRun(request);
     }
@@ -82,7 +81,7 @@ void ControlApi::addEventRoute(http::Router& router) {
 
     auto subscription = std::make_shared<Subscription>();
     http::EventStreamCallbacks callbacks;
-    callbacks.on_open = [this, run = *id, resume_after, subscription](http::EventSink sink) {
+    callbacks.on_open = [this, run = record->id, resume_after, subscription](http::EventSink sink) {
       // 1. Listen first: the queue stores each event before it publishes it, so whatever the
       //    store does not hold yet will still be heard.
       const std::uint64_t handle =

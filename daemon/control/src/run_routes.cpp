@@ -132,11 +132,19 @@ void ControlApi::addRunRoutes(http::Router& router) {
   const auto to = [this](http::Response (ControlApi::*handler)(const http::Request&)) {
     return [this, handler](const http::Request& request) { return (this->*handler)(request); };
   };
+  // Finds the run of {id} or answers 404; then the handler.
+  const auto onRun =
+      [this](http::Response (ControlApi::*handler)(const http::Request&, const store::RunRecord&)) {
+        return [this, handler](const http::Request& request) {
+          const std::optional<store::RunRecord> record = runOf(store_, request);
+          return record ? (this->*handler)(request, *record) : noSuchRun(request);
+        };
+      };
   router.add("POST", "/api/v1/runs", to(&ControlApi::createRun));
   router.add("GET", "/api/v1/runs", to(&ControlApi::listRuns));
-  router.add("GET", "/api/v1/runs/{id}", to(&ControlApi::getRun));
-  router.add("DELETE", "/api/v1/runs/{id}", to(&ControlApi::deleteRun));
-  router.add("POST", "/api/v1/runs/{id}/stop", to(&ControlApi::stopRun));
+  router.add("GET", "/api/v1/runs/{id}", onRun(&ControlApi::getRun));
+  router.add("DELETE", "/api/v1/runs/{id}", onRun(&ControlApi::deleteRun));
+  router.add("POST", "/api/v1/runs/{id}/stop", onRun(&ControlApi::stopRun));
 }
 
 /// POST /api/v1/runs: checks the request, queues the run and answers with it (202).
@@ -232,36 +240,29 @@ http::Response ControlApi::listRuns(const http::Request& request) {
 }
 
 /// GET /api/v1/runs/{id}: the run with its queue position or progress.
-http::Response ControlApi::getRun(const http::Request& request) {
-  const std::optional<store::RunId> id = runIdOf(request);
-  const std::optional<store::RunRecord> record = id ? store_.findRun(*id) : std::nullopt;
-  if (!record) {
-    return noSuchRun(request);
-  }
+http::Response ControlApi::getRun(const http::Request& /*request*/,
+                                  const store::RunRecord& record) {
   rapidjson::StringBuffer buffer;
   JsonWriter json(buffer);
-  writeRun(json, *record, queue_.status(*id));
+  writeRun(json, record, queue_.status(record.id));
   return jsonResponse(200, buffer);
 }
 
 /// DELETE /api/v1/runs/{id}: a finished run, its stored data and its folder (never a folder
 /// outside the daemon's results folder); 409 while it is queued or running.
-http::Response ControlApi::deleteRun(const http::Request& request) {
-  const std::optional<store::RunId> id = runIdOf(request);
-  const std::optional<store::RunRecord> record = id ? store_.findRun(*id) : std::nullopt;
-  if (!record) {
-    return noSuchRun(request);
-  }
-  if (queue_.status(*id)) {
+http::Response ControlApi::deleteRun(const http::Request& /*request*/,
+                                     const store::RunRecord& record) {
+  const store::RunId id = record.id;
+  if (queue_.status(id)) {
     return fieldProblem(409, "id",
-                        "run " + std::to_string(*id) +
+                        "run " + std::to_string(id) +
                             " is queued or running; stop it (POST /api/v1/runs/" +
-                            std::to_string(*id) + "/stop) before deleting it");
+                            std::to_string(id) + "/stop) before deleting it");
   }
-  store_.deleteRun(*id);
-  logLine(LogLevel::kInfo, "run " + std::to_string(*id) + " deleted");
+  store_.deleteRun(id);
+  logLine(LogLevel::kInfo, "run " + std::to_string(id) + " deleted");
   // Only a folder the daemon made for the run; never a path outside its results folder.
-  const std::filesystem::path folder(record->run.results_dir);
+  const std::filesystem::path folder(record.run.results_dir);
   if (isInside(folder, environment_.output_dir)) {
     std::error_code ignored;
     std::filesystem::remove_all(folder, ignored);
@@ -270,14 +271,12 @@ http::Response ControlApi::deleteRun(const http::Request& request) {
 }
 
 /// POST /api/v1/runs/{id}/stop: stops a running run (202) or drops a waiting one (200).
-http::Response ControlApi::stopRun(const http::Request& request) {
-  const std::optional<store::RunId> id = runIdOf(request);
-  if (!id || !store_.findRun(*id)) {
-    return noSuchRun(request);
-  }
-  const RunQueue::StopResult stopped = queue_.stop(*id);
+http::Response ControlApi::stopRun(const http::Request& /*request*/,
+                                   const store::RunRecord& record) {
+  const store::RunId id = record.id;
+  const RunQueue::StopResult stopped = queue_.stop(id);
   if (stopped != RunQueue::StopResult::kNotActive) {
-    logLine(LogLevel::kInfo, "run " + std::to_string(*id) + " stopped on request");
+    logLine(LogLevel::kInfo, "run " + std::to_string(id) + " stopped on request");
   }
   switch (stopped) {
     case RunQueue::StopResult::kStopping:
@@ -287,7 +286,7 @@ http::Response ControlApi::stopRun(const http::Request& request) {
     case RunQueue::StopResult::kNotActive:
       break;
   }
-  return fieldProblem(409, "id", "run " + std::to_string(*id) + " is not queued or running");
+  return fieldProblem(409, "id", "run " + std::to_string(id) + " is not queued or running");
 }
 
 }  // namespace benchd::control

@@ -45,12 +45,15 @@ class ControlApi {
   void addSystemRoutes(http::Router& router);        // health, version, approaches, /metrics
   void addScenarioFileRoutes(http::Router& router);  // scenario-files
   void addRunRoutes(http::Router& router);           // runs: create, list, get, stop, delete
-  // The run routes' handlers (run_routes.cpp).
+  // The run routes' handlers (run_routes.cpp); those of one run get the run {id} names, found.
   http::Response createRun(const http::Request& request);  // POST runs
   http::Response listRuns(const http::Request& request);   // GET runs
-  http::Response getRun(const http::Request& request);     // GET runs/{id}
-  http::Response deleteRun(const http::Request& request);  // DELETE runs/{id}
-  http::Response stopRun(const http::Request& request);    // POST runs/{id}/stop
+  http::Response getRun(const http::Request& request,
+                        const store::RunRecord& record);  // GET runs/{id}
+  http::Response deleteRun(const http::Request& request,
+                           const store::RunRecord& record);  // DELETE runs/{id}
+  http::Response stopRun(const http::Request& request,
+                         const store::RunRecord& record);  // POST runs/{id}/stop
   void addEventRoute(http::Router& router);                // runs/{id}/events
   void addResultRoutes(http::Router& router);              // runs/{id}/results..., winners, compare
 
