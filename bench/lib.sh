@@ -52,10 +52,10 @@ bench_script=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 bench_name=$(basename "$0" .sh)
 
 # How long a stop waits between SIGTERM and SIGKILL: benchd-worker's default stop timeout (10 s,
-# --stop-timeout-ms: its requests in flight drain within it) plus the 5 s margin the daemon's
-# supervisor gives a worker (kStopMargin, daemon/runner/src/worker_supervisor.cpp). Override
-# with BENCH_STOP_SECONDS.
-bench_stop_seconds=${BENCH_STOP_SECONDS:-15}
+# --stop-timeout-ms: its requests in flight drain within it), the 5 s after it at which the
+# worker ends itself whatever its plugin does (StopWatchdog, daemon/worker/src), and 5 s more,
+# so a worker's own bound shows before this one. Override with BENCH_STOP_SECONDS.
+bench_stop_seconds=${BENCH_STOP_SECONDS:-20}
 
 # ---- Messages and options ----------------------------------------------------------------------
 

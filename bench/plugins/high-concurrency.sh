@@ -109,15 +109,21 @@ if [ "$somaxconn" -lt "$connections" ]; then
   fi
 fi
 
-# sample PID FILE: every 0.2 s, the highest thread count and resident KiB so far, into FILE.
+# sample PID PORT FILE: every 0.2 s, the highest thread count, resident KiB and accept queue
+# (connections the kernel completed that the worker on PORT has not accepted yet) so far, into
+# FILE. A queue that stays up while the pool stops growing is the tail's cause: those clients'
+# first requests wait there, beyond the measured window (bench/README.md, "Where the tails at
+# 10,000 connections come from").
 sample() {
-  local pid="$1" file="$2" threads=0 rss=0 t r
+  local pid="$1" port="$2" file="$3" threads=0 rss=0 queue=0 t r q
   while kill -0 "$pid" 2>/dev/null; do
     t=$(awk '/^Threads:/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
     r=$(awk '/^VmRSS:/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
+    q=$(ss -Hltn "sport = :$port" 2>/dev/null | awk '{sum += $2} END {print sum + 0}')
     [ "${t:-0}" -gt "$threads" ] && threads=$t
     [ "${r:-0}" -gt "$rss" ] && rss=$r
-    echo "$threads $rss" > "$file"
+    [ "${q:-0}" -gt "$queue" ] && queue=$q
+    echo "$threads $rss $queue" > "$file"
     sleep 0.2
   done
 }
@@ -174,7 +180,7 @@ for round in $(seq "$rounds"); do
           --delay "$delay" --duration "$warmup" --threads 1 --quiet > /dev/null
         await_settled "$plugin" "$port"
       fi
-      sample "$worker_pid" "$work/peak" &
+      sample "$worker_pid" "$port" "$work/peak" &
       sampler_pid=$!
       bench_track "$sampler_pid"
       before=$(bench_cpu_ticks "$worker_pid")
@@ -183,19 +189,22 @@ for round in $(seq "$rounds"); do
         --delay "$delay" --duration "$duration" --threads 1 --json --quiet > "$work/load.json"
       after=$(bench_cpu_ticks "$worker_pid")
       bench_stop "$sampler_pid"
-      read -r peak_threads peak_rss < "$work/peak"
+      read -r peak_threads peak_rss peak_queue < "$work/peak"
       bench_stop "$worker_pid"
       row=$(python3 - "$work/load.json" "$plugin" "$depth" "$((after - before))" \
-        "$bench_ticks_per_second" "$peak_threads" "$peak_rss" <<'PY'
+        "$bench_ticks_per_second" "$peak_threads" "$peak_rss" "$peak_queue" "$duration" <<'PY'
 import json, sys
 load = json.load(open(sys.argv[1]))
-plugin, depth, ticks, hz, threads, rss_kib = sys.argv[2:8]
+plugin, depth, ticks, hz, threads, rss_kib, queue, duration = sys.argv[2:10]
 requests = load["requests"]
 answered = max(requests["completed"], 1)
 cpu_us = int(ticks) / int(hz) * 1e6 / answered
+# The highest per-second p99 inside the test window: what the clients being served saw, apart
+# from requests that only got an answer after the window (a connection left in the accept queue).
+inside = [s["p99Millis"] for s in load["snapshots"] if s["startSeconds"] < int(duration)]
 print(plugin, depth, f'{load["requestsPerSecond"]:.0f}', f'{load["latencyMillis"]["p50"]:.1f}',
-      f'{load["latencyMillis"]["p99"]:.1f}', requests["errors"], threads,
-      f'{int(rss_kib) / 1024:.0f}', f'{cpu_us:.1f}',
+      f'{load["latencyMillis"]["p99"]:.1f}', f'{max(inside, default=0):.1f}', requests["errors"],
+      threads, f'{int(rss_kib) / 1024:.0f}', queue, f'{cpu_us:.1f}',
       ','.join(f'{name}:{count}' for name, count in load["errors"].items() if count) or '-')
 PY
 )
@@ -209,20 +218,22 @@ echo
 echo "${delay} ms delay, ${duration} s per plugin after ${warmup} s of warm-up, $rounds round(s);" \
   "req/s: the median round (low-high over the rounds); ideal: connections / delay (every" \
   "connection answered once per delay); x best: against the best median of the same depth;" \
-  "errors: summed over the rounds"
+  "p99 in: the highest per-second p99 inside the test window (requests answered after it, from" \
+  "connections that waited in the accept queue, count in p99 only); acceptq: the most" \
+  "connections waiting to be accepted; errors: summed over the rounds"
 python3 - "$work/rows" "$delay" "${depth_connections[0]}" "${depth_connections[1]}" <<'PY'
 import statistics, sys
 rows_file, delay = sys.argv[1], int(sys.argv[2])
 connections = {"0": int(sys.argv[3]), "1": int(sys.argv[4])}
 runs = {}
 for line in open(rows_file):
-    name, depth, rps, p50, p99, errors, threads, rss, cpu, classes = line.split()
+    name, depth, rps, p50, p99, p99_in, errors, threads, rss, queue, cpu, classes = line.split()
     runs.setdefault((depth, name), []).append(
-        dict(rps=int(rps), p50=p50, p99=p99, errors=int(errors), threads=int(threads),
-             rss=int(rss), cpu=cpu, classes=classes))
+        dict(rps=int(rps), p50=p50, p99=p99, p99_in=p99_in, errors=int(errors),
+             threads=int(threads), rss=int(rss), queue=int(queue), cpu=cpu, classes=classes))
 print(f'{"plugin":<16} {"depth":>5} {"conns":>6} {"req/s":>9} {"low-high":>13} {"x best":>7} '
-      f'{"x ideal":>7} {"p50 ms":>9} {"p99 ms":>9} {"errors":>7} {"threads":>8} {"RSS MiB":>8} '
-      f'{"CPU µs/req":>11}')
+      f'{"x ideal":>7} {"p50 ms":>9} {"p99 ms":>9} {"p99 in":>9} {"errors":>7} {"threads":>8} '
+      f'{"RSS MiB":>8} {"acceptq":>8} {"CPU µs/req":>11}')
 for depth in ("0", "1"):
     medians = {}
     for (d, name), rounds in runs.items():
@@ -238,8 +249,9 @@ for depth in ("0", "1"):
         spread = f'{ordered[0]["rps"]}-{ordered[-1]["rps"]}'
         print(f'{name:<16} {depth:>5} {connections[depth]:>6} {m["rps"]:>9} {spread:>13} '
               f'{m["rps"] / best:>7.2f} {m["rps"] / ideal:>7.2f} {m["p50"]:>9} {m["p99"]:>9} '
-              f'{sum(r["errors"] for r in ordered):>7} {max(r["threads"] for r in ordered):>8} '
-              f'{max(r["rss"] for r in ordered):>8} {m["cpu"]:>11}')
+              f'{m["p99_in"]:>9} {sum(r["errors"] for r in ordered):>7} '
+              f'{max(r["threads"] for r in ordered):>8} {max(r["rss"] for r in ordered):>8} '
+              f'{max(r["queue"] for r in ordered):>8} {m["cpu"]:>11}')
 for (depth, name), rounds in sorted(runs.items()):
     classes = [r["classes"] for r in rounds if r["classes"] != "-"]
     if classes:
