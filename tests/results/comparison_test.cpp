@@ -214,6 +214,20 @@ TEST(ComparisonTest, RepeatedRunsOnBothSidesAreTestedNotThresholded) {
   EXPECT_NE(markdown.str().find("p < 0.05"), std::string::npos);
   EXPECT_NE(markdown.str().find("| 0.0079 | 5 / 5 |"), std::string::npos) << markdown.str();
 
+  // Significant is not enough: 1 % up in runs that never overlap (p 0.0079 unmoved) is within
+  // the default 2 % threshold, so "~"; at a 0.5 % threshold the same runs are an improvement.
+  const ResultsTable before_runs = readResultsCsv(repeatedRuns(5, 1000, 100, 1), "before.csv");
+  const ResultsTable after_runs = readResultsCsv(repeatedRuns(5, 1010, 100, 1), "after.csv");
+  const Comparison at_default = compareResults(before_runs, after_runs);
+  const MetricChange& within = changeOf(at_default.groups[0], "requests_per_second_p50");
+  EXPECT_TRUE(within.tested);
+  EXPECT_EQ(within.change, ChangeClass::kNeutral);
+  EXPECT_NEAR(within.percent_change, 1.0, 0.01);
+  const Comparison at_half_a_percent = compareResults(before_runs, after_runs, 0.5);
+  const MetricChange& beyond = changeOf(at_half_a_percent.groups[0], "requests_per_second_p50");
+  EXPECT_EQ(beyond.change, ChangeClass::kImproved);
+  EXPECT_NEAR(beyond.p_value, 2.0 / 252.0, 1e-12);
+
   // Three runs a side cannot be tested: the original's means and threshold decide.
   const Comparison few =
       compareResults(readResultsCsv(repeatedRuns(3, 1000, 100, 1), "before.csv"),

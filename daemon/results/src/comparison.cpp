@@ -80,22 +80,35 @@ bool higherIsBetter(std::string_view metric) {
 }
 
 /// Tests the change of one metric over repeated runs of both sides (the "Beyond the original"
-/// part of compareResults' contract).
+/// part of compareResults' contract), the threshold built into the hypothesis: the runs after
+/// are tested against the runs before moved by `threshold_percent` in the direction the medians
+/// moved, so a change is called only when it is significantly beyond the threshold.
 void testChange(MetricChange& change, const std::vector<double>& before,
-                const std::vector<double>& after) {
+                const std::vector<double>& after, double threshold_percent) {
   change.tested = true;
   change.before = stats::median(before);
   change.after = stats::median(after);
   change.absolute_change = change.after - change.before;
   change.percent_change =
       change.before == 0.0 ? kNaN : (change.after - change.before) / change.before * 100.0;
-  change.p_value = stats::mannWhitneyU(after, before).p_value;
   const stats::RatioInterval ratio = stats::bootstrapMedianRatio(after, before);
   change.percent_low = (ratio.low - 1.0) * 100.0;
   change.percent_high = (ratio.high - 1.0) * 100.0;
   change.change = ChangeClass::kNeutral;
-  if (change.p_value < 0.05 && !std::isnan(change.percent_change) && change.percent_change != 0.0) {
-    const bool grew = change.percent_change > 0.0;
+  if (std::isnan(change.percent_change) || change.percent_change == 0.0) {
+    change.p_value = stats::mannWhitneyU(after, before).p_value;
+    return;
+  }
+  const bool grew = change.percent_change > 0.0;
+  const double factor = 1.0 + (grew ? threshold_percent : -threshold_percent) / 100.0;
+  std::vector<double> moved = before;
+  for (double& value : moved) {
+    value *= factor;
+  }
+  change.p_value = stats::mannWhitneyU(after, moved).p_value;
+  const bool beyond =
+      grew ? change.after > stats::median(moved) : change.after < stats::median(moved);
+  if (change.p_value < 0.05 && beyond) {
     change.change =
         grew == higherIsBetter(change.metric) ? ChangeClass::kImproved : ChangeClass::kRegressed;
   }
@@ -301,7 +314,7 @@ Comparison compareResults(const ResultsTable& before, const ResultsTable& after,
         change.runs_before = before_run->rows.size();
         change.runs_after = after_run->rows.size();
         if (stats::smallestPossiblePValue(before_values.size(), after_values.size()) < 0.05) {
-          testChange(change, before_values, after_values);
+          testChange(change, before_values, after_values, threshold_percent);
         } else {
           change.before = meanOf(before, *before_run, *before_column);
           change.after = meanOf(after, *after_run, *after_column);
@@ -339,8 +352,10 @@ void writeComparisonMarkdown(std::ostream& out, const Comparison& comparison,
       });
   if (any_tested) {
     out << ", except where both sides have at least 4 runs: there before and after are medians, "
-           "a change counts only when the Mann–Whitney U test over the runs gives p < 0.05, "
-           "otherwise it is `~` (no significant change), and its 95 % interval is shown";
+           "a change counts only when it is significantly beyond the threshold (the Mann–Whitney "
+           "U test of the runs after against the runs before moved by the threshold gives "
+           "p < 0.05), otherwise it is `~` (no change beyond the threshold that the runs show), "
+           "and its 95 % interval is shown";
   }
   out << ".\n";
   for (const GroupComparison& group : comparison.groups) {

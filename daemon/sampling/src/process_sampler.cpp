@@ -13,6 +13,7 @@
 #include <charconv>
 #include <chrono>
 #include <cstddef>
+#include <ctime>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,11 +39,17 @@ struct ThreadSwitches {
 /// The process-wide values of one read (the per-thread ones go to Impl::current_threads).
 struct Reading {
   std::chrono::steady_clock::time_point at;
-  std::uint64_t cpu_ticks = 0;
+  std::uint64_t cpu_nanos = 0;  ///< user + system, all threads, the exited ones too
   std::uint64_t rss_bytes = 0;
   std::uint64_t threads = 0;
   std::uint64_t open_fds = 0;
 };
+
+/// The CPU-time clock of process `pid`, or none where the kernel gives none.
+std::optional<clockid_t> processCpuClock(pid_t pid) {
+  clockid_t clock{};
+  return ::clock_getcpuclockid(pid, &clock) == 0 ? std::optional<clockid_t>(clock) : std::nullopt;
+}
 
 std::optional<pid_t> parseTid(std::string_view name) {
   pid_t tid = 0;
@@ -62,6 +69,7 @@ struct ProcessSampler::Impl {
         clock(std::move(options.clock)),
         context_switches(options.context_switches),
         ticks_per_second(static_cast<std::uint64_t>(std::max(1L, ::sysconf(_SC_CLK_TCK)))),
+        cpu_clock(options.proc_root == "/proc" ? processCpuClock(process_id) : std::nullopt),
         proc_dir((options.proc_root / std::to_string(process_id)).string()),
         stat_source(proc_dir + "/stat"),
         status_source(proc_dir + "/status"),
@@ -78,7 +86,16 @@ struct ProcessSampler::Impl {
     if (stat.state == 'Z' || stat.state == 'X') {
       return false;  // exited (not yet reaped), or its main thread has exited
     }
-    reading.cpu_ticks = stat.utime_ticks + stat.stime_ticks;
+    if (cpu_clock) {
+      timespec used{};
+      if (::clock_gettime(*cpu_clock, &used) != 0) {
+        return false;  // gone since its stat was read
+      }
+      reading.cpu_nanos = static_cast<std::uint64_t>(used.tv_sec) * 1'000'000'000U +
+                          static_cast<std::uint64_t>(used.tv_nsec);
+    } else {
+      reading.cpu_nanos = (stat.utime_ticks + stat.stime_ticks) * 1'000'000'000U / ticks_per_second;
+    }
 
     if (detail::readFileAt(pid_dir.get(), "status", buffer) != 0) {
       return false;
@@ -199,6 +216,9 @@ struct ProcessSampler::Impl {
   std::shared_ptr<const Clock> clock;
   bool context_switches;
   std::uint64_t ticks_per_second;
+  /// The process's CPU-time clock (clock_getcpuclockid): nanoseconds, where /proc/<pid>/stat
+  /// counts clock ticks (10 ms); none for a /proc other than the kernel's (the tests' trees).
+  std::optional<clockid_t> cpu_clock;
   std::string proc_dir;
   // File names for error messages, built once so that a sample does not allocate.
   std::string stat_source;
@@ -243,8 +263,7 @@ ProcessSample ProcessSampler::sample() {
   }
   ProcessSample sample;
   sample.present = true;
-  const std::uint64_t ticks = counterDelta(impl.previous.cpu_ticks, now.cpu_ticks);
-  sample.cpu_micros = ticks * 1'000'000 / impl.ticks_per_second;
+  sample.cpu_micros = counterDelta(impl.previous.cpu_nanos, now.cpu_nanos) / 1000U;
   const double seconds = std::chrono::duration<double>(now.at - impl.previous.at).count();
   sample.cpu_percent =
       seconds > 0.0 ? 100.0 * static_cast<double>(sample.cpu_micros) / 1e6 / seconds : 0.0;

@@ -32,10 +32,13 @@ namespace benchd::results {
 ///
 /// Beyond the original, for repeated runs: when both tables hold enough runs of a pair for the
 /// U test to reach p < 0.05 (at least 4 a side), that pair's changes are **tested** instead of
-/// thresholded, as benchstat does: before and after are the medians of the runs, the change is
-/// improved or regressed when the two-sided Mann–Whitney U test over the runs gives p < 0.05
-/// (by its sign and the metric's direction), otherwise "~" (no significant change, neutral),
-/// and the change's 95 % bootstrap interval (ratio of medians) is reported beside it.
+/// tested, as benchstat does, with the threshold built into the hypothesis: before and after are
+/// the medians of the runs; the runs before are moved by `threshold_percent` in the direction
+/// the medians moved, and the change is improved or regressed (by its sign and the metric's
+/// direction) when the two-sided Mann–Whitney U test of the runs after against those moved
+/// runs gives p < 0.05 and the median after lies beyond the moved median; otherwise "~" (no
+/// change beyond the threshold that the runs can show, neutral). p_value is that test's. The
+/// change's 95 % bootstrap interval (ratio of medians) is reported beside it.
 ///
 /// Pure functions over values; safe to call from any thread.
 

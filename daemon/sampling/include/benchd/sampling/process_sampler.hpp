@@ -22,6 +22,11 @@ struct ProcessSamplerOptions {
 /// calls (the constructor primes, as HostSampler's does; the first sample() covers the time
 /// since construction).
 ///
+/// CPU time comes from the process's CPU-time clock (clock_getcpuclockid: every thread, the
+/// exited ones too, to the nanosecond), so a millisecond of CPU per interval is seen as one;
+/// /proc/<pid>/stat counts clock ticks (10 ms), which is what a tree under another
+/// ProcessSamplerOptions::proc_root (the tests') is read from.
+///
 /// Identity: the constructor opens /proc/<pid> and every sample reads through that handle, so
 /// once the process has exited (and its pid perhaps been reused by another process) samples
 /// report present=false instead of the stranger. A zombie (exited, not yet reaped) or a process

@@ -42,7 +42,10 @@ struct ProcessSample {
   bool present = false;
   /// user + system CPU time over the interval, in percent of one core (up to 100 * cores).
   double cpu_percent = 0.0;
-  std::uint64_t cpu_micros = 0;  ///< user + system CPU time used over the interval
+  /// user + system CPU time used over the interval, to the microsecond where the sampler reads
+  /// a CPU-time clock (ProcessSampler), in 10 ms clock ticks where it reads /proc/<pid>/stat
+  /// (ProcessTreeSampler: a tree's exited children count only there)
+  std::uint64_t cpu_micros = 0;
   std::uint64_t rss_bytes = 0;   ///< VmRSS at the end of the interval
   std::uint64_t threads = 0;     ///< Threads at the end of the interval
   /// Context switches over the interval: voluntary_ctxt_switches and nonvoluntary_ctxt_switches
