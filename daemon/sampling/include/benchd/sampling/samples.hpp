@@ -46,8 +46,8 @@ struct ProcessSample {
   /// a CPU-time clock (ProcessSampler), in 10 ms clock ticks where it reads /proc/<pid>/stat
   /// (ProcessTreeSampler: a tree's exited children count only there)
   std::uint64_t cpu_micros = 0;
-  std::uint64_t rss_bytes = 0;   ///< VmRSS at the end of the interval
-  std::uint64_t threads = 0;     ///< Threads at the end of the interval
+  std::uint64_t rss_bytes = 0;  ///< VmRSS at the end of the interval
+  std::uint64_t threads = 0;    ///< Threads at the end of the interval
   /// Context switches over the interval: voluntary_ctxt_switches and nonvoluntary_ctxt_switches
   /// summed over the process's live threads (/proc/<pid>/task/*/status; a process's own status
   /// file counts its main thread only).
