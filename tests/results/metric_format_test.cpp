@@ -76,3 +76,21 @@ TEST(MetricFormatTest, ValuesRoundingUpToAnIntegerKeepTheirDecimalsOnce) {
 
 }  // namespace
 }  // namespace benchd::results
+
+namespace benchd::results {
+namespace {
+
+TEST(MetricFormatTest, ExactValuesAreTheShortestSpellingThatReadsBackTheSameDouble) {
+  for (const double value : {0.0512, 0.0531 * 1.01, 1809658.0, 1e-07, 2.5, 0.1 + 0.2}) {
+    const std::string text = formatExactMetricValue(value);
+    EXPECT_EQ(std::stod(text), value) << text;
+  }
+  EXPECT_EQ(formatExactMetricValue(0.0512), "0.0512");
+  EXPECT_EQ(formatExactMetricValue(5.0), "5");
+  EXPECT_EQ(formatExactMetricValue(-0.0), "0");
+  EXPECT_EQ(formatExactMetricValue(std::nan("")), "nan");
+  EXPECT_EQ(formatExactMetricValue(-std::numeric_limits<double>::infinity()), "-inf");
+}
+
+}  // namespace
+}  // namespace benchd::results

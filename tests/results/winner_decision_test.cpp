@@ -369,6 +369,37 @@ TEST(WinnerDecision, ALoneRealDifferenceAmongEqualCellsNeedsEnoughRounds) {
   EXPECT_LE(countOutcome(enough, CellOutcome::kWin), 2U) << "no A/A cell beyond a rare one";
 }
 
+TEST(WinnerDecision, TheRunsAreTestedAsMeasuredNotAsTheOriginalRoundsThem) {
+  // CPU per request of 0.0510 and 0.0540 ms (a 6 % lead, beyond the 3 % noise threshold), every
+  // run written "0.05": rounded, there would be nothing to test. 10 rounds, as the other 27
+  // (tied) metrics of the grid are in the family too.
+  std::vector<SummaryRow> runs;
+  for (std::uint32_t round = 1; round <= 10; ++round) {
+    const double drift = 1.0 + 0.002 * round;
+    for (const auto& [approach, cpu] : {std::pair{"a", 0.0510}, std::pair{"b", 0.0540}}) {
+      SummaryRow run;
+      run.scenario = "s";
+      run.approach = approach;
+      run.round = round;
+      run.metrics.fill(1.0);
+      run.setMetric("requests_error", 0.0);
+      run.setMetric("cpu_millis_per_request", cpu * drift);
+      runs.push_back(run);
+    }
+  }
+  const ResultsTable exact = toResultsTable(runs, ValueSpelling::kExact);
+  EXPECT_EQ(exact.number(exact.rows().front(), *exact.metricIndex("cpu_millis_per_request")),
+            0.0510 * 1.002)
+      << "exact cells read back as the same double";
+  const WinnersGrid significant = decideRunWinners(runs, {"a", "b"}, WinnerRule::kSignificant);
+  const WinnersCell& tested = cellOf(significant, "cpu_millis_per_request", "s");
+  EXPECT_EQ(tested.outcome, CellOutcome::kWin) << tested.verdict;
+  EXPECT_EQ(tested.winner, "a");
+  // The original's rule ranks the written medians: a draw, its rounding the tolerance.
+  const WinnersGrid original = decideRunWinners(runs, {"a", "b"}, WinnerRule::kOriginal);
+  EXPECT_EQ(cellOf(original, "cpu_millis_per_request", "s").outcome, CellOutcome::kDraw);
+}
+
 TEST(WinnerDecision, ErrorsThatDoNotDifferSignificantlyWinNothing) {
   // "flaky" has one error in 3 of 6 rounds, "clean" none: a lead by errors that 3 rounds cannot
   // make significant (2^-3 > 0.05), so the cells it would win by errors are undecided.

@@ -34,7 +34,8 @@ http::Response fileOf(const store::RunRecord& record, const std::filesystem::pat
 
 /// The run's results.csv: one row per (scenario, approach), the median of its runs.
 results::ResultsTable tableOf(const store::ResultStore& store, store::RunId run) {
-  return results::medianTable(results::toResultsTable(store.summaries(run)));
+  return results::medianTable(
+      results::toResultsTable(store.summaries(run), results::ValueSpelling::kExact));
 }
 
 /// The PNG charts of a run's folder, relative paths ("results.png", "<scenario>/<file>.png").

@@ -34,6 +34,19 @@ std::string formatMetricValue(double value) {
   return text;
 }
 
+std::string formatExactMetricValue(double value) {
+  if (!std::isfinite(value)) {
+    return formatMetricValue(value);
+  }
+  std::array<char, 32> buffer{};
+  const auto printed = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
+  std::string text(buffer.data(), printed.ptr);
+  if (text == "-0") {
+    text = "0";
+  }
+  return text;
+}
+
 std::string formatPValue(double p) {
   if (std::isnan(p)) {
     return "n/a";

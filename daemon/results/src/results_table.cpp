@@ -364,7 +364,7 @@ void writeResultsCsv(std::ostream& out, const ResultsTable& table) {
   }
 }
 
-ResultsTable toResultsTable(const std::vector<SummaryRow>& rows) {
+ResultsTable toResultsTable(const std::vector<SummaryRow>& rows, ValueSpelling spelling) {
   ResultsTable table(std::vector<std::string>(kMetricNames.begin(), kMetricNames.end()));
   for (const SummaryRow& summary : rows) {
     ResultsRow row;
@@ -372,7 +372,8 @@ ResultsTable toResultsTable(const std::vector<SummaryRow>& rows) {
     row.approach = summary.approach;
     row.cells.reserve(kMetricCount);
     for (const double value : summary.metrics) {
-      row.cells.push_back(formatMetricValue(value));
+      row.cells.push_back(spelling == ValueSpelling::kExact ? formatExactMetricValue(value)
+                                                            : formatMetricValue(value));
     }
     table.addRow(std::move(row));
   }

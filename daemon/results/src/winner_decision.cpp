@@ -193,8 +193,10 @@ ResultsTable medianTable(const ResultsTable& runs) {
     row.approach = pair.approach;
     for (std::size_t metric = 0; metric < runs.metricNames().size(); ++metric) {
       const std::vector<double> values = samplesOf(runs, pair, metric);
-      row.cells.push_back(pair.rows.size() == 1 ? pair.rows.front()->cells[metric]
-                                                : formatMetricValue(stats::median(values)));
+      // As the original writes it, also for a single run whose cells are exact: the
+      // original's rule ranks written values, its rounding the tolerance of a draw.
+      row.cells.push_back(formatMetricValue(
+          pair.rows.size() == 1 ? runs.number(*pair.rows.front(), metric) : stats::median(values)));
     }
     medians.addRow(std::move(row));
   }
@@ -492,7 +494,7 @@ WinnersGrid decideRunWinners(const std::vector<SummaryRow>& runs,
       found->second = std::max(found->second, run.diagnostics.other_cpu_percent_avg);
     }
   }
-  return decideWinners(toResultsTable(runs), approaches, settings);
+  return decideWinners(toResultsTable(runs, ValueSpelling::kExact), approaches, settings);
 }
 
 }  // namespace benchd::results

@@ -89,8 +89,10 @@ ResultsFolder::ResultsFolder(std::filesystem::path dir, bool keep_csv, store::Ne
 
 void ResultsFolder::writeResultsCsv() const {
   // results.csv holds one row per (scenario, approach), the median of its runs, so the
-  // original's tools read it as they read their own; every run is in results-runs.csv.
-  const results::ResultsTable runs = results::toResultsTable(results_);
+  // original's tools read it as they read their own; every run is in results-runs.csv, its
+  // values exact, so that `benchd winners` on the folder tests what the run tested.
+  const results::ResultsTable runs =
+      results::toResultsTable(results_, results::ValueSpelling::kExact);
   writeFile(dir_ / "results.csv", [&runs](std::ostream& out) {
     results::writeResultsCsv(out, results::medianTable(runs));
   });

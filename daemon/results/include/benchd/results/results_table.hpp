@@ -108,8 +108,16 @@ class ResultsFileError : public std::runtime_error {
 /// (it could not be read back).
 void writeResultsCsv(std::ostream& out, const ResultsTable& table);
 
-/// The results.csv table of summary rows: kMetricNames columns, every value rendered with
-/// formatMetricValue, rows in the given order.
-[[nodiscard]] ResultsTable toResultsTable(const std::vector<SummaryRow>& rows);
+/// How a table made from summary rows spells its values.
+enum class ValueSpelling {
+  kAsTheOriginalWrites = 1,  ///< formatMetricValue: results.csv, what the original ranks
+  kExact,                    ///< formatExactMetricValue: results-runs.csv, the paired tests
+};
+
+/// The table of summary rows: kMetricNames columns, every value spelled as `spelling` says,
+/// rows in the given order.
+[[nodiscard]] ResultsTable toResultsTable(
+    const std::vector<SummaryRow>& rows,
+    ValueSpelling spelling = ValueSpelling::kAsTheOriginalWrites);
 
 }  // namespace benchd::results
