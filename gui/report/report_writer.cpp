@@ -83,7 +83,8 @@ ReportSummary writeReport(const store::ResultStore& store, store::RunId run,
   }
   if (!summaries.empty()) {
     const results::WinnersGrid grid =
-        results::decideRunWinners(runs, record->run.approaches, record->run.winner_rule);
+        results::decideRunWinners(runs, record->run.approaches, record->run.winner_rule,
+                                  store::noiseThresholdsOf(record->run));
     savePng(charts::renderWinnersGrid(grid, QApplication::font()),
             settings.out_dir / "results.png");
     summary.grid = true;

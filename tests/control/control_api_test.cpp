@@ -51,6 +51,7 @@ constexpr Operation kOperations[] = {
     {"GET", "/api/v1/runs/1"},
     {"DELETE", "/api/v1/runs/1"},
     {"POST", "/api/v1/runs/1/stop"},
+    {"POST", "/api/v1/runs/1/resume"},
     {"GET", "/api/v1/runs/1/events"},
     {"GET", "/api/v1/runs/1/results"},
     {"GET", "/api/v1/runs/1/results/row/approach/seconds"},
@@ -332,6 +333,7 @@ TEST_F(ControlApiTest, UnknownAndMalformedRunIdsAre404) {
     EXPECT_TRUE(isFieldProblem(call("GET", run), 404, "id"));
     EXPECT_TRUE(isFieldProblem(call("DELETE", run), 404, "id"));
     EXPECT_TRUE(isFieldProblem(call("POST", run + "/stop"), 404, "id"));
+    EXPECT_TRUE(isFieldProblem(call("POST", run + "/resume"), 404, "id"));
     EXPECT_TRUE(isFieldProblem(call("GET", run + "/events"), 404, "id"));
     EXPECT_TRUE(isFieldProblem(call("GET", run + "/results"), 404, "id"));
     EXPECT_TRUE(isFieldProblem(call("GET", run + "/results.csv"), 404, "id"));
@@ -374,6 +376,37 @@ TEST_F(ControlApiTest, AFinishedRunCannotBeStoppedAndIsDeletedWithItsFolderOnly)
   const store::RunId foreign = finishedRun(outside);
   EXPECT_EQ(call("DELETE", "/api/v1/runs/" + std::to_string(foreign)).status, 204U);
   EXPECT_TRUE(fs::exists(outside));
+}
+
+TEST_F(ControlApiTest, OnlyARunThatEndedUnfinishedWithItsRequestKnownCanBeResumed) {
+  const store::RunId completed = finishedRun({});
+  const http::Response done = call("POST", "/api/v1/runs/" + std::to_string(completed) + "/resume");
+  EXPECT_TRUE(isFieldProblem(done, 409, "id"));
+  EXPECT_NE(done.body.find("completed: it has every run it asked for"), std::string::npos)
+      << done.body;
+
+  // Stored by a benchd that kept no request.
+  store::NewRun old_run;
+  old_run.scenario_file = "scenarios-ci.csv";
+  old_run.scenario_set = "scenarios-ci";
+  old_run.approaches = {"callbacks-asio"};
+  const store::RunId old_id = store_.createRun(old_run);
+  store_.finishRun(old_id, store::RunStatus::kInterrupted, "gone", 1);
+  const http::Response old = call("POST", "/api/v1/runs/" + std::to_string(old_id) + "/resume");
+  EXPECT_TRUE(isFieldProblem(old, 422, "id"));
+  EXPECT_NE(old.body.find("start it anew"), std::string::npos) << old.body;
+
+  // A request it cannot read back.
+  store::NewRun garbled = old_run;
+  garbled.request = R"({"version":1,"scenarioFile":5})";
+  const store::RunId garbled_id = store_.createRun(garbled);
+  store_.finishRun(garbled_id, store::RunStatus::kStopped, "stopped on request", 1);
+  const http::Response unreadable =
+      call("POST", "/api/v1/runs/" + std::to_string(garbled_id) + "/resume");
+  EXPECT_TRUE(isFieldProblem(unreadable, 422, "id"));
+  EXPECT_NE(unreadable.body.find("'scenarioFile' is not a string"), std::string::npos)
+      << unreadable.body;
+  EXPECT_EQ(store_.findRun(garbled_id)->status, store::RunStatus::kStopped);
 }
 
 TEST_F(ControlApiTest, ResultDocumentsOfARunCheckTheirParameters) {

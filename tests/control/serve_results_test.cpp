@@ -1,6 +1,7 @@
 // `benchd serve`'s resources beyond runs: scenario-file uploads, the result documents of a run
 // (summary rows, seconds, results.csv/md, charts, winners, compare), resuming the event stream
-// from the store, run pages, deletion and /metrics, against the real daemon over loopback.
+// from the store, resuming a stopped run, run pages, deletion and /metrics, against the real
+// daemon over loopback.
 #include "daemon_process.hpp"
 #include "temp_dir.hpp"
 
@@ -256,6 +257,62 @@ TEST(BenchdServeResults, RunsArePagedAndFilteredAndActiveOnesCannotBeDeleted) {
   const HttpResponse idle = daemon.call("GET", "/metrics");
   EXPECT_NE(idle.body.find("benchd_run_active 0\n"), std::string::npos) << idle.body;
   daemon.stop();
+}
+
+TEST(BenchdServeResults, AStoppedRunIsResumedUnderItsIdAndItsEventsGoOn) {
+  const benchd::testing::TempDir dir;
+  {
+    Daemon daemon(dir.path());
+    ASSERT_NE(daemon.port(), 0) << daemon.process().stderrText();
+    ASSERT_EQ(putCsv(daemon, "resumable.csv",
+                     std::string(kScenarioCsvHeader) +
+                         "one,get-time,,0,0,4,,0,1\ntwo,get-time,,0,0,4,,0,4\n")
+                  .status,
+              201U);
+    ASSERT_EQ(daemon
+                  .call("POST", "/api/v1/runs",
+                        R"({"scenarioFile":"resumable.csv","approaches":["callbacks-asio"]})")
+                  .status,
+              202U);
+    ASSERT_TRUE(waitForStep(daemon, 1, "two", "test", 90s)) << runStatus(daemon, 1);
+    EXPECT_EQ(daemon.call("POST", "/api/v1/runs/1/stop").status, 202U);
+    ASSERT_TRUE(waitForStatus(daemon, 1, "stopped", 60s)) << runStatus(daemon, 1);
+    ASSERT_EQ(jsonBody(daemon.call("GET", "/api/v1/runs/1/results"))["rows"].Size(), 1U);
+
+    const HttpResponse resumed = daemon.call("POST", "/api/v1/runs/1/resume");
+    ASSERT_EQ(resumed.status, 202U) << resumed.body;
+    const rapidjson::Document run = jsonBody(resumed);
+    EXPECT_EQ(run["resumes"].GetInt(), 1);
+    EXPECT_TRUE(stringMember(run, "status") == "queued" || stringMember(run, "status") == "running")
+        << resumed.body;
+    EXPECT_EQ(daemon.call("POST", "/api/v1/runs/1/resume").status, 409U) << "already queued";
+    ASSERT_TRUE(waitForStatus(daemon, 1, "completed", 90s)) << runStatus(daemon, 1);
+    const rapidjson::Document results = jsonBody(daemon.call("GET", "/api/v1/runs/1/results"));
+    ASSERT_EQ(results["rows"].Size(), 2U);
+    EXPECT_EQ(stringMember(results["rows"][1], "scenario"), "two");
+    const HttpResponse markdown = daemon.call("GET", "/api/v1/runs/1/results.md");
+    EXPECT_NE(markdown.body.find("This run was resumed 1 time"), std::string::npos)
+        << markdown.body.substr(0, 600);
+    const HttpResponse again = daemon.call("POST", "/api/v1/runs/1/resume");
+    EXPECT_EQ(again.status, 409U) << again.body;
+    EXPECT_NE(again.body.find("completed"), std::string::npos) << again.body;
+    daemon.stop();
+  }
+  // One stream of events: numbered 1, 2, 3, ... across the stop and the resumption, ending
+  // once stopped and once completed.
+  const store::ResultStore store(dir.path() / "state" / "benchd.sqlite");
+  const std::vector<store::StoredEvent> events = store.events(1, 0);
+  std::vector<std::string> ends;
+  for (std::size_t index = 0; index < events.size(); ++index) {
+    EXPECT_EQ(events[index].sequence, index + 1);
+    if (events[index].type == "end") {
+      ends.push_back(events[index].data);
+    }
+  }
+  ASSERT_EQ(ends.size(), 2U);
+  EXPECT_NE(ends[0].find("stopped"), std::string::npos) << ends[0];
+  EXPECT_NE(ends[1].find("completed"), std::string::npos) << ends[1];
+  EXPECT_EQ(events.back().type, "end");
 }
 
 TEST(BenchdServeResults, ConfiguredLimitsAnswer503AndPlainRequestsStillPass) {

@@ -275,7 +275,8 @@ TEST(WinnerDecision, AFailedRunIsMissingNeverZeros) {
   }
   // Neither rule lets the failure win a cell it would have won with zeros.
   for (const WinnerRule rule : {WinnerRule::kOriginal, WinnerRule::kSignificant}) {
-    const WinnersGrid grid = decideRunWinners(runs, {"steady", "flaky"}, rule);
+    const WinnersGrid grid =
+        decideRunWinners(runs, {"steady", "flaky"}, rule, shippedNoiseThresholds());
     EXPECT_NE(cellOf(grid, "latency_millis_p50", "s").winner, "flaky");
     EXPECT_NE(cellOf(grid, "cpu_use_percent_avg", "s").winner, "flaky");
   }
@@ -391,12 +392,14 @@ TEST(WinnerDecision, TheRunsAreTestedAsMeasuredNotAsTheOriginalRoundsThem) {
   EXPECT_EQ(exact.number(exact.rows().front(), *exact.metricIndex("cpu_millis_per_request")),
             0.0510 * 1.002)
       << "exact cells read back as the same double";
-  const WinnersGrid significant = decideRunWinners(runs, {"a", "b"}, WinnerRule::kSignificant);
+  const WinnersGrid significant =
+      decideRunWinners(runs, {"a", "b"}, WinnerRule::kSignificant, shippedNoiseThresholds());
   const WinnersCell& tested = cellOf(significant, "cpu_millis_per_request", "s");
   EXPECT_EQ(tested.outcome, CellOutcome::kWin) << tested.verdict;
   EXPECT_EQ(tested.winner, "a");
   // The original's rule ranks the written medians: a draw, its rounding the tolerance.
-  const WinnersGrid original = decideRunWinners(runs, {"a", "b"}, WinnerRule::kOriginal);
+  const WinnersGrid original =
+      decideRunWinners(runs, {"a", "b"}, WinnerRule::kOriginal, shippedNoiseThresholds());
   EXPECT_EQ(cellOf(original, "cpu_millis_per_request", "s").outcome, CellOutcome::kDraw);
 }
 
@@ -437,7 +440,8 @@ TEST(WinnerDecision, ABusyHostTakesTheScenariosHostWideCellsOutOfTheRanking) {
       }
     }
   }
-  const WinnersGrid grid = decideRunWinners(runs, {"fast", "slow"}, WinnerRule::kSignificant);
+  const WinnersGrid grid =
+      decideRunWinners(runs, {"fast", "slow"}, WinnerRule::kSignificant, shippedNoiseThresholds());
   EXPECT_EQ(cellOf(grid, "cpu_use_percent_avg", "quiet").winner, "fast");
   // The approach's own metric stays ranked.
   EXPECT_EQ(cellOf(grid, "latency_millis_p50", "busy").winner, "fast");
@@ -448,7 +452,8 @@ TEST(WinnerDecision, ABusyHostTakesTheScenariosHostWideCellsOutOfTheRanking) {
   EXPECT_TRUE(isHostWideMetric("network_kib_per_req_avg"));
   EXPECT_FALSE(isHostWideMetric("cpu_millis_per_request"));
   // Under the original rule too.
-  const WinnersGrid original = decideRunWinners(runs, {"fast", "slow"}, WinnerRule::kOriginal);
+  const WinnersGrid original =
+      decideRunWinners(runs, {"fast", "slow"}, WinnerRule::kOriginal, shippedNoiseThresholds());
   EXPECT_EQ(cellOf(original, "cpu_use_percent_avg", "busy").outcome, CellOutcome::kUndecided);
   EXPECT_EQ(cellOf(original, "cpu_use_percent_avg", "quiet").winner, "fast");
 }

@@ -2,6 +2,7 @@
 #include "command_runner.hpp"
 #include "runner_test_support.hpp"
 
+#include <benchd/results/noise_thresholds.hpp>
 #include <benchd/results/results_table.hpp>
 #include <benchd/results/summary_row.hpp>
 #include <benchd/runner/cpu_list.hpp>
@@ -222,6 +223,42 @@ TEST(BenchdRun, RepeatsInRoundsOverApproachVariants) {
   const std::string markdown = readFile(folder / "results.md");
   EXPECT_NE(markdown.find("seed 12345"), std::string::npos) << markdown;
   EXPECT_NE(markdown.find("Run 3 of 3"), std::string::npos) << markdown;
+
+  // The run decides with the shipped thresholds and says so beside its results; as an A/A
+  // check it measures its own, which `benchd winners --measure-noise` measures alike.
+  const results::NoiseThresholds used =
+      results::readNoiseThresholdsFile(folder / "noise-thresholds.csv");
+  EXPECT_EQ(used.source, results::shippedNoiseThresholds().source);
+  EXPECT_EQ(store::noiseThresholdsOf(recorded[0].run).share, used.share);
+  const results::NoiseThresholds measured =
+      results::readNoiseThresholdsFile(folder / "measured-noise-thresholds.csv");
+  EXPECT_NE(measured.source.find("measured by the A/A run 1 (callbacks-asio against "
+                                 "callbacks-asio#2, 3 rounds of repeat.csv)"),
+            std::string::npos)
+      << measured.source;
+  for (const double share : measured.share) {
+    EXPECT_GE(share, results::kLowestNoiseShare);
+  }
+  EXPECT_NE(aa.err.find("noise thresholds this A/A run measured: " +
+                        (folder / "measured-noise-thresholds.csv").string()),
+            std::string::npos)
+      << describe(aa);
+  const CommandResult remeasured = runCommand(
+      benchdExecutable().string(),
+      {"winners", folder.string(), "--measure-noise", "callbacks-asio,callbacks-asio#2"});
+  ASSERT_EQ(remeasured.exit_code, 0) << describe(remeasured);
+  std::istringstream remeasured_text(remeasured.out);
+  EXPECT_EQ(results::readNoiseThresholds(remeasured_text, "stdout").share, measured.share);
+  const fs::path bad_thresholds =
+      writeFile(dir.path() / "bad.csv", "metric,threshold_percent\nrss_mib_avg,200\n");
+  const CommandResult refused =
+      runCommand(benchdExecutable().string(),
+                 {"winners", folder.string(), "--thresholds", bad_thresholds.string()});
+  EXPECT_EQ(refused.exit_code, 1) << describe(refused);
+  EXPECT_NE(refused.err.find(bad_thresholds.string() +
+                             ":2: rss_mib_avg: expected a threshold in percent from 0 to 100"),
+            std::string::npos)
+      << describe(refused);
 
   // A variant with an option its plugin refuses fails its rows with the plugin's reason; the
   // plugin as installed beside it runs.

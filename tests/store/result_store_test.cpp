@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <sqlite3.h>
+#include <sstream>
 #include <string>
 
 namespace benchd::store {
@@ -507,6 +508,77 @@ TEST_F(StoreTest, KeepsRunEventsInOrderForResumption) {
   EXPECT_TRUE(store.events(run, 3).empty());
   EXPECT_TRUE(store.events(run, std::numeric_limits<std::uint64_t>::max()).empty());
   EXPECT_EQ(store.events(other, 0).size(), 1U);
+}
+
+TEST_F(StoreTest, AResumedRunKeepsItsFinishedResultsAndLosesItsUnfinishedOne) {
+  ResultStore store(file());
+  NewRun run = sampleRun();
+  run.request = R"({"version":1})";
+  run.started_epoch_millis = 1000;
+  const RunId id = store.createRun(run);
+  const RunId other = store.createRun(sampleRun());
+  results::SummaryRow finished;
+  finished.scenario = "s";
+  finished.approach = "a";
+  finished.setMetric("requests_ok", 7.0);
+  store.finishResult(store.beginResult(id, 0, "s", "a", 1, 1), finished);
+  const ResultId cut_off = store.beginResult(id, 0, "s", "b", 1, 2);
+  store.addSecond(cut_off, sampleSecond(0));
+  const ResultId others = store.beginResult(other, 0, "s", "b", 1, 1);
+  store.addEvent(id, {1, "phase", "{}"});
+  store.addEvent(id, {2, "end", R"({"status":"stopped"})"});
+  store.finishRun(id, RunStatus::kStopped, "stopped on request", 2000);
+
+  EXPECT_EQ(store.lastEventSequence(id), 2U);
+  EXPECT_EQ(store.lastEventSequence(other), 0U);
+  EXPECT_EQ(store.deleteUnfinishedResults(id), 1U);
+  EXPECT_FALSE(store.findResult(id, "s", "b", 1));
+  EXPECT_TRUE(store.seconds(cut_off, measurement::PhaseKind::kTest).empty());
+  EXPECT_EQ(store.findResult(other, "s", "b", 1), others) << "another run's results stay";
+  // The cut-off run can be begun again under the same key.
+  EXPECT_NO_THROW(static_cast<void>(store.beginResult(id, 0, "s", "b", 1, 2)));
+
+  ASSERT_TRUE(store.resumeRun(id, RunStatus::kRunning, 5000));
+  std::optional<RunRecord> record = store.findRun(id);
+  ASSERT_TRUE(record);
+  EXPECT_EQ(record->status, RunStatus::kRunning);
+  EXPECT_EQ(record->error, "");
+  EXPECT_EQ(record->finished_epoch_millis, 0);
+  EXPECT_EQ(record->run.started_epoch_millis, 1000) << "its first start stays";
+  EXPECT_EQ(record->run.resumes, 1U);
+  EXPECT_EQ(record->run.resumed_epoch_millis, 5000);
+  EXPECT_EQ(record->run.request, R"({"version":1})");
+  ASSERT_EQ(store.summaries(id).size(), 1U);
+  EXPECT_DOUBLE_EQ(store.summaries(id)[0].metric("requests_ok"), 7.0);
+  ASSERT_TRUE(store.resumeRun(id, RunStatus::kQueued, 6000));
+  record = store.findRun(id);
+  ASSERT_TRUE(record);
+  EXPECT_EQ(record->run.resumes, 2U);
+  EXPECT_EQ(record->status, RunStatus::kQueued);
+  EXPECT_FALSE(store.resumeRun(999, RunStatus::kRunning, 1));
+}
+
+TEST_F(StoreTest, ARunKeepsTheNoiseThresholdsItIsDecidedWith) {
+  ResultStore store(file());
+  results::NoiseThresholds thresholds = results::shippedNoiseThresholds();
+  thresholds.share[*results::metricIndex("latency_millis_p99")] = 0.125;
+  thresholds.source = "an A/A run";
+  std::ostringstream text;
+  results::writeNoiseThresholds(text, thresholds);
+  NewRun run = sampleRun();
+  run.noise_thresholds = text.str();
+  const RunId id = store.createRun(run);
+  const results::NoiseThresholds read = noiseThresholdsOf(store.findRun(id)->run);
+  EXPECT_DOUBLE_EQ(read.of("latency_millis_p99"), 0.125);
+  EXPECT_EQ(read.source, "an A/A run");
+
+  // None recorded (a run of an older benchd): the shipped ones; unreadable: the same, saying so.
+  EXPECT_EQ(noiseThresholdsOf(sampleRun()).share, results::shippedNoiseThresholds().share);
+  run.noise_thresholds = "garbage";
+  const results::NoiseThresholds fallback = noiseThresholdsOf(run);
+  EXPECT_EQ(fallback.share, results::shippedNoiseThresholds().share);
+  EXPECT_NE(fallback.source.find("the run's own could not be read"), std::string::npos)
+      << fallback.source;
 }
 
 TEST_F(StoreTest, ListsRunsNewestFirstByPageAndStatus) {

@@ -323,10 +323,13 @@ TEST(WorkerPluginRefusal, FileOrFolderOfAnotherUserIsRefused) {
 TEST(WorkerArguments, HostOptionsAreCheckedByNameAndRange) {
   expectRefusal(
       runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", "0", "--option", "benchd.nope=1"}),
-      2, "unknown host option 'benchd.nope' (known: benchd.cpu_cost_us)");
+      2, "unknown host option 'benchd.nope' (known: benchd.cpu_cost_ns, benchd.cpu_cost_us)");
   expectRefusal(runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", "0", "--option",
                            "benchd.cpu_cost_us=100001"}),
                 2, "benchd.cpu_cost_us: expected an integer from 0 to 100000, got '100001'");
+  expectRefusal(runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", "0", "--option",
+                           "benchd.cpu_cost_ns=-1"}),
+                2, "benchd.cpu_cost_ns: expected an integer from 0 to 100000000, got '-1'");
 }
 
 /// The process's CPU time so far (utime + stime of /proc/PID/stat), in seconds.
@@ -362,6 +365,8 @@ TEST(WorkerLifecycle, TheHostsCpuCostIsSpentInEveryRequestAndNeverReachesThePlug
   const double costly = cpu_for({"--option", "benchd.cpu_cost_us=5000"});
   EXPECT_GE(costly, 0.45) << "plain " << plain;
   EXPECT_GE(costly - plain, 0.35) << "plain " << plain << ", with the cost " << costly;
+  const double costly_ns = cpu_for({"--option", "benchd.cpu_cost_ns=5000000"});
+  EXPECT_GE(costly_ns - plain, 0.35) << "plain " << plain << ", with the cost " << costly_ns;
 }
 
 TEST(WorkerLifecycle, PortInUseIsReportedAndTheFirstWorkerKeepsServing) {

@@ -13,12 +13,14 @@
 #include <benchd/runner/benchmark_run.hpp>
 #include <benchd/runner/plugin_folders.hpp>
 #include <benchd/runner/run_preparation.hpp>
+#include <benchd/runner/run_resumption.hpp>
 #include <benchd/store/result_store.hpp>
 
 #include <unistd.h>
 
 #include <algorithm>
 #include <iostream>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -34,7 +36,8 @@ void printStandings(std::ostream& out, const std::vector<results::SummaryRow>& r
                     const runner::RunSettings& settings) {
   if (!rows.empty()) {
     results::writeStandingsText(
-        out, results::decideRunWinners(rows, settings.plan.approaches, settings.winner_rule));
+        out, results::decideRunWinners(rows, settings.plan.approaches, settings.winner_rule,
+                                       settings.noise_thresholds));
   }
 }
 
@@ -66,8 +69,7 @@ void printStandings(std::ostream& out, const std::vector<results::SummaryRow>& r
   throw std::runtime_error(reason);  // only for a value outside the enumeration
 }
 
-int runBenchmarks(std::span<const std::string_view> arguments) {
-  const RunOptions options = parseRunOptions(arguments);
+runner::RunRequest requestOf(const RunOptions& options) {
   runner::RunRequest request;
   request.scenario_file = options.scenario_file;
   request.approaches = options.approaches;
@@ -82,7 +84,13 @@ int runBenchmarks(std::span<const std::string_view> arguments) {
   request.generator_cpus = options.generator_cpus;
   request.generator_threads = options.threads;
   request.health_timeout = std::chrono::seconds(options.health_timeout_seconds);
+  if (options.thresholds_file) {
+    request.noise_thresholds = results::readNoiseThresholdsFile(*options.thresholds_file);
+  }
+  return request;
+}
 
+runner::RunEnvironment environmentOf(const RunOptions& options) {
   runner::RunEnvironment environment;
   environment.scenarios_dir = scenariosDirectory(options.scenarios_dir);
   environment.plugin_folders = runner::pluginFolders(
@@ -92,10 +100,14 @@ int runBenchmarks(std::span<const std::string_view> arguments) {
   environment.output_dir = options.output_dir;
   environment.database.url = options.postgres_url;
   environment.database.pool_size = options.db_pool;
+  return environment;
+}
 
-  runner::PreparedRun prepared;
+/// `prepare()` (prepareRun or prepareResumption), its refusals in command-line terms.
+template <typename Prepare>
+runner::PreparedRun preparedInCommandLineTerms(const Prepare& prepare) {
   try {
-    prepared = runner::prepareRun(request, environment);
+    return prepare();
   } catch (const runner::RunRequestError& error) {
     rethrowInCommandLineTerms(error);
   } catch (const runner::UnknownApproachError& error) {
@@ -108,8 +120,48 @@ int runBenchmarks(std::span<const std::string_view> arguments) {
                                          : " ('benchd plugins' lists them)"),
         error.noneAccepted());
   }
+}
+
+/// The results store of `options`, claimed for writing: runs left running by a process that
+/// died are marked interrupted first (so they can be resumed), and the user is told.
+std::unique_ptr<store::ResultStore> openStoreForWriting(const RunOptions& options) {
+  auto store = std::make_unique<store::ResultStore>(
+      options.store_file ? std::filesystem::path(*options.store_file)
+                         : std::filesystem::path(options.output_dir) / "benchd.sqlite");
+  if (const std::size_t interrupted = store->claimWriter(common::epochMillisNow());
+      interrupted > 0) {
+    std::cerr << "benchd run: " << interrupted << " earlier run(s) in " << store->file().string()
+              << " ended with their process before they finished; marked interrupted ("
+              << "`benchd run --resume RUN` goes on with one)\n";
+  }
+  return store;
+}
+
+int runBenchmarks(std::span<const std::string_view> arguments) {
+  const RunOptions options = parseRunOptions(arguments);
+  const runner::RunEnvironment environment = environmentOf(options);
+  // A resumption reads its run from the store, so the store comes first; a new run's store is
+  // opened only once the request is known to be good (--plan writes nothing).
+  std::unique_ptr<store::ResultStore> store;
+  runner::PreparedRun prepared;
+  if (options.resume_run) {
+    store = openStoreForWriting(options);
+    prepared = preparedInCommandLineTerms(
+        [&] { return runner::prepareResumption(*store, *options.resume_run, environment); });
+  } else {
+    prepared = preparedInCommandLineTerms(
+        [&] { return runner::prepareRun(requestOf(options), environment); });
+  }
   const runner::RunSettings& settings = prepared.settings;
+  const std::size_t missing = runner::missingRuns(settings);
+  const std::string resuming = options.resume_run
+                                   ? "resuming run " + std::to_string(*options.resume_run) + " (" +
+                                         std::to_string(missing) + " of its runs missing): "
+                                   : "";
   if (options.plan_only) {
+    if (options.resume_run) {
+      std::cout << resuming << "the runs it has are kept; the plan below is the whole run's\n";
+    }
     runner::printPlan(std::cout, settings.plan, settings.scenario_file.string());
     std::cout << settings.options_text << "\n";
     for (const runner::RejectedPlugin& rejected : prepared.catalog.rejected) {
@@ -118,23 +170,23 @@ int runBenchmarks(std::span<const std::string_view> arguments) {
     return 0;
   }
 
-  store::ResultStore store(options.store_file
-                               ? std::filesystem::path(*options.store_file)
-                               : std::filesystem::path(options.output_dir) / "benchd.sqlite");
-  if (const std::size_t interrupted = store.claimWriter(common::epochMillisNow());
-      interrupted > 0) {
-    std::cerr << "benchd run: " << interrupted << " earlier run(s) in " << store.file().string()
-              << " ended with their process before they finished; marked interrupted\n";
+  if (!store) {
+    store = openStoreForWriting(options);
   }
-  std::cerr << "benchd run: " << settings.scenario_file.string() << ": "
+  std::cerr << "benchd run: " << resuming << settings.scenario_file.string() << ": "
             << settings.plan.rows.size() << " rows x " << settings.approaches.size()
             << " approaches"
             << (settings.repeats > 1 ? " x " + std::to_string(settings.repeats) + " repeats" : "")
-            << ", about " << runner::formatDuration(settings.plan.total) << "; results in "
+            << ", about " << runner::formatDuration(settings.plan.total)
+            << (options.resume_run ? " in all" : "") << "; results in "
             << settings.results_dir.string() << "\n";
   RunProgress progress(std::cerr, ::isatty(STDERR_FILENO) == 1, options.quiet);
   runner::BenchmarkRun run(
-      settings, runner::RunLedger::record(store, settings, store::RunStatus::kRunning), progress);
+      settings,
+      options.resume_run
+          ? runner::RunLedger::resume(*store, *options.resume_run, store::RunStatus::kRunning)
+          : runner::RunLedger::record(*store, settings, store::RunStatus::kRunning),
+      progress);
   const StopOnSignal stop_on_signal([&run] { run.requestStop(); });
   const runner::RunReport report = run.execute();
   progress.finish();
@@ -148,8 +200,12 @@ int runBenchmarks(std::span<const std::string_view> arguments) {
             << runner::formatDuration(report.elapsed) << ": " << report.rows.size() << " results"
             << (failed > 0 ? " (" + std::to_string(failed) + " failed: results.md says why)" : "")
             << " in " << settings.results_dir.string() << " (results.csv, results.md); run "
-            << report.run_id << " in " << store.file().string() << "\n";
+            << report.run_id << " in " << store->file().string() << "\n";
   if (stopped) {
+    std::cout << "go on with it: benchd run --resume " << report.run_id
+              << (options.store_file ? " --store " + store->file().string()
+                                     : " -o " + options.output_dir)
+              << "\n";
     return kStoppedExitCode;
   }
   return failed > 0 ? kSomeResultsFailedExitCode : 0;

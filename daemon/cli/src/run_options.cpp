@@ -6,6 +6,8 @@
 #include <benchd/runner/database_server.hpp>
 #include <benchd/scenario/phase_limits.hpp>
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <limits>
 #include <stdexcept>
@@ -75,7 +77,9 @@ std::string runUsage() {
          "                          found, by name; see `benchd plugins`); a variant runs a\n"
          "                          plugin with options or again under a label:\n"
          "                          'threads-asio[max_threads=200]', callbacks-asio#2\n"
-         "  --aa APPROACH           an A/A check: APPROACH against itself (APPROACH#2)\n"
+         "  --aa APPROACH           an A/A check: APPROACH against itself (APPROACH#2); with\n"
+         "                          repeats it measures noise thresholds per metric into\n"
+         "                          measured-noise-thresholds.csv\n"
          "  --repeat N              run every (row, approach) N times, in rounds of every\n"
          "                          approach in a shuffled order (default 1; 5 or more let\n"
          "                          the winners grid test its leads, 10 or more find a\n"
@@ -84,6 +88,8 @@ std::string runUsage() {
          "  --winners RULE          significant (default: a lead wins when significant over\n"
          "                          the repeats and above the noise) or original (any lead\n"
          "                          wins, as the original study; unconfirmed leads)\n"
+         "  --thresholds FILE       decide the winners with these noise thresholds (a file\n"
+         "                          an A/A run wrote) instead of the shipped ones\n"
          "  -w S                    warm-up seconds for every row (overrides the file)\n"
          "  -t S                    test seconds for every row (overrides the file)\n"
          "  -o DIR                  results folder (default ./results)\n"
@@ -112,11 +118,16 @@ std::string runUsage() {
          "                          15 cluster started for the run)\n"
          "  --db-pool N             database connections each plugin may open, 1 to 500\n"
          "                          (default 16; the original study's pool had 500)\n"
+         "  --resume RUN            go on with run RUN of the store, stopped or cut off\n"
+         "                          (Ctrl-C, a kill, a power loss): only its missing runs\n"
+         "                          run, into the same run and results folder; it keeps its\n"
+         "                          own file and settings (give the same -o or --store)\n"
          "  --quiet                 no progress on stderr\n"
          "  --help                  this text\n"
          "\n"
          "Ctrl-C stops cleanly: the current worker is stopped, what finished is written and the\n"
-         "run is marked stopped; a second Ctrl-C exits at once.\n"
+         "run is marked stopped; a second Ctrl-C exits at once. `benchd run --resume RUN` goes on\n"
+         "with it later.\n"
          "\n"
          "Exit codes: 0 the run completed and every result was measured (request errors are\n"
          "results), 3 it completed but some results failed (results.md says why), 1 it could\n"
@@ -127,8 +138,28 @@ std::string runUsage() {
 RunOptions parseRunOptions(std::span<const std::string_view> arguments) {
   RunOptions options;
   bool have_file = false;
+  // The options that make a request (what a resumed run keeps from its start), as given.
+  std::vector<std::string> request_options;
+  static constexpr std::array<std::string_view, 14> kRequestOptions = {"-a",
+                                                                       "--aa",
+                                                                       "--repeat",
+                                                                       "--seed",
+                                                                       "--winners",
+                                                                       "-w",
+                                                                       "-t",
+                                                                       "-C",
+                                                                       "--cpus",
+                                                                       "--server-cpus",
+                                                                       "--generator-cpus",
+                                                                       "--threads",
+                                                                       "--health-timeout",
+                                                                       "--thresholds"};
   for (std::size_t i = 0; i < arguments.size(); ++i) {
     const std::string_view option = arguments[i];
+    if (std::find(kRequestOptions.begin(), kRequestOptions.end(), option) !=
+        kRequestOptions.end()) {
+      request_options.emplace_back(option);
+    }
     if (option == "-C") {
       options.keep_csv = true;
       continue;
@@ -148,6 +179,7 @@ RunOptions parseRunOptions(std::span<const std::string_view> arguments) {
       }
       options.scenario_file = option;
       have_file = true;
+      request_options.emplace_back("the scenario file");
       continue;
     }
     if (i + 1 >= arguments.size()) {
@@ -167,6 +199,8 @@ RunOptions parseRunOptions(std::span<const std::string_view> arguments) {
           option, value, 0, std::numeric_limits<std::uint64_t>::max());
     } else if (option == "--winners") {
       options.winner_rule = value;  // checked by runner::prepareRun, as the daemon's requests
+    } else if (option == "--thresholds") {
+      options.thresholds_file = std::string(value);  // read by the command
     } else if (option == "-w") {
       options.warmup_seconds = parseSeconds(option, value);
     } else if (option == "-t") {
@@ -203,9 +237,18 @@ RunOptions parseRunOptions(std::span<const std::string_view> arguments) {
     } else if (option == "--db-pool") {
       options.db_pool =
           common::parseIntegerOption<std::uint32_t>(option, value, 1, runner::kMaxDatabasePool);
+    } else if (option == "--resume") {
+      options.resume_run = common::parseIntegerOption<std::int64_t>(
+          option, value, 1, std::numeric_limits<std::int64_t>::max());
     } else {
       throw common::UsageError("unknown option '" + std::string(option) + "'");
     }
+  }
+  if (options.resume_run && !request_options.empty()) {
+    throw common::UsageError(
+        "--resume: a resumed run keeps the scenario file and settings it "
+        "started with; leave out " +
+        request_options.front());
   }
   return options;
 }

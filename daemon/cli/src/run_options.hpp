@@ -17,6 +17,7 @@ struct RunOptions {
   std::uint32_t repeats = 1;                          ///< --repeat N
   std::optional<std::uint64_t> order_seed;            ///< --seed N
   std::string winner_rule = "significant";            ///< --winners RULE
+  std::optional<std::string> thresholds_file;         ///< --thresholds FILE
   std::optional<std::uint32_t> warmup_seconds;        ///< -w S
   std::optional<std::uint32_t> test_seconds;          ///< -t S
   std::string output_dir = "results";                 ///< -o DIR: results go to DIR/<stem>/
@@ -33,6 +34,9 @@ struct RunOptions {
   bool quiet = false;                                 ///< --quiet
   std::string postgres_url;                           ///< --postgres URL (default: private)
   std::uint32_t db_pool = 16;                         ///< --db-pool N
+  /// --resume RUN: go on with run RUN of the store instead of starting one; it keeps its own
+  /// scenario file and settings, so none of the options that make a request may be given.
+  std::optional<std::int64_t> resume_run;
 };
 
 /// An -a list: approach names separated by commas, a comma inside a variant's [options]

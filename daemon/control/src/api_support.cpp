@@ -3,6 +3,7 @@
 #include <benchd/control/run_queue.hpp>
 #include <benchd/http/problem.hpp>
 
+#include <algorithm>
 #include <charconv>
 
 namespace benchd::control {
@@ -79,6 +80,7 @@ void writeRun(JsonWriter& json, const store::RunRecord& record,
   field(json, "finishedEpochMillis", std::int64_t{record.finished_epoch_millis});
   field(json, "error", record.error);
   field(json, "failedResults", std::uint64_t{record.failed_results});
+  field(json, "resumes", std::uint64_t{record.run.resumes});
   if (queued && queued->kind == RunQueueStatus::Kind::kQueued) {
     field(json, "queuePosition", std::uint64_t{queued->position});
   }
@@ -107,6 +109,15 @@ std::variant<std::size_t, http::Response> queryNumber(const http::Request& reque
                             std::to_string(maximum) + ", got '" + std::string(*text) + "'");
   }
   return number;
+}
+
+bool isInsideFolder(const std::filesystem::path& path, const std::filesystem::path& folder) {
+  std::error_code ignored;
+  const std::filesystem::path inner = std::filesystem::weakly_canonical(path, ignored);
+  const std::filesystem::path outer = std::filesystem::weakly_canonical(folder, ignored);
+  const auto [folder_end, inner_at] =
+      std::mismatch(outer.begin(), outer.end(), inner.begin(), inner.end());
+  return !outer.empty() && folder_end == outer.end() && inner_at != inner.end();
 }
 
 }  // namespace benchd::control

@@ -6,6 +6,7 @@
 #include <benchd/http/response.hpp>
 #include <benchd/store/result_store.hpp>
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -55,5 +56,9 @@ std::optional<store::RunRecord> runOf(const store::ResultStore& store,
 /// it is queued or running.
 void writeRun(JsonWriter& json, const store::RunRecord& record,
               const std::optional<RunQueueStatus>& queued);
+
+/// Whether `path` lies inside `folder` (both made absolute and normalised first; an empty folder
+/// holds nothing): the daemon touches no file outside its own folders.
+bool isInsideFolder(const std::filesystem::path& path, const std::filesystem::path& folder);
 
 }  // namespace benchd::control

@@ -192,11 +192,12 @@ http::Response chartInScenarioFolder(const store::ResultStore& /*store*/,
                              std::string(request.param("file").value_or("")));
 }
 
-/// GET /api/v1/runs/{id}/winners: the grid under the rule the run recorded.
+/// GET /api/v1/runs/{id}/winners: the grid under the rule and thresholds the run recorded.
 http::Response winnersDocument(const store::ResultStore& store, const http::Request& /*request*/,
                                const store::RunRecord& record) {
-  const results::WinnersGrid grid = results::decideRunWinners(
-      store.summaries(record.id), record.run.approaches, record.run.winner_rule);
+  const results::WinnersGrid grid =
+      results::decideRunWinners(store.summaries(record.id), record.run.approaches,
+                                record.run.winner_rule, store::noiseThresholdsOf(record.run));
   return http::Response::json(200, winnersJson(grid));
 }
 

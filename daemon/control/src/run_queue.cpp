@@ -1,3 +1,4 @@
+#include "api_support.hpp"
 #include "run_event_json.hpp"
 
 #include <benchd/control/daemon_log.hpp>
@@ -88,11 +89,13 @@ struct RunQueue::Impl final : runner::RunObserver {
     deliver({run, ++sequence, type, std::move(data)});
   }
 
-  /// Marks a run that never started stopped (under `mutex`); the caller then delivers the
-  /// returned end event, outside the lock.
+  /// Marks a run that never started (this time) stopped (under `mutex`); the caller then
+  /// delivers the returned end event, outside the lock. A resumed run's events go on after
+  /// those it has.
   static RunEvent stopWaiting(Waiting& run, const std::string& reason) {
     run.ledger.finish(store::RunStatus::kStopped, reason);
-    return {run.id(), 1, "end", endEventJson("stopped", reason)};
+    return {run.id(), run.ledger.store().lastEventSequence(run.id()) + 1, "end",
+            endEventJson("stopped", reason)};
   }
 
   store::RunId current() const {
@@ -165,7 +168,8 @@ struct RunQueue::Impl final : runner::RunObserver {
         deliver(*start_failure);
         continue;
       }
-      sequence = 0;
+      // A resumed run's events go on after those it has (none for a new run).
+      sequence = store.lastEventSequence(run->id());
       std::string status = "completed";
       std::string error;
       const store::RunId id = run->id();
@@ -248,6 +252,47 @@ store::RunId RunQueue::submit(const runner::RunRequest& request,
   impl_->waiting.push_back(Waiting{std::move(ledger), std::move(settings)});
   impl_->wake.notify_one();
   return id;
+}
+
+void RunQueue::resume(store::RunId run, const runner::PluginCatalog* catalog) {
+  {
+    const std::scoped_lock lock(impl_->mutex);
+    if (impl_->shutting_down) {
+      throw RunQueueClosedError("the daemon is shutting down and takes no more runs");
+    }
+    impl_->refuseWhenFull();
+  }
+  const runner::RunEnvironment& environment = impl_->options.environment;
+  runner::PreparedRun prepared = runner::prepareResumption(impl_->store, run, environment, catalog);
+  runner::RunSettings& settings = prepared.settings;
+  if (!isInsideFolder(settings.scenario_file, environment.scenarios_dir) &&
+      !isInsideFolder(settings.scenario_file, environment.uploaded_scenarios_dir)) {
+    throw runner::ResumeError(runner::ResumeProblem::kNotResumable,
+                              "run " + std::to_string(run) + " ran " +
+                                  settings.scenario_file.string() +
+                                  ", which is not among the daemon's scenario files; resume it "
+                                  "with benchd run --resume");
+  }
+  const std::size_t missing = runner::missingRuns(settings);
+  const std::scoped_lock lock(impl_->mutex);
+  if (impl_->shutting_down) {
+    throw RunQueueClosedError("the daemon is shutting down and takes no more runs");
+  }
+  impl_->refuseWhenFull();
+  // Checked under the lock too: a run the queue holds is never taken over twice.
+  if (impl_->running_id == run ||
+      std::any_of(impl_->waiting.begin(), impl_->waiting.end(),
+                  [run](const Waiting& entry) { return entry.id() == run; })) {
+    throw runner::ResumeError(runner::ResumeProblem::kStillActive,
+                              "run " + std::to_string(run) + " is already queued or running");
+  }
+  runner::RunLedger ledger =
+      runner::RunLedger::resume(impl_->store, run, store::RunStatus::kQueued);
+  logLine(LogLevel::kInfo,
+          "run " + std::to_string(run) + " queued to resume: " + std::to_string(missing) +
+              " run(s) missing (" + std::to_string(impl_->waiting.size()) + " waiting before it)");
+  impl_->waiting.push_back(Waiting{std::move(ledger), std::move(settings)});
+  impl_->wake.notify_one();
 }
 
 RunQueue::StopResult RunQueue::stop(store::RunId run) {

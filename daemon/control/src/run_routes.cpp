@@ -5,6 +5,7 @@
 #include <benchd/control/daemon_log.hpp>
 #include <benchd/http/policies.hpp>
 #include <benchd/http/problem.hpp>
+#include <benchd/runner/stored_request.hpp>
 #include <benchd/scenario/phase_limits.hpp>
 #include <benchd/scenario/scenario_file_error.hpp>
 
@@ -116,16 +117,6 @@ std::variant<runner::RunRequest, http::Response> runRequestOf(const http::Reques
   return run;
 }
 
-/// Whether `folder` lies inside `root` (both made absolute and normalised first).
-bool isInside(const std::filesystem::path& folder, const std::filesystem::path& root) {
-  std::error_code ignored;
-  const std::filesystem::path inner = std::filesystem::weakly_canonical(folder, ignored);
-  const std::filesystem::path outer = std::filesystem::weakly_canonical(root, ignored);
-  const auto [root_end, inner_at] =
-      std::mismatch(outer.begin(), outer.end(), inner.begin(), inner.end());
-  return !outer.empty() && root_end == outer.end() && inner_at != inner.end();
-}
-
 }  // namespace
 
 void ControlApi::addRunRoutes(http::Router& router) {
@@ -145,6 +136,7 @@ void ControlApi::addRunRoutes(http::Router& router) {
   router.add("GET", "/api/v1/runs/{id}", onRun(&ControlApi::getRun));
   router.add("DELETE", "/api/v1/runs/{id}", onRun(&ControlApi::deleteRun));
   router.add("POST", "/api/v1/runs/{id}/stop", onRun(&ControlApi::stopRun));
+  router.add("POST", "/api/v1/runs/{id}/resume", onRun(&ControlApi::resumeRun));
 }
 
 /// POST /api/v1/runs: checks the request, queues the run and answers with it (202).
@@ -263,7 +255,7 @@ http::Response ControlApi::deleteRun(const http::Request& /*request*/,
   logLine(LogLevel::kInfo, "run " + std::to_string(id) + " deleted");
   // Only a folder the daemon made for the run; never a path outside its results folder.
   const std::filesystem::path folder(record.run.results_dir);
-  if (isInside(folder, environment_.output_dir)) {
+  if (isInsideFolder(folder, environment_.output_dir)) {
     std::error_code ignored;
     std::filesystem::remove_all(folder, ignored);
   }
@@ -287,6 +279,49 @@ http::Response ControlApi::stopRun(const http::Request& /*request*/,
       break;
   }
   return fieldProblem(409, "id", "run " + std::to_string(id) + " is not queued or running");
+}
+
+/// POST /api/v1/runs/{id}/resume: queues a run that ended before it finished (stopped,
+/// interrupted, failed) to go on with the runs it lacks, under its id (202 with the run).
+http::Response ControlApi::resumeRun(const http::Request& request, const store::RunRecord& record) {
+  const store::RunId id = record.id;
+  try {
+    const runner::PluginCatalog approaches = catalog();
+    queue_.resume(id, &approaches);
+  } catch (const runner::ResumeError& error) {
+    switch (error.problem()) {
+      case runner::ResumeProblem::kUnknownRun:
+        return noSuchRun(request);  // deleted meanwhile
+      case runner::ResumeProblem::kStillActive:
+      case runner::ResumeProblem::kCompleted:
+        return fieldProblem(409, "id", error.what());
+      case runner::ResumeProblem::kNotResumable:
+      case runner::ResumeProblem::kChanged:
+        return fieldProblem(422, "id", error.what());
+    }
+    return fieldProblem(422, "id", error.what());
+  } catch (const runner::StoredRequestError& error) {
+    return fieldProblem(422, "id", error.what());
+  } catch (const runner::UnknownApproachError& error) {
+    return fieldProblem(422, "id",
+                        std::string("the run cannot be resumed: ") + error.what() +
+                            " (GET /api/v1/approaches lists the approaches there are)");
+  } catch (const RunQueueFullError& error) {
+    return http::Problem(503, error.what()).toResponse().header("Retry-After", "30");
+  } catch (const RunQueueClosedError& error) {
+    return http::Problem(503, error.what()).toResponse();
+  } catch (const std::exception& error) {
+    // The scenario file is gone or no longer loads, a plugin cannot be inspected, ...
+    return fieldProblem(422, "id", std::string("the run cannot be resumed: ") + error.what());
+  }
+  const std::optional<store::RunRecord> resumed = store_.findRun(id);
+  if (!resumed) {
+    return http::Response::empty(202);  // stopped and deleted by another client meanwhile
+  }
+  rapidjson::StringBuffer buffer;
+  JsonWriter json(buffer);
+  writeRun(json, *resumed, queue_.status(id));
+  return jsonResponse(202, buffer);
 }
 
 }  // namespace benchd::control

@@ -222,6 +222,14 @@ void writeResultsMarkdown(std::ostream& out, const ResultsDocument& document) {
     out << "**This run was stopped before it finished; the results below are the rows that "
            "completed.**\n\n";
   }
+  if (document.resumes > 0) {
+    out << "**This run was resumed " << document.resumes
+        << (document.resumes == 1 ? " time" : " times") << " (the latest at "
+        << utcTime(document.resumed_epoch_millis)
+        << " UTC): it had ended before it finished, and the runs it lacked were run then, into "
+           "the same run. Every result measured before was kept; a run cut off mid-way was "
+           "measured again. The duration below includes the time it did not run.**\n\n";
+  }
   out << "## Test Time\n\n| | |\n|---|---|\n";
   out << "| Start (UTC) | " << utcTime(document.started_epoch_millis) << " |\n";
   out << "| End (UTC) | " << utcTime(document.finished_epoch_millis) << " |\n";

@@ -185,7 +185,9 @@ NoiseThreshold noiseThreshold(std::string_view metric, double relative) {
   return threshold;
 }
 
-ResultsTable medianTable(const ResultsTable& runs) {
+ResultsTable medianTable(const ResultsTable& runs, ValueSpelling spelling) {
+  const auto spelled =
+      spelling == ValueSpelling::kExact ? formatExactMetricValue : formatMetricValue;
   ResultsTable medians(runs.metricNames());
   for (const PairRuns& pair : groupRuns(runs)) {
     ResultsRow row;
@@ -195,8 +197,8 @@ ResultsTable medianTable(const ResultsTable& runs) {
       const std::vector<double> values = samplesOf(runs, pair, metric);
       // As the original writes it, also for a single run whose cells are exact: the
       // original's rule ranks written values, its rounding the tolerance of a draw.
-      row.cells.push_back(formatMetricValue(
-          pair.rows.size() == 1 ? runs.number(*pair.rows.front(), metric) : stats::median(values)));
+      row.cells.push_back(spelled(pair.rows.size() == 1 ? runs.number(*pair.rows.front(), metric)
+                                                        : stats::median(values)));
     }
     medians.addRow(std::move(row));
   }
@@ -307,7 +309,7 @@ TestedCell testCell(WinnersCell& cell, const std::string& scenario, const std::s
     } else {
       const PairedRuns paired = pairedRuns(runs, *top_runs, *other_runs, metric);
       margins = marginsBeyondNoise(paired, direction,
-                                   noiseThreshold(metric_name, settings.relative_noise));
+                                   noiseThreshold(metric_name, settings.noise.of(metric_name)));
       rounds = paired.top.size();
       const std::vector<double> leads = roundLeads(paired, direction);
       const stats::MedianInterval interval =
@@ -334,10 +336,30 @@ TestedCell testCell(WinnersCell& cell, const std::string& scenario, const std::s
 WinnersGrid decideWinners(const ResultsTable& runs, const std::vector<std::string>& approaches,
                           const DecisionSettings& settings) {
   const std::vector<PairRuns> pairs = groupRuns(runs);
-  WinnersGrid grid = computeWinners(medianTable(runs), approaches);
+  std::size_t most_runs = 0;
+  for (const PairRuns& pair : pairs) {
+    most_runs = std::max(most_runs, pair.rows.size());
+  }
+  const bool testable = most_runs >= fewestTestableRounds(settings.alpha);
+  // The significance rule ranks exact medians: the original's two decimals would make a draw of
+  // leads its test can see (and test the wrong approach as the top). Its own rule ranks what it
+  // writes.
+  const bool exact = settings.rule == WinnerRule::kSignificant && testable;
+  WinnersGrid grid = computeWinners(
+      medianTable(runs, exact ? ValueSpelling::kExact : ValueSpelling::kAsTheOriginalWrites),
+      approaches);
+  if (exact) {
+    // Ranked exactly, shown as results.csv writes the medians.
+    for (auto& row : grid.cells) {
+      for (WinnersCell& cell : row) {
+        for (RankedResult& entry : cell.ranked) {
+          entry.text = formatMetricValue(entry.value);
+        }
+      }
+    }
+  }
   describeRuns(grid, runs, pairs);
   const bool busy = excludeBusyHostCells(grid, settings.busy_scenarios);
-  const bool testable = grid.max_runs >= fewestTestableRounds(settings.alpha);
   if (settings.rule == WinnerRule::kOriginal || !testable) {
     if (busy) {
       recountStandings(grid);
@@ -424,8 +446,8 @@ WinnersGrid decideWinners(const ResultsTable& runs, const std::vector<std::strin
       "Winners that are significant: " + runsText(grid) +
       " rounds per approach, each round running every approach once. A cell is won when its "
       "top beats every other approach by more than the metric's noise threshold (" +
-      percentText(settings.relative_noise) +
-      " and the measurement's resolution, part of the hypothesis) in a one-sided exact Wilcoxon "
+      noiseThresholdsText(settings.noise) +
+      "; and the measurement's resolution; part of the hypothesis) in a one-sided exact Wilcoxon "
       "signed-rank test over the paired rounds (the cell's p is the largest against any other "
       "approach), with p below " +
       formatMetricValue(settings.alpha) + " after the Benjamini–Hochberg step across the grid's " +
@@ -472,16 +494,33 @@ std::string detectableLeadText(std::uint32_t rounds, std::size_t cells,
          " cells shows " + (lone_ok ? "can" : "cannot") + " be called (that needs " +
          std::to_string(lone_rounds) +
          " rounds, every one of them beyond the threshold); leads that many cells show need "
-         "fewer. Smallest lead per metric: above " +
-         percentText(settings.relative_noise) +
-         " of the other approach's value, and above the resolution: 1 percentage point for host "
+         "fewer. Smallest lead per metric: above its noise threshold (" +
+         noiseThresholdsText(settings.noise) +
+         ") of the other approach's value, and above the resolution: 1 percentage point for host "
          "CPU, 0.1 for host RAM, 0.01 ms for latency, 1 thread or socket.";
 }
 
+std::string noiseThresholdsText(const NoiseThresholds& noise) {
+  const auto [low, high] = std::minmax_element(noise.share.begin(), noise.share.end());
+  std::string text;
+  if (*low == *high) {
+    text = percentText(*low) + " for every metric";
+  } else {
+    const auto name = [&noise](const double* at) {
+      return std::string(kMetricNames[static_cast<std::size_t>(at - noise.share.data())]);
+    };
+    text = "per metric, from " + percentText(*low) + " (" + name(&*low) + ") to " +
+           percentText(*high) + " (" + name(&*high) + ")";
+  }
+  return noise.source.empty() ? text : text + ", " + noise.source;
+}
+
 WinnersGrid decideRunWinners(const std::vector<SummaryRow>& runs,
-                             const std::vector<std::string>& approaches, WinnerRule rule) {
+                             const std::vector<std::string>& approaches, WinnerRule rule,
+                             const NoiseThresholds& noise) {
   DecisionSettings settings;
   settings.rule = rule;
+  settings.noise = noise;
   for (const SummaryRow& run : runs) {
     if (!busyHost(run.diagnostics)) {
       continue;

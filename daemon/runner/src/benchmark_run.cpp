@@ -4,11 +4,14 @@
 #include "row_run.hpp"
 
 #include <benchd/common/epoch_time.hpp>
+#include <benchd/results/results_table.hpp>
 #include <benchd/runner/benchmark_run.hpp>
 #include <benchd/runner/round_order.hpp>
 #include <benchd/sampling/system_specs.hpp>
 
 #include <algorithm>
+#include <set>
+#include <tuple>
 
 namespace benchd::runner {
 namespace {
@@ -72,7 +75,8 @@ BenchmarkRun::BenchmarkRun(RunSettings settings, RunLedger ledger, RunObserver& 
       engine_(engineOptionsFor(settings_)) {
   // The store says running from now (the daemon makes the run when it leaves the queue);
   // execute() records the start time and the host's specs again when it starts.
-  ledger_.start(common::epochMillisNow(), {});
+  ledger_.start(
+      settings_.resumed ? settings_.resumed->started_epoch_millis : common::epochMillisNow(), {});
 }
 
 BenchmarkRun::~BenchmarkRun() = default;
@@ -101,7 +105,9 @@ RunReport BenchmarkRun::executeRecorded(Context& context) {
   // affinity; the worker gets the server CPUs in its child before exec.
   const ScopedThreadAffinity generator_affinity(settings_.generator_cpus);
 
-  const std::int64_t started_millis = common::epochMillisNow();
+  // A resumed run keeps its first start: results.md's test time spans every part of it.
+  const std::int64_t started_millis =
+      settings_.resumed ? settings_.resumed->started_epoch_millis : common::epochMillisNow();
   const sampling::SystemSpecs specs = sampling::collectSystemSpecs(settings_.results_dir);
   store::NewRun new_run = runRecordOf(settings_, started_millis);
   for (const sampling::SpecEntry& entry : specs.entries) {
@@ -137,6 +143,19 @@ RunReport BenchmarkRun::executeRecorded(Context& context) {
                                     settings_.results_dir, report.rows.size()));
   }
   folder->finish(report.rows, specs.entries, started_millis, common::epochMillisNow(), stopped);
+  if (settings_.aa_check && settings_.plan.approaches.size() == 2 && !report.rows.empty()) {
+    const std::string& a = settings_.plan.approaches[0];
+    const std::string& b = settings_.plan.approaches[1];
+    folder->writeMeasuredNoiseThresholds(results::measureNoiseThresholds(
+        results::toResultsTable(report.rows, results::ValueSpelling::kExact), a, b,
+        settings_.noise_thresholds,
+        "measured by the A/A run " + std::to_string(context.run_id) + " (" + a + " against " + b +
+            ", " + std::to_string(settings_.repeats) + " rounds of " +
+            settings_.scenario_file.filename().string() + ")"));
+    observer_.onNotice("noise thresholds this A/A run measured: " +
+                       (settings_.results_dir / "measured-noise-thresholds.csv").string() +
+                       " (decide with them: --thresholds FILE)");
+  }
   // Last: a results folder that cannot be written fails the run (execute()'s end), so the
   // record says completed only when everything is.
   ledger_.finish(stopped ? store::RunStatus::kStopped : store::RunStatus::kCompleted,
@@ -160,6 +179,22 @@ void BenchmarkRun::runAll(Context& context, ResultsFolder& folder, RunReport& re
                                     return context.at(step, elapsed, planned);
                                   },
                                   database_};
+  // A resumed run's results so far: kept as they are, and their runs not run again.
+  std::set<std::tuple<std::string, std::string, std::uint32_t>> finished;
+  if (settings_.resumed) {
+    for (const results::SummaryRow& earlier : settings_.resumed->earlier_results) {
+      finished.emplace(earlier.scenario, earlier.approach, earlier.round);
+      std::vector<results::SecondRecord> test_seconds;
+      if (settings_.keep_csv && earlier.round == 1) {
+        if (const auto id =
+                store_.findResult(context.run_id, earlier.scenario, earlier.approach, 1)) {
+          test_seconds = store_.seconds(*id, measurement::PhaseKind::kTest);
+        }
+      }
+      folder.addResult(earlier, test_seconds);
+      report.rows.push_back(earlier);
+    }
+  }
   for (std::size_t row_index = 0; row_index < settings_.plan.rows.size(); ++row_index) {
     const RowPlan& row_plan = settings_.plan.rows[row_index];
     for (std::uint32_t round = 1; round <= repeats; ++round) {
@@ -174,6 +209,10 @@ void BenchmarkRun::runAll(Context& context, ResultsFolder& folder, RunReport& re
         }
         const std::size_t approach_index = order.empty() ? position : order[position];
         const Approach& approach = settings_.approaches[approach_index];
+        if (finished.contains({row_plan.row.name, approach.name, round})) {
+          context.planned_done += row_plan.seconds_per_approach;
+          continue;
+        }
         context.progress.row_number = row_index + 1;
         context.progress.approach_number = position + 1;
         context.progress.round = round;

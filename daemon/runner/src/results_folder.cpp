@@ -85,6 +85,15 @@ ResultsFolder::ResultsFolder(std::filesystem::path dir, bool keep_csv, store::Ne
                              error.message());
   }
   writeResultsCsv();
+  // So that `benchd winners` on the folder decides with the thresholds the run decided with.
+  const results::NoiseThresholds thresholds = store::noiseThresholdsOf(run_);
+  writeFile(dir_ / "noise-thresholds.csv",
+            [&thresholds](std::ostream& out) { results::writeNoiseThresholds(out, thresholds); });
+}
+
+void ResultsFolder::writeMeasuredNoiseThresholds(const results::NoiseThresholds& thresholds) const {
+  writeFile(dir_ / "measured-noise-thresholds.csv",
+            [&thresholds](std::ostream& out) { results::writeNoiseThresholds(out, thresholds); });
 }
 
 void ResultsFolder::writeResultsCsv() const {
@@ -127,6 +136,8 @@ void ResultsFolder::finish(const std::vector<results::SummaryRow>& rows,
   document.started_epoch_millis = started_epoch_millis;
   document.finished_epoch_millis = finished_epoch_millis;
   document.stopped = stopped;
+  document.resumes = run_.resumes;
+  document.resumed_epoch_millis = run_.resumed_epoch_millis;
   for (const sampling::SpecEntry& entry : specs) {
     document.specs.emplace_back(entry.label, entry.value);
   }
@@ -134,7 +145,8 @@ void ResultsFolder::finish(const std::vector<results::SummaryRow>& rows,
   document.settings_note = run_.options_text;
   document.rows = rows_;
   document.results = rows;
-  document.winners = results::decideRunWinners(rows, run_.approaches, run_.winner_rule);
+  document.winners = results::decideRunWinners(rows, run_.approaches, run_.winner_rule,
+                                               store::noiseThresholdsOf(run_));
   for (const char* image : {"results.png"}) {
     if (std::filesystem::exists(dir_ / image)) {
       document.images.insert(image);

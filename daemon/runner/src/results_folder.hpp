@@ -14,7 +14,8 @@ namespace benchd::runner {
 /// The results folder of one run (docs/run.md#the-results-folder): results.csv, rewritten after
 /// every result so a stopped run leaves what finished; with -C the per-second series of each
 /// (scenario, approach) as <scenario>/<approach>-load.csv and <scenario>/<approach>-system.csv;
-/// and results.md when the run ends. Throws std::runtime_error naming the file it cannot write.
+/// noise-thresholds.csv, the thresholds its winners are decided with; and results.md when the
+/// run ends. Throws std::runtime_error naming the file it cannot write.
 /// Used by one thread.
 class ResultsFolder {
  public:
@@ -23,6 +24,8 @@ class ResultsFolder {
 
   void addResult(const results::SummaryRow& row,
                  const std::vector<results::SecondRecord>& test_seconds);
+  /// Writes thresholds an A/A run measured (measured-noise-thresholds.csv).
+  void writeMeasuredNoiseThresholds(const results::NoiseThresholds& thresholds) const;
   void finish(const std::vector<results::SummaryRow>& rows,
               const std::vector<sampling::SpecEntry>& specs, std::int64_t started_epoch_millis,
               std::int64_t finished_epoch_millis, bool stopped);

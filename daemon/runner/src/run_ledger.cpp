@@ -2,6 +2,8 @@
 #include <benchd/runner/benchmark_run.hpp>
 #include <benchd/runner/run_ledger.hpp>
 
+#include <sstream>
+
 namespace benchd::runner {
 
 store::NewRun runRecordOf(const RunSettings& settings, std::int64_t started_epoch_millis) {
@@ -15,6 +17,14 @@ store::NewRun runRecordOf(const RunSettings& settings, std::int64_t started_epoc
   record.repeats = settings.repeats;
   record.order_seed = settings.order_seed;
   record.winner_rule = settings.winner_rule;
+  record.request = settings.stored_request;
+  std::ostringstream thresholds;
+  results::writeNoiseThresholds(thresholds, settings.noise_thresholds);
+  record.noise_thresholds = thresholds.str();
+  if (settings.resumed) {
+    record.resumes = settings.resumed->resumes;
+    record.resumed_epoch_millis = settings.resumed->resumed_epoch_millis;
+  }
   return record;
 }
 
@@ -38,6 +48,15 @@ RunLedger RunLedger::record(store::ResultStore& store, const RunSettings& settin
     throw;
   }
   return ledger;
+}
+
+RunLedger RunLedger::resume(store::ResultStore& store, store::RunId run, store::RunStatus initial) {
+  store.deleteUnfinishedResults(run);
+  if (!store.resumeRun(run, initial, common::epochMillisNow())) {
+    throw std::runtime_error("run " + std::to_string(run) + " is no longer in " +
+                             store.file().string());
+  }
+  return {store, run};
 }
 
 RunLedger::RunLedger(RunLedger&& other) noexcept

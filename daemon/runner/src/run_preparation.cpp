@@ -5,6 +5,7 @@
 #include <benchd/runner/cpu_list.hpp>
 #include <benchd/runner/round_order.hpp>
 #include <benchd/runner/run_preparation.hpp>
+#include <benchd/runner/stored_request.hpp>
 #include <benchd/scenario/phase_limits.hpp>
 #include <benchd/scenario/scenario_file.hpp>
 #include <benchd/scenario/workload_catalog.hpp>
@@ -272,6 +273,8 @@ PreparedRun prepareRun(const RunRequest& request, const RunEnvironment& environm
   settings.repeats = request.repeats;
   settings.order_seed = request.order_seed.value_or(freshOrderSeed());
   settings.winner_rule = choices.winner_rule;
+  settings.noise_thresholds = request.noise_thresholds.value_or(results::shippedNoiseThresholds());
+  settings.aa_check = request.aa_approach.has_value();
   settings.cpus = choices.cpus;
   settings.server_cpus = request.server_cpus;
   settings.generator_cpus = request.generator_cpus;
@@ -300,6 +303,10 @@ PreparedRun prepareRun(const RunRequest& request, const RunEnvironment& environm
     settings.plan.database_problem = databaseServerProblem(settings.database);
   }
   settings.options_text = settingsNote(request, settings, settings.generator_threads);
+  RunRequest as_run = request;
+  as_run.order_seed = settings.order_seed;
+  as_run.scenario_file = std::filesystem::absolute(scenario_file).lexically_normal().string();
+  settings.stored_request = storedRequestJson(as_run);
   return prepared;
 }
 

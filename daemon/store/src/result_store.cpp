@@ -64,6 +64,20 @@ std::int64_t asInt(std::uint64_t value) {
 
 }  // namespace
 
+results::NoiseThresholds noiseThresholdsOf(const NewRun& run) {
+  if (run.noise_thresholds.empty()) {
+    return results::shippedNoiseThresholds();
+  }
+  std::istringstream text(run.noise_thresholds);
+  try {
+    return results::readNoiseThresholds(text, "the run's noise thresholds");
+  } catch (const results::NoiseThresholdsError& error) {
+    results::NoiseThresholds shipped = results::shippedNoiseThresholds();
+    shipped.source += " (the run's own could not be read: " + std::string(error.what()) + ")";
+    return shipped;
+  }
+}
+
 std::string_view runStatusName(RunStatus status) {
   for (const auto& [value, name] : kStatusNames) {
     if (value == status) {
@@ -135,8 +149,8 @@ RunId ResultStore::createRun(const NewRun& run, RunStatus initial) {
   const RunId id = next.columnInt64(0);
   SqliteStatement insert = connection.prepare(
       "INSERT INTO run (id, scenario_file, scenario_set, approaches, options, results_dir, "
-      "started_epoch_millis, status, repeats, order_seed, winner_rule) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      "started_epoch_millis, status, repeats, order_seed, winner_rule, request, "
+      "noise_thresholds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   insert.bind(1, id);
   insert.bind(2, std::string_view(run.scenario_file));
   insert.bind(3, std::string_view(run.scenario_set));
@@ -149,6 +163,8 @@ RunId ResultStore::createRun(const NewRun& run, RunStatus initial) {
   // SQLite integers are signed; the seed's bits are stored as they are.
   insert.bind(10, static_cast<std::int64_t>(run.order_seed));
   insert.bind(11, results::winnerRuleName(run.winner_rule));
+  insert.bind(12, std::string_view(run.request));
+  insert.bind(13, std::string_view(run.noise_thresholds));
   insert.run();
   SqliteStatement spec = connection.prepare(
       "INSERT INTO run_spec (run_id, position, label, value) VALUES (?, ?, ?, ?)");
@@ -191,6 +207,36 @@ void ResultStore::startRun(RunId run, std::int64_t started_epoch_millis,
     spec.run();
   }
   transaction.commit();
+}
+
+bool ResultStore::resumeRun(RunId run, RunStatus status, std::int64_t resumed_epoch_millis) {
+  const std::scoped_lock lock(impl_->mutex);
+  SqliteStatement update = impl_->connection.prepare(
+      "UPDATE run SET status = ?, error = '', finished_epoch_millis = 0, resumes = resumes + 1, "
+      "resumed_epoch_millis = ? WHERE id = ?");
+  update.bind(1, runStatusName(status));
+  update.bind(2, resumed_epoch_millis);
+  update.bind(3, run);
+  update.run();
+  return impl_->connection.changes() > 0;
+}
+
+std::size_t ResultStore::deleteUnfinishedResults(RunId run) {
+  const std::scoped_lock lock(impl_->mutex);
+  // Their seconds, metrics and diagnostics go with them (ON DELETE CASCADE).
+  SqliteStatement remove =
+      impl_->connection.prepare("DELETE FROM result WHERE run_id = ? AND finished = 0");
+  remove.bind(1, run);
+  remove.run();
+  return static_cast<std::size_t>(impl_->connection.changes());
+}
+
+std::uint64_t ResultStore::lastEventSequence(RunId run) const {
+  const std::scoped_lock lock(impl_->mutex);
+  SqliteStatement select = impl_->connection.prepare(
+      "SELECT coalesce(max(sequence), 0) FROM run_event WHERE run_id = ?");
+  select.bind(1, run);
+  return select.step() ? static_cast<std::uint64_t>(select.columnInt64(0)) : 0;
 }
 
 std::size_t ResultStore::claimWriter(std::int64_t now_epoch_millis) {
@@ -385,7 +431,7 @@ constexpr std::string_view kRunColumns =
     "SELECT id, scenario_file, scenario_set, approaches, options, results_dir, "
     "started_epoch_millis, finished_epoch_millis, status, error, repeats, order_seed, "
     "winner_rule, (SELECT count(*) FROM result WHERE result.run_id = run.id AND finished = 1 "
-    "AND failed = 1) FROM run";
+    "AND failed = 1), request, resumes, resumed_epoch_millis, noise_thresholds FROM run";
 
 RunRecord readRun(SqliteConnection& connection, const SqliteStatement& row) {
   RunRecord record;
@@ -405,6 +451,10 @@ RunRecord readRun(SqliteConnection& connection, const SqliteStatement& row) {
   record.run.winner_rule =
       results::winnerRuleFromName(row.columnText(12)).value_or(results::WinnerRule::kSignificant);
   record.failed_results = static_cast<std::size_t>(row.columnInt64(13));
+  record.run.request = row.columnText(14);
+  record.run.resumes = static_cast<std::uint32_t>(row.columnInt64(15));
+  record.run.resumed_epoch_millis = row.columnInt64(16);
+  record.run.noise_thresholds = row.columnText(17);
   SqliteStatement specs =
       connection.prepare("SELECT label, value FROM run_spec WHERE run_id = ? ORDER BY position");
   specs.bind(1, record.id);

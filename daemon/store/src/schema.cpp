@@ -227,6 +227,17 @@ ALTER TABLE system_second ADD COLUMN database_cpu_micros INTEGER NOT NULL DEFAUL
 ALTER TABLE system_second ADD COLUMN database_rss_bytes INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE system_second ADD COLUMN database_processes INTEGER NOT NULL DEFAULT 0;
 )sql",
+    // 7: what a run was asked for (runner::storedRequestJson), so an interrupted or stopped run
+    // can be resumed; how often it was (resumes, the latest start of one); and the noise
+    // thresholds its winners are decided with (results::writeNoiseThresholds' text). Runs
+    // stored before have no request and cannot be resumed; their thresholds are empty, which
+    // reads as the thresholds of the benchd that reads them.
+    R"sql(
+ALTER TABLE run ADD COLUMN request TEXT NOT NULL DEFAULT '';
+ALTER TABLE run ADD COLUMN resumes INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE run ADD COLUMN resumed_epoch_millis INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE run ADD COLUMN noise_thresholds TEXT NOT NULL DEFAULT '';
+)sql",
 };
 
 int userVersion(sqlite::SqliteConnection& connection) {

@@ -15,7 +15,7 @@ namespace benchd::worker {
 /// Owns the table; `service` must outlive it. The table's functions are thread-safe (they
 /// forward to MovieService, which is) and catch every exception.
 ///
-/// `cpu_cost` (the worker's benchd.cpu_cost_us): every call into the core (epoch millis,
+/// `cpu_cost` (the worker's benchd.cpu_cost_ns): every call into the core (epoch millis,
 /// movies by director, save, delete) first spends that much CPU time of its calling thread, a
 /// known per-request difference that is the same for every concurrency model. The database
 /// functions of `postgres` rows are not charged.
@@ -23,7 +23,7 @@ class HostApi {
  public:
   HostApi(microservice::MovieService& service, std::string plugin_name,
           DatabaseSettings database = {},
-          std::chrono::microseconds cpu_cost = std::chrono::microseconds(0));
+          std::chrono::nanoseconds cpu_cost = std::chrono::nanoseconds(0));
   HostApi(const HostApi&) = delete;
   HostApi& operator=(const HostApi&) = delete;
 
@@ -32,13 +32,13 @@ class HostApi {
   [[nodiscard]] const std::string& pluginName() const noexcept { return plugin_name_; }
   [[nodiscard]] HostDatabase& database() noexcept { return database_; }
   [[nodiscard]] const HostDatabase& database() const noexcept { return database_; }
-  [[nodiscard]] std::chrono::microseconds cpuCost() const noexcept { return cpu_cost_; }
+  [[nodiscard]] std::chrono::nanoseconds cpuCost() const noexcept { return cpu_cost_; }
 
  private:
   microservice::MovieService& service_;
   std::string plugin_name_;
   HostDatabase database_;
-  std::chrono::microseconds cpu_cost_;
+  std::chrono::nanoseconds cpu_cost_;
   benchd_host_api table_{};
 };
 

@@ -29,9 +29,10 @@ std::string workerUsage() {
          "                          (repeatable)\n"
          "  --option KEY=VALUE      plugin-specific setting (repeatable); keys starting with\n"
          "                          'benchd.' are the host's, never the plugin's:\n"
-         "                          benchd.cpu_cost_us=N spends N us of CPU (0 to 100000) in\n"
-         "                          every request's call into the microservice core, a known\n"
-         "                          difference for an approach variant\n"
+         "                          benchd.cpu_cost_ns=N spends N ns of CPU (0 to\n"
+         "                          100000000) in every request's call into the microservice\n"
+         "                          core, a known difference for an approach variant\n"
+         "                          (benchd.cpu_cost_us=N: the same in us, 0 to 100000)\n"
          "  --postgres CONNINFO     the movie database of a --profile postgres row (a libpq\n"
          "                          connection string, e.g. \"host=/run/x dbname=movies\")\n"
          "  --db-pool N             database sessions the plugin may open (default 16)\n"
@@ -99,12 +100,16 @@ WorkerOptions parseWorkerOptions(int argc, const char* const* argv) {
       }
       const std::string_view key = value.substr(0, eq);
       if (key.starts_with("benchd.")) {
-        if (key != "benchd.cpu_cost_us") {
+        if (key == "benchd.cpu_cost_us") {
+          options.cpu_cost = std::chrono::microseconds(common::parseIntegerOption<std::uint32_t>(
+              "--option benchd.cpu_cost_us", value.substr(eq + 1), 0, 100'000));
+        } else if (key == "benchd.cpu_cost_ns") {
+          options.cpu_cost = std::chrono::nanoseconds(common::parseIntegerOption<std::uint32_t>(
+              "--option benchd.cpu_cost_ns", value.substr(eq + 1), 0, 100'000'000));
+        } else {
           throw UsageError("--option: unknown host option '" + std::string(key) +
-                           "' (known: benchd.cpu_cost_us)");
+                           "' (known: benchd.cpu_cost_ns, benchd.cpu_cost_us)");
         }
-        options.cpu_cost = std::chrono::microseconds(common::parseIntegerOption<std::uint32_t>(
-            "--option benchd.cpu_cost_us", value.substr(eq + 1), 0, 100'000));
       } else {
         options.plugin_options.emplace_back(key, value.substr(eq + 1));
       }

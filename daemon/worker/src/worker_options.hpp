@@ -26,9 +26,10 @@ struct WorkerOptions {
   /// --db-pool N: database sessions the plugin may open (plugin.h, db_pool_size).
   std::uint32_t db_pool = 16;
   std::vector<std::pair<std::string, std::string>> plugin_options;
-  /// --option benchd.cpu_cost_us=N: CPU the host spends in every request's call into the core
-  /// (a known difference to measure the winners grid's power with; not passed to the plugin).
-  std::chrono::microseconds cpu_cost{0};
+  /// --option benchd.cpu_cost_ns=N (or benchd.cpu_cost_us=N): CPU the host spends in every
+  /// request's call into the core (a known difference to measure the winners grid's power with;
+  /// not passed to the plugin).
+  std::chrono::nanoseconds cpu_cost{0};
   std::chrono::milliseconds stats_interval{1000};
   std::chrono::milliseconds stop_timeout{10000};
   bool show_help = false;

@@ -44,7 +44,7 @@ class ControlApi {
   // The routes, by resource; each in its own source file.
   void addSystemRoutes(http::Router& router);        // health, version, approaches, /metrics
   void addScenarioFileRoutes(http::Router& router);  // scenario-files
-  void addRunRoutes(http::Router& router);           // runs: create, list, get, stop, delete
+  void addRunRoutes(http::Router& router);  // runs: create, list, get, stop, resume, delete
   // The run routes' handlers (run_routes.cpp); those of one run get the run {id} names, found.
   http::Response createRun(const http::Request& request);  // POST runs
   http::Response listRuns(const http::Request& request);   // GET runs
@@ -54,8 +54,10 @@ class ControlApi {
                            const store::RunRecord& record);  // DELETE runs/{id}
   http::Response stopRun(const http::Request& request,
                          const store::RunRecord& record);  // POST runs/{id}/stop
-  void addEventRoute(http::Router& router);                // runs/{id}/events
-  void addResultRoutes(http::Router& router);              // runs/{id}/results..., winners, compare
+  http::Response resumeRun(const http::Request& request,
+                           const store::RunRecord& record);  // POST runs/{id}/resume
+  void addEventRoute(http::Router& router);                  // runs/{id}/events
+  void addResultRoutes(http::Router& router);  // runs/{id}/results..., winners, compare
 
   RunQueue& queue_;
   store::ResultStore& store_;

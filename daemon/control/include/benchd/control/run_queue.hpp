@@ -3,6 +3,7 @@
 #include <benchd/results/series.hpp>
 #include <benchd/runner/benchmark_run.hpp>
 #include <benchd/runner/run_preparation.hpp>
+#include <benchd/runner/run_resumption.hpp>
 #include <benchd/store/result_store.hpp>
 
 #include <cstddef>
@@ -84,6 +85,14 @@ class RunQueue {
   /// shutdown().
   store::RunId submit(const runner::RunRequest& request,
                       const runner::PluginCatalog* catalog = nullptr);
+
+  /// Queues run `run` of the store, which ended before it finished, to go on under its own id
+  /// and results folder with the runs it lacks (runner::prepareResumption, with approaches from
+  /// `catalog` when given). Only a run whose scenario file is in the environment's scenario
+  /// folders: the daemon runs no file a client could not have named. Throws what
+  /// prepareResumption throws (runner::ResumeError kNotResumable for a file elsewhere),
+  /// RunQueueFullError and RunQueueClosedError.
+  void resume(store::RunId run, const runner::PluginCatalog* catalog = nullptr);
 
   enum class StopResult : std::uint8_t {
     kStopping = 1,      ///< it was running; it stops cleanly and is marked stopped

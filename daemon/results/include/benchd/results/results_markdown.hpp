@@ -19,6 +19,9 @@ struct ResultsDocument {
   std::int64_t started_epoch_millis = 0;
   std::int64_t finished_epoch_millis = 0;
   bool stopped = false;  ///< the run was stopped before it finished
+  /// How often the run was resumed after it ended unfinished, and when it last was (epoch ms).
+  std::uint32_t resumes = 0;
+  std::int64_t resumed_epoch_millis = 0;
   std::vector<std::pair<std::string, std::string>> specs;
   std::string scenario_file;
   std::string settings_note;  ///< overrides, approaches, CPU pinning: one line

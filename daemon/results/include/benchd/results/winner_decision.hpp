@@ -1,5 +1,6 @@
 #pragma once
 
+#include <benchd/results/noise_thresholds.hpp>
 #include <benchd/results/results_table.hpp>
 #include <benchd/results/winners.hpp>
 
@@ -34,6 +35,7 @@ struct NoiseThreshold {
 
 /// The threshold of `metric` for a relative noise threshold of `relative` (its absolute part
 /// comes from how the metric is measured: docs/metrics-and-ranking.md#noise-thresholds).
+/// decideWinners takes `relative` from DecisionSettings::noise.
 [[nodiscard]] NoiseThreshold noiseThreshold(std::string_view metric, double relative);
 
 struct DecisionSettings {
@@ -41,9 +43,10 @@ struct DecisionSettings {
   /// The tests' level and the false-discovery rate of the Benjamini–Hochberg step across the
   /// grid's contested cells.
   double alpha = 0.05;
-  /// The relative noise threshold: a lead must exceed it in the rounds for the test to call it.
-  /// Default from A/A runs on a two-core machine (docs/metrics-and-ranking.md#noise-thresholds).
-  double relative_noise = 0.03;
+  /// Per metric, the share of the other approach's value a lead must exceed in the rounds for
+  /// the test to call it. Default: those measured by A/A runs on a two-core machine
+  /// (shippedNoiseThresholds, docs/metrics-and-ranking.md#noise-thresholds).
+  NoiseThresholds noise = shippedNoiseThresholds();
   /// Scenarios measured on a busy host, each with the highest share of the CPUs the rest of the
   /// host used in any of its results: their host-wide cells (isHostWideMetric) are not ranked.
   std::vector<std::pair<std::string, double>> busy_scenarios;
@@ -55,12 +58,15 @@ struct DecisionSettings {
 
 /// One row per (scenario, approach) of `runs`, in first-appearance order, each metric the median
 /// of that pair's rows (a row of `runs` is one run; repeats are rows with the same pair). The
-/// cells are formatMetricValue's text of the medians, so this is the results.csv of a repeated
-/// run, and a table without repeats comes back unchanged in value.
-[[nodiscard]] ResultsTable medianTable(const ResultsTable& runs);
+/// cells are spelled as `spelling` says: as the original writes them (results.csv of a repeated
+/// run; a table without repeats comes back unchanged in value), or exact (what the
+/// significance rule ranks: two decimals would tie a CPU per request of 0.038 ms with 0.042 ms).
+[[nodiscard]] ResultsTable medianTable(
+    const ResultsTable& runs, ValueSpelling spelling = ValueSpelling::kAsTheOriginalWrites);
 
 /// The winners grid of repeated runs. Ranking by medians, errors and colours are the
-/// original's (computeWinners on medianTable(runs)); then, with WinnerRule::kSignificant, every
+/// original's (computeWinners on medianTable(runs), the medians exact under the significance
+/// rule and as the original writes them under its own); then, with WinnerRule::kSignificant, every
 /// contested cell (won or drawn, unless both top approaches had errors) is tested as a paired
 /// design: the k-th run of each approach is from round k, and every round ran every approach.
 ///   - Per round, the top's margin over another approach beyond the noise threshold (its
@@ -98,11 +104,16 @@ struct DecisionSettings {
 [[nodiscard]] std::string detectableLeadText(std::uint32_t rounds, std::size_t cells,
                                              const DecisionSettings& settings = {});
 
-/// The grid of a run's stored results (every round, SummaryRow order) under the rule the run
-/// recorded, with the busy scenarios its diagnostics show (busyHost): the one call behind
-/// results.md, `benchd run`'s standings, the REST API's winners and benchd-report.
+/// The grid of a run's stored results (every round, SummaryRow order) under the rule and the
+/// noise thresholds the run recorded, with the busy scenarios its diagnostics show (busyHost):
+/// the one call behind results.md, `benchd run`'s standings, the REST API's winners and
+/// benchd-report.
 [[nodiscard]] WinnersGrid decideRunWinners(const std::vector<SummaryRow>& runs,
                                            const std::vector<std::string>& approaches,
-                                           WinnerRule rule);
+                                           WinnerRule rule, const NoiseThresholds& noise);
+
+/// The thresholds in words for people: "3 % for every metric" when they are all one value,
+/// else the range with the metrics at its ends; then where they came from.
+[[nodiscard]] std::string noiseThresholdsText(const NoiseThresholds& noise);
 
 }  // namespace benchd::results

@@ -82,6 +82,16 @@ class RunObserver {
   virtual void onNotice(const std::string& /*line*/) {}
 };
 
+/// A resumed run's past (prepareResumption): what it had finished when it ended unfinished.
+struct ResumedFrom {
+  std::uint32_t resumes = 1;              ///< this resumption's number, from 1
+  std::int64_t started_epoch_millis = 0;  ///< when the run first started
+  std::int64_t resumed_epoch_millis = 0;  ///< when this resumption was asked for
+  /// Its finished results, failed ones included, in store order: they are kept as they are,
+  /// and their (row, approach, round)s are not run again.
+  std::vector<results::SummaryRow> earlier_results;
+};
+
 /// Everything a run needs, decided before it starts.
 struct RunSettings {
   std::filesystem::path scenario_file;
@@ -106,8 +116,12 @@ struct RunSettings {
   /// given). One run is one sample of the winners' statistics.
   std::uint32_t repeats = 1;
   std::uint64_t order_seed = 0;
-  /// How the winners grid is decided (stored with the run).
+  /// How the winners grid is decided (stored with the run), and with which noise thresholds.
   results::WinnerRule winner_rule = results::WinnerRule::kSignificant;
+  results::NoiseThresholds noise_thresholds = results::shippedNoiseThresholds();
+  /// An A/A check (an approach and its copy): at the end the run measures noise thresholds from
+  /// its rounds and writes them beside its results (measured-noise-thresholds.csv).
+  bool aa_check = false;
   /// A worker must be ready and answer /health within this (the original polled for 120 s).
   std::chrono::milliseconds health_timeout{30'000};
   /// How long a worker may drain requests in flight at stop (its --stop-timeout-ms); SIGKILL
@@ -115,6 +129,11 @@ struct RunSettings {
   std::chrono::milliseconds worker_stop_timeout{10'000};
   /// The PostgreSQL server of the `postgres` rows, started on the first one.
   DatabaseServerSettings database;
+  /// What was asked for (runner::storedRequestJson, with the seed and the scenario file's
+  /// absolute path filled in), stored with the run so that it can be resumed.
+  std::string stored_request;
+  /// Set for a resumed run: it continues its stored record instead of starting anew.
+  std::optional<ResumedFrom> resumed;
 };
 
 enum class RunOutcome : std::uint8_t { kCompleted = 1, kStopped };

@@ -32,6 +32,13 @@ class RunLedger {
   [[nodiscard]] static RunLedger record(store::ResultStore& store, const RunSettings& settings,
                                         store::RunStatus initial);
 
+  /// Takes over the stored record of run `run` to resume it (prepareResumption said it may be):
+  /// its results that were begun and never finished are removed, and it is marked `initial`
+  /// again with its resumption counted (ResultStore::resumeRun). Throws std::runtime_error when
+  /// the run is gone, and what the store throws.
+  [[nodiscard]] static RunLedger resume(store::ResultStore& store, store::RunId run,
+                                        store::RunStatus initial);
+
   RunLedger(RunLedger&& other) noexcept;
   /// Ends this ledger's record first when it holds an unfinished one (as the destructor does).
   RunLedger& operator=(RunLedger&& other) noexcept;

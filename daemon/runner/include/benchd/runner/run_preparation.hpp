@@ -44,6 +44,9 @@ struct RunRequest {
   /// Load-generator threads; default: one per generator CPU when pinned, else cores - 1.
   std::optional<unsigned> generator_threads;
   std::chrono::seconds health_timeout{30};
+  /// The noise thresholds the winners are decided with (`benchd run --thresholds FILE`); none:
+  /// the shipped ones. Recorded with the run (a resumption keeps them).
+  std::optional<results::NoiseThresholds> noise_thresholds;
 };
 
 /// Where a run's inputs and outputs are.

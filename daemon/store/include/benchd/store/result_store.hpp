@@ -1,6 +1,7 @@
 #pragma once
 
 #include <benchd/measurement/load_snapshot.hpp>
+#include <benchd/results/noise_thresholds.hpp>
 #include <benchd/results/series.hpp>
 #include <benchd/results/summary_row.hpp>
 #include <benchd/results/winner_decision.hpp>
@@ -63,7 +64,21 @@ struct NewRun {
   std::uint64_t order_seed = 0;
   /// How its winners are decided (stored by results::winnerRuleName).
   results::WinnerRule winner_rule = results::WinnerRule::kSignificant;
+  /// What was asked for, as runner::storedRequestJson wrote it: what a resumption runs again.
+  /// Empty for runs stored by a benchd before schema version 7 (they cannot be resumed).
+  std::string request;
+  /// How often the run was resumed (resumeRun), and when the latest resumption started (epoch
+  /// ms; 0 when never).
+  std::uint32_t resumes = 0;
+  std::int64_t resumed_epoch_millis = 0;
+  /// The noise thresholds its winners are decided with, as results::writeNoiseThresholds wrote
+  /// them; empty for runs stored before schema version 7 (noiseThresholdsOf).
+  std::string noise_thresholds;
 };
+
+/// The noise thresholds of `run`: those it recorded, or the shipped ones when it recorded none
+/// (or text that cannot be read, which the source then says).
+[[nodiscard]] results::NoiseThresholds noiseThresholdsOf(const NewRun& run);
 
 struct RunRecord {
   RunId id = 0;
@@ -106,7 +121,7 @@ struct RunQuery {
 /// ResultStore on the same file, which WAL lets read while the writer writes.
 class ResultStore {
  public:
-  static constexpr int kSchemaVersion = 6;
+  static constexpr int kSchemaVersion = 7;
 
   /// Opens or creates the file (and its folder) and migrates it to kSchemaVersion. Throws
   /// StoreError.
@@ -125,6 +140,16 @@ class ResultStore {
   /// A queued run starts: status kRunning, its start time and system specs as now.
   void startRun(RunId run, std::int64_t started_epoch_millis,
                 const std::vector<std::pair<std::string, std::string>>& system_specs);
+  /// The run goes on where it ended (stopped, interrupted or failed): status `status` (kQueued
+  /// or kRunning), no end time or error, its resumption counted and timed. Its start time, rows
+  /// and finished results stay. Returns false when there is no such run.
+  bool resumeRun(RunId run, RunStatus status, std::int64_t resumed_epoch_millis);
+  /// Removes the run's results that were begun and never finished (a run stopped or killed
+  /// mid-result), with their seconds. Returns how many.
+  std::size_t deleteUnfinishedResults(RunId run);
+  /// The highest sequence of the run's stored events (0 when none): where a resumed run's
+  /// events go on.
+  [[nodiscard]] std::uint64_t lastEventSequence(RunId run) const;
   /// Every run still kRunning or kQueued belonged to a process that is gone: marks them
   /// kInterrupted with that reason. Returns how many. Only for a writer that knows it is alone
   /// (claimWriter()).
