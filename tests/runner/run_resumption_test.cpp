@@ -203,6 +203,13 @@ TEST_F(ResumeTest, RefusesWhatItCannotResumeSayingWhy) {
   const CommandResult stopped = runUntilThreeFinishedThenSignal(SIGINT);
   ASSERT_EQ(stopped.exit_code, 130) << describe(stopped);
 
+  // --plan says what is missing and changes nothing.
+  const CommandResult plan = resume({"--plan"});
+  EXPECT_EQ(plan.exit_code, 0) << describe(plan);
+  EXPECT_NE(plan.out.find("resuming run 1 ("), std::string::npos) << describe(plan);
+  EXPECT_NE(plan.out.find(" of its runs missing): the runs it has are kept"), std::string::npos)
+      << describe(plan);
+
   // A resumed run keeps its settings: options that make a request are usage errors.
   const CommandResult with_approaches = resume({"-a", "callbacks-asio"});
   EXPECT_EQ(with_approaches.exit_code, 2) << describe(with_approaches);

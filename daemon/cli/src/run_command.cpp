@@ -122,12 +122,15 @@ runner::PreparedRun preparedInCommandLineTerms(const Prepare& prepare) {
   }
 }
 
+std::filesystem::path storeFileOf(const RunOptions& options) {
+  return options.store_file ? std::filesystem::path(*options.store_file)
+                            : std::filesystem::path(options.output_dir) / "benchd.sqlite";
+}
+
 /// The results store of `options`, claimed for writing: runs left running by a process that
 /// died are marked interrupted first (so they can be resumed), and the user is told.
 std::unique_ptr<store::ResultStore> openStoreForWriting(const RunOptions& options) {
-  auto store = std::make_unique<store::ResultStore>(
-      options.store_file ? std::filesystem::path(*options.store_file)
-                         : std::filesystem::path(options.output_dir) / "benchd.sqlite");
+  auto store = std::make_unique<store::ResultStore>(storeFileOf(options));
   if (const std::size_t interrupted = store->claimWriter(common::epochMillisNow());
       interrupted > 0) {
     std::cerr << "benchd run: " << interrupted << " earlier run(s) in " << store->file().string()
@@ -145,7 +148,9 @@ int runBenchmarks(std::span<const std::string_view> arguments) {
   std::unique_ptr<store::ResultStore> store;
   runner::PreparedRun prepared;
   if (options.resume_run) {
-    store = openStoreForWriting(options);
+    // --plan only reads: it claims nothing (a run whose process died still reads as running).
+    store = options.plan_only ? std::make_unique<store::ResultStore>(storeFileOf(options))
+                              : openStoreForWriting(options);
     prepared = preparedInCommandLineTerms(
         [&] { return runner::prepareResumption(*store, *options.resume_run, environment); });
   } else {

@@ -292,7 +292,8 @@ PreparedRun prepareRun(const RunRequest& request, const RunEnvironment& environm
   settings.scenario_set = scenario_file.stem().string();
   settings.worker = environment.worker;
   settings.report_tool = environment.report_tool;
-  settings.results_dir = environment.output_dir / settings.scenario_set;
+  // Absolute: the store records it, and a resumption from another folder writes to the same.
+  settings.results_dir = std::filesystem::absolute(environment.output_dir) / settings.scenario_set;
   settings.keep_csv = request.keep_csv;
   settings.health_timeout = request.health_timeout;
   settings.database = environment.database;
