@@ -14,9 +14,11 @@
 #   study.md       the command, the commit, the machine, the wall time
 # and, with --update-readme, tldr.md replaces the block between the study markers in README.md.
 #
-# Usage: bench/study/run.sh [--repeat N] [--out DIR] [--resume] [--update-readme] [--preset P]
-#                           [--no-build] [-h]
+# Usage: bench/study/run.sh [--repeat N] [--out DIR] [--resume | --publish] [--update-readme]
+#                           [--preset P] [--no-build] [-h]
 #   --resume         go on with the study in DIR (its store's run 1) instead of starting one
+#   --publish        run nothing: publish the study in DIR again from its raw results (e.g.
+#                    after tldr.py changed)
 #   --update-readme  put tldr.md into README.md between <!-- study:begin --> and <!-- study:end -->
 #   --no-build       run build/P as it is, without building it first
 set -euo pipefail
@@ -27,6 +29,7 @@ cd "$bench_root"
 repeat=10
 out=""
 resume=0
+publish=0
 update_readme=0
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -35,6 +38,7 @@ while [ $# -gt 0 ]; do
       if [ "$1" = --repeat ]; then repeat=$2; else out=$2; fi
       shift 2 ;;
     --resume) resume=1; shift ;;
+    --publish) publish=1; shift ;;
     --update-readme) update_readme=1; shift ;;
     *) bench_common_option "$@"; shift "$bench_shift" ;;
   esac
@@ -43,14 +47,15 @@ done
 file=scenarios/scenarios-study.csv
 stem=scenarios-study
 
-bench_build benchd_runtime benchd-report
+[ "$publish" = 1 ] || bench_build benchd_runtime benchd-report
+[ "$publish" = 0 ] || bench_use_tree "build/$preset"
 mkdir -p "$out"
 # The 9,800-connection row opens its connections at once: a listen backlog capped below that by
 # net.core.somaxconn would delay connects (benchd run --plan warns). Raised for the study when
 # this user may, put back at exit; results.md's system specs record the value used.
 set_somaxconn() { echo "$1" > /proc/sys/net/core/somaxconn; }
 somaxconn=$(cat /proc/sys/net/core/somaxconn)
-if [ "$somaxconn" -lt 10000 ]; then
+if [ "$publish" = 0 ] && [ "$somaxconn" -lt 10000 ]; then
   if [ -w /proc/sys/net/core/somaxconn ] && set_somaxconn 10000; then
     bench_at_exit set_somaxconn "$somaxconn"
     bench_log "somaxconn raised from $somaxconn to 10000 for the study (put back at exit)"
@@ -61,20 +66,29 @@ if [ "$somaxconn" -lt 10000 ]; then
 fi
 raw=$out/raw  # benchd run's results folder and store; the published files are copied from it
 started=$(date +%s)
-if [ "$resume" = 1 ]; then
+if [ "$publish" = 1 ]; then
+  [ -d "$raw/$stem" ] || bench_die "no study in $raw to publish"
+  bench_log "publishing the study in $out again from $raw"
+elif [ "$resume" = 1 ]; then
   [ -f "$raw/benchd.sqlite" ] || bench_die "no study to resume in $raw"
+  git rev-parse HEAD >> "$raw/commit"
   bench_log "resuming the study in $out ($(date -u +%H:%M:%S) UTC)"
   bench_run "$benchd" run --resume 1 -o "$raw" >&2 || status=$?
 else
   [ ! -e "$raw/benchd.sqlite" ] ||
     bench_die "$raw already holds a study: --resume goes on with it, or remove it"
   bench_log "$file, every approach, --repeat $repeat, into $out ($(date -u +%H:%M:%S) UTC)"
+  mkdir -p "$raw"
+  # The commit each part ran (study.md names them), with a mark when the tree had changes.
+  echo "$(git rev-parse HEAD)$(git diff --quiet HEAD -- . ':!docs/study' || echo ' (with local changes)')" \
+    > "$raw/commit"
   bench_run "$benchd" run "$file" --repeat "$repeat" -o "$raw" >&2 || status=$?
 fi
 status=${status:-0}
 # 3: completed with some results failed; they are in results.md and stay in the study.
 [ "$status" -eq 0 ] || [ "$status" -eq 3 ] || bench_die "benchd run ended with $status"
 seconds=$(($(date +%s) - started))
+repeats=$(sed -n 's/.*Repeats: \([0-9]*\) rounds.*/\1/p' "$raw/$stem/results.md" | head -1)
 
 folder=$raw/$stem
 for name in results.md results.csv results-runs.csv noise-thresholds.csv results.png; do
@@ -92,14 +106,14 @@ python3 bench/study/tldr.py "$out/grid.md" "$out" > "$out/tldr.md"
   echo
   echo "| | |"
   echo "|---|---|"
-  echo "| command | \`bench/study/run.sh --repeat $repeat\`$([ "$resume" = 0 ] || echo ", then \`--resume\`") |"
-  echo "| commit | $(git rev-parse HEAD)$(git diff --quiet HEAD -- . ':!docs/study' || echo ' (with local changes)') |"
+  echo "| command | \`bench/study/run.sh --repeat ${repeats:-$repeat}\`$([ "$(wc -l < "$raw/commit")" -le 1 ] || echo ", then \`--resume\`") |"
+  echo "| commit | $(paste -sd ' ' "$raw/commit" | sed 's/ \([0-9a-f]\{40\}\)/, resumed at \1/g') |"
   echo "| scenario file | [\`$file\`](../../../$file) |"
   echo "| machine | $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo) RAM, $(uname -r); the rest of the specs are in [results.md](results.md#system-specs) |"
-  echo "| wall time | $((seconds / 3600)) h $((seconds % 3600 / 60)) min $((seconds % 60)) s$([ "$resume" = 0 ] || echo " (this part)") |"
-  echo "| finished | $(date -u '+%Y-%m-%d %H:%M UTC') |"
+  echo "| wall time | $(sed -n 's/^| Duration | \(.*\) |$/\1/p' "$raw/$stem/results.md") (results.md's start to end, any time between resumed parts included) |"
+  echo "| published | $(date -u '+%Y-%m-%d %H:%M UTC') |"
 } > "$out/study.md"
-echo "study: $out in $((seconds / 60)) min $((seconds % 60)) s"
+echo "study: $out ($((seconds / 60)) min $((seconds % 60)) s in this invocation)"
 cat "$out/tldr.md"
 
 if [ "$update_readme" = 1 ]; then

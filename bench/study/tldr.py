@@ -74,25 +74,21 @@ def main():
         cell = cells.get((metric, scenario))
         if cell is None:
             continue
-        if cell.startswith("~ "):
-            print(f"- {question}: no significant difference ({cell[2:]}).")
-            continue
-        if cell.startswith("draw"):
-            print(f"- {question}: a draw ({cell}).")
-            continue
-        match = re.match(r"(\S+) (\S+) \[(\S+), (\S+)\]", cell)
-        if not match:
-            print(f"- {question}: {cell}.")
-            continue
-        winner, value, low, high = match.groups()
-        others = sorted(
+        higher = metric.startswith("requests_per_second") or metric == "requests_ok"
+        ranked = sorted(
             ((r["approach"], r[metric]) for r in medians
-             if r["scenario"] == scenario and r["approach"] != winner and r[metric] != ""),
-            key=lambda item: float(item[1]),
-            reverse=metric.startswith("requests_per_second") or metric == "requests_ok")
-        runner_up = f"; next {others[0][0]} {others[0][1]}" if others else ""
-        print(f"- {question}: **{winner}** {value} [{low}, {high}]{runner_up}.")
-
+             if r["scenario"] == scenario and r[metric] != ""),
+            key=lambda item: float(item[1]), reverse=higher)
+        everyone = ", ".join(f"{name} {value}" for name, value in ranked)
+        if cell.startswith("~ "):
+            verdict = "no significant difference between the top two"
+        elif cell.startswith("draw"):
+            verdict = "a draw"
+        else:
+            match = re.match(r"(\S+) (\S+) \[(\S+), (\S+)\]", cell)
+            verdict = (f"**{match.group(1)}** wins, {match.group(2)} "
+                       f"[{match.group(3)}, {match.group(4)}]") if match else cell
+        print(f"- {question}: {verdict}; medians {everyone}.")
 
 if __name__ == "__main__":
     main()
