@@ -5,7 +5,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <mutex>
 #include <string_view>
 
@@ -17,28 +16,10 @@ HostApi& self(void* host_context) {
   return *static_cast<HostApi*>(host_context);
 }
 
-/// Spends `cost` of this thread's CPU time, busy: preemption does not count, so the cost is the
-/// same on a loaded machine as on an idle one.
-/// Below a microsecond the cost is met to within one reading of the clock (a system call, about
-/// 0.1 to 0.3 us): the spin stops at the first reading at or past the end.
-void spendCpu(std::chrono::nanoseconds cost) {
-  if (cost.count() <= 0) {
-    return;
-  }
-  const auto now = [] {
-    timespec time{};
-    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time);
-    return std::chrono::seconds(time.tv_sec) + std::chrono::nanoseconds(time.tv_nsec);
-  };
-  const auto until = now() + cost;
-  while (now() < until) {
-  }
-}
-
 /// The calling thread's entry into the core: first the instrument's CPU cost, if any.
 HostApi& enter(void* host_context) {
   HostApi& host = self(host_context);
-  spendCpu(host.cpuCost());
+  host.cpuSpin().spend();
   return host;
 }
 
@@ -119,7 +100,7 @@ HostApi::HostApi(microservice::MovieService& service, std::string plugin_name,
     : service_(service),
       plugin_name_(std::move(plugin_name)),
       database_(service, std::move(database)),
-      cpu_cost_(cpu_cost) {
+      cpu_spin_(cpu_cost) {
   table_.struct_size = sizeof(table_);
   table_.host_context = this;
   table_.epoch_millis = &epochMillis;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "cpu_spin.hpp"
 #include "host_database.hpp"
 
 #include <benchd/microservice/movie_service.hpp>
@@ -16,9 +17,9 @@ namespace benchd::worker {
 /// forward to MovieService, which is) and catch every exception.
 ///
 /// `cpu_cost` (the worker's benchd.cpu_cost_ns): every call into the core (epoch millis,
-/// movies by director, save, delete) first spends that much CPU time of its calling thread, a
-/// known per-request difference that is the same for every concurrency model. The database
-/// functions of `postgres` rows are not charged.
+/// movies by director, save, delete) first spends that much CPU time of its calling thread
+/// (CpuSpin), a known per-request difference that is the same for every concurrency model. The
+/// database functions of `postgres` rows are not charged.
 class HostApi {
  public:
   HostApi(microservice::MovieService& service, std::string plugin_name,
@@ -32,13 +33,13 @@ class HostApi {
   [[nodiscard]] const std::string& pluginName() const noexcept { return plugin_name_; }
   [[nodiscard]] HostDatabase& database() noexcept { return database_; }
   [[nodiscard]] const HostDatabase& database() const noexcept { return database_; }
-  [[nodiscard]] std::chrono::nanoseconds cpuCost() const noexcept { return cpu_cost_; }
+  [[nodiscard]] const CpuSpin& cpuSpin() const noexcept { return cpu_spin_; }
 
  private:
   microservice::MovieService& service_;
   std::string plugin_name_;
   HostDatabase database_;
-  std::chrono::nanoseconds cpu_cost_;
+  CpuSpin cpu_spin_;
   benchd_host_api table_{};
 };
 
