@@ -68,14 +68,14 @@ run_through_api() {
   [ "$state" = completed ] || { cat /tmp/serve.log; exit 1; }
 }
 step "a short run through the API"
-run_through_api '{"scenarioFile": "scenarios-ci.csv", "approaches": ["callbacks-asio", "threads-poco"], "warmupSeconds": 0, "testSeconds": 2}'
+run_through_api '{"repeat": 1, "scenarioFile": "scenarios-ci.csv", "approaches": ["callbacks-asio", "threads-poco"], "warmupSeconds": 0, "testSeconds": 2}'
 step "a postgres row through the API: the daemon starts a private PostgreSQL 15 cluster"
 printf '%s\n' \
   'scenario,k6Config,serverProfiles,delayCallDepth,delayInMillis,connections,requestsPerSecond,warmupDurationInSeconds,testDurationInSeconds' \
   'pg,get-movies.js,postgres|no-cache,0,0,4,,0,2' |
   curl -fsS -X PUT -H "Authorization: Bearer $token" -H 'Content-Type: text/csv' --data-binary @- \
     http://127.0.0.1:7878/api/v1/scenario-files/pg.csv >/dev/null
-run_through_api '{"scenarioFile": "pg.csv", "approaches": ["callbacks-asio"]}'
+run_through_api '{"repeat": 1, "scenarioFile": "pg.csv", "approaches": ["callbacks-asio"]}'
 curl -fsS -H "Authorization: Bearer $token" "http://127.0.0.1:7878$run_url/results" >/tmp/results.json
 for expected in '"requests_error":0(\.0)?[,}]' '"databaseSampled":true'; do
   grep -Eq "$expected" /tmp/results.json ||

@@ -45,8 +45,8 @@ fi
 say "benchd verify-plugin $plugin"
 "$benchd" verify-plugin "$plugin"
 
-say "benchd run scenarios-ci.csv -a $name (1 s per row)"
-"$benchd" run scenarios-ci.csv --plugin-dir "$author/build" -a "$name" -w 0 -t 1 \
+say "benchd run scenarios-ci.csv -a $name --repeat 1 (1 s per row)"
+"$benchd" run scenarios-ci.csv --repeat 1 --plugin-dir "$author/build" -a "$name" -w 0 -t 1 \
   -o "$work/results" >"$work/run.log" 2>&1 || { cat "$work/run.log" >&2; say "the run failed" >&2; exit 1; }
 # Columns 3 and 4 of results.csv: requests_ok and requests_error. A failed row (the worker did
 # not start, answered wrongly, died) has no successful request and at least one error.

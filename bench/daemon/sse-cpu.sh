@@ -126,7 +126,7 @@ measure() {
 
   local body id
   body=$(call -H 'Content-Type: application/json' \
-    -d "{\"scenarioFile\":\"sse-cpu.csv\",\"approaches\":[\"$APPROACH\"],\"warmupSeconds\":0,\"testSeconds\":$TEST_SECONDS}" \
+    -d "{\"repeat\":1,\"scenarioFile\":\"sse-cpu.csv\",\"approaches\":[\"$APPROACH\"],\"warmupSeconds\":0,\"testSeconds\":$TEST_SECONDS}" \
     "$api/runs")
   id=$(sed -n 's/^{"id":\([0-9]*\),.*/\1/p' <<<"$body")
   if [ -z "$id" ]; then bench_die "cannot create a run: $body"; fi

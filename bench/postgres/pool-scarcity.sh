@@ -149,7 +149,7 @@ for pool in 16 500; do
     out="$work/original-$pool"
     mkdir -p "$out"
     echo scenarios-postgres >"$out/path"
-    bench_run "$benchd" run scenarios-postgres.csv -w 2 -t "$duration" -o "$out" --quiet \
+    bench_run "$benchd" run scenarios-postgres.csv --repeat 1 -w 2 -t "$duration" -o "$out" --quiet \
       --postgres "$conninfo" --db-pool "$pool" -a "${approaches// /,}" >/dev/null ||
       [ $? -eq 3 ] # 3: completed with failed results, which the table shows
     collect "$pool" "$out" ""
@@ -161,7 +161,7 @@ for pool in 16 500; do
     echo high >"$out/path"
     before=$(database_ticks)
     started=$(date +%s.%N)
-    bench_run "$benchd" run "$work/high.csv" -o "$out" --quiet --postgres "$conninfo" \
+    bench_run "$benchd" run "$work/high.csv" --repeat 1 -o "$out" --quiet --postgres "$conninfo" \
       --db-pool "$pool" -a "$approach" >/dev/null ||
       [ $? -eq 3 ] # 3: completed with a failed result
     after=$(database_ticks)

@@ -43,6 +43,19 @@ def table_rows(lines, header_start):
     return rows
 
 
+def caveats_by_scenario(results_md):
+    """{scenario: {caveat: runs}} from results.md's caveat lines ("- SCENARIO × APPROACH (run N):
+    **CAVEAT**, ..."): a verdict on a scenario whose runs carry one is read with it."""
+    found = {}
+    pattern = re.compile(r"^- (\S+) × \S+(?: \(run \d+\))?: \*\*(.+?)\*\*")
+    for line in open(results_md).read().splitlines():
+        match = pattern.match(line)
+        if match:
+            kinds = found.setdefault(match.group(1), {})
+            kinds[match.group(2)] = kinds.get(match.group(2), 0) + 1
+    return found
+
+
 def main():
     grid_path, study = sys.argv[1], sys.argv[2]
     lines = open(grid_path).read().splitlines()
@@ -59,6 +72,7 @@ def main():
     with open(f"{study}/results.csv", newline="") as f:
         medians = list(csv.DictReader(f))
     rounds = re.search(r"(\d+) rounds per approach", "\n".join(lines))
+    caveats = caveats_by_scenario(f"{study}/results.md")
 
     wins = ", ".join(f"{row[1]} {row[2]}" for row in standings if row[1] and row[0].isdigit())
     no_winner = next((row for row in standings if row[0] == "–" or not row[0].isdigit()), None)
@@ -88,7 +102,11 @@ def main():
             match = re.match(r"(\S+) (\S+) \[(\S+), (\S+)\]", cell)
             verdict = (f"**{match.group(1)}** wins, {match.group(2)} "
                        f"[{match.group(3)}, {match.group(4)}]") if match else cell
-        print(f"- {question}: {verdict}; medians {everyone}.")
+        runs = len(ranked) * int(rounds.group(1)) if rounds else None
+        marks = "; ".join(f"{kind} in {count}{f' of {runs}' if runs else ''} runs"
+                          for kind, count in sorted(caveats.get(scenario, {}).items()))
+        caveat = f" Caveat ([results]({study}/results.md)): {marks}." if marks else ""
+        print(f"- {question}: {verdict}; medians {everyone}.{caveat}")
 
 if __name__ == "__main__":
     main()

@@ -52,7 +52,7 @@ import urllib.parse
 from jsonschema import Draft202012Validator
 
 HTTP_METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
-RUN_BODY = {"scenarioFile": "scenarios-ci.csv", "approaches": ["callbacks-asio"],
+RUN_BODY = {"repeat": 1, "scenarioFile": "scenarios-ci.csv", "approaches": ["callbacks-asio"],
             "warmupSeconds": 0, "testSeconds": 1}
 GOOD_CSV = ("scenario,k6Config,serverProfiles,delayCallDepth,delayInMillis,connections,"
             "requestsPerSecond,warmupDurationInSeconds,testDurationInSeconds\n"

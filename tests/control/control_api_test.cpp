@@ -246,7 +246,7 @@ TEST_F(ControlApiTest, HealthVersionAndMetricsAnswer) {
 }
 
 TEST_F(ControlApiTest, ARunRequestMustBeJsonByItsType) {
-  const std::string valid = R"({"scenarioFile":"scenarios-ci.csv","testSeconds":1})";
+  const std::string valid = R"({"repeat":1,"scenarioFile":"scenarios-ci.csv","testSeconds":1})";
   for (const std::optional<std::string>& type :
        {std::optional<std::string>("text/plain"),
         std::optional<std::string>("application/x-www-form-urlencoded"),

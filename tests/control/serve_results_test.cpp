@@ -53,8 +53,9 @@ TEST(BenchdServeResults, AnUploadedFileRunsAndEveryResultDocumentIsServed) {
       << files.body;
   EXPECT_NE(files.body.find(R"("name":"scenarios-ci.csv","source":"built-in")"), std::string::npos);
 
-  const HttpResponse created = daemon.call(
-      "POST", "/api/v1/runs", R"({"scenarioFile":"mine.csv","approaches":["callbacks-asio"]})");
+  const HttpResponse created =
+      daemon.call("POST", "/api/v1/runs",
+                  R"({"repeat":1,"scenarioFile":"mine.csv","approaches":["callbacks-asio"]})");
   ASSERT_EQ(created.status, 202U) << created.body;
   const std::string live = followEvents(daemon.port(), daemon.token(), 1, 120s);
   ASSERT_NE(live.find("\"status\":\"completed\""), std::string::npos) << live;
@@ -198,7 +199,7 @@ TEST(BenchdServeResults, RunsArePagedAndFilteredAndActiveOnesCannotBeDeleted) {
   Daemon daemon(dir.path());
   ASSERT_NE(daemon.port(), 0) << daemon.process().stderrText();
   const std::string request =
-      R"({"scenarioFile":"scenarios-ci","approaches":["callbacks-asio"],"warmupSeconds":0,"testSeconds":30})";
+      R"({"repeat":1,"scenarioFile":"scenarios-ci","approaches":["callbacks-asio"],"warmupSeconds":0,"testSeconds":30})";
   ASSERT_EQ(daemon.call("POST", "/api/v1/runs", request).status, 202U);
   ASSERT_EQ(daemon.call("POST", "/api/v1/runs", request).status, 202U);
 
@@ -269,11 +270,12 @@ TEST(BenchdServeResults, AStoppedRunIsResumedUnderItsIdAndItsEventsGoOn) {
                          "one,get-time,,0,0,4,,0,1\ntwo,get-time,,0,0,4,,0,4\n")
                   .status,
               201U);
-    ASSERT_EQ(daemon
-                  .call("POST", "/api/v1/runs",
-                        R"({"scenarioFile":"resumable.csv","approaches":["callbacks-asio"]})")
-                  .status,
-              202U);
+    ASSERT_EQ(
+        daemon
+            .call("POST", "/api/v1/runs",
+                  R"({"repeat":1,"scenarioFile":"resumable.csv","approaches":["callbacks-asio"]})")
+            .status,
+        202U);
     ASSERT_TRUE(waitForStep(daemon, 1, "two", "test", 90s)) << runStatus(daemon, 1);
     EXPECT_EQ(daemon.call("POST", "/api/v1/runs/1/stop").status, 202U);
     ASSERT_TRUE(waitForStatus(daemon, 1, "stopped", 60s)) << runStatus(daemon, 1);
@@ -320,7 +322,7 @@ TEST(BenchdServeResults, ConfiguredLimitsAnswer503AndPlainRequestsStillPass) {
   Daemon daemon(dir.path(), "max_streams = 2\nmax_queued = 1\n");
   ASSERT_NE(daemon.port(), 0) << daemon.process().stderrText();
   const std::string request =
-      R"({"scenarioFile":"scenarios-ci","approaches":["callbacks-asio"],"warmupSeconds":0,"testSeconds":30})";
+      R"({"repeat":1,"scenarioFile":"scenarios-ci","approaches":["callbacks-asio"],"warmupSeconds":0,"testSeconds":30})";
   ASSERT_EQ(daemon.call("POST", "/api/v1/runs", request).status, 202U);
   ASSERT_EQ(daemon.call("POST", "/api/v1/runs", request).status, 202U);
   const HttpResponse full = daemon.call("POST", "/api/v1/runs", request);
@@ -392,7 +394,7 @@ TEST(BenchdServeResults, NoWaitingRoomStillTakesARunWhenIdle) {
   Daemon daemon(dir.path(), "max_queued = 0\n");
   ASSERT_NE(daemon.port(), 0) << daemon.process().stderrText();
   const std::string request =
-      R"({"scenarioFile":"scenarios-ci","approaches":["callbacks-asio"],"warmupSeconds":0,"testSeconds":30})";
+      R"({"repeat":1,"scenarioFile":"scenarios-ci","approaches":["callbacks-asio"],"warmupSeconds":0,"testSeconds":30})";
   const HttpResponse first = daemon.call("POST", "/api/v1/runs", request);
   EXPECT_EQ(first.status, 202U) << first.body;
   EXPECT_EQ(daemon.call("POST", "/api/v1/runs", request).status, 503U);

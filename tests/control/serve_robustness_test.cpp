@@ -223,7 +223,7 @@ fs::path twoRowScenarios(const fs::path& dir) {
 }
 
 constexpr const char* kInterruptedRun =
-    R"({"scenarioFile":"interrupted.csv","approaches":["callbacks-asio"]})";
+    R"({"repeat":1,"scenarioFile":"interrupted.csv","approaches":["callbacks-asio"]})";
 
 /// Watches every benchd-worker the daemon has now; fails the test when there is none.
 std::vector<std::unique_ptr<ProcessWatch>> watchWorkers(pid_t daemon) {
@@ -253,7 +253,7 @@ TEST(BenchdServeRobustness, CrashingPluginFailsItsRowAndTheRunGoesOn) {
   const auto started = Clock::now();
   const HttpResponse created = daemon.call(
       "POST", "/api/v1/runs",
-      R"({"scenarioFile":"scenarios-ci.csv","approaches":["crash-on-request","callbacks-asio"],)"
+      R"({"repeat":1,"scenarioFile":"scenarios-ci.csv","approaches":["crash-on-request","callbacks-asio"],)"
       R"("warmupSeconds":0,"testSeconds":2})");
   ASSERT_EQ(created.status, 202U) << created.body;
   const std::vector<StreamEvent> events =
@@ -319,10 +319,10 @@ TEST(BenchdServeRobustness, CrashingPluginFailsItsRowAndTheRunGoesOn) {
 
   // Still serving, and the queue takes the next run (stopped once it is under load).
   EXPECT_EQ(daemon.call("GET", "/api/v1/health", {}, false).status, 200U);
-  const HttpResponse second =
-      daemon.call("POST", "/api/v1/runs",
-                  R"({"scenarioFile":"scenarios-ci.csv","approaches":["callbacks-asio"],)"
-                  R"("warmupSeconds":0,"testSeconds":60})");
+  const HttpResponse second = daemon.call(
+      "POST", "/api/v1/runs",
+      R"({"repeat":1,"scenarioFile":"scenarios-ci.csv","approaches":["callbacks-asio"],)"
+      R"("warmupSeconds":0,"testSeconds":60})");
   ASSERT_EQ(second.status, 202U) << second.body;
   EXPECT_EQ(second.header("location"), "/api/v1/runs/2");
   EXPECT_TRUE(waitForStep(daemon, 2, "ci-get-time-no-delay", "test", 120s)) << runStatus(daemon, 2);
@@ -498,7 +498,9 @@ HostileTarget daemonTarget(const Daemon& daemon, std::size_t max_body_bytes) {
        false},
       {"warmupSeconds", "0", bad_seconds, false},
       {"testSeconds", "1", bad_test_seconds, false},
-      {"keepCsv", "false", {"\"true\"", "1", "0", "null", "[]", "\"yes\""}, false}};
+      {"keepCsv", "false", {"\"true\"", "1", "0", "null", "[]", "\"yes\""}, false},
+      // One run a side: the default rounds would make each valid request a long run.
+      {"repeat", "1", {"0", "1001", "-1", "1.5", "\"1\"", "null"}, false}};
   target.body = benchd::testing::BodyResource{"POST", "/api/v1/runs", "application/json",
                                               true,   run_request,    {}};
 

@@ -55,7 +55,7 @@ TEST(BenchdServe, RunsAScenarioFileThroughTheApiWhileItsEventsStream) {
   ASSERT_NE(daemon.port(), 0) << daemon.process().stderrText();
   const HttpResponse created = daemon.call(
       "POST", "/api/v1/runs",
-      R"({"scenarioFile":"scenarios-ci.csv","approaches":["callbacks-asio"],"warmupSeconds":0,"testSeconds":2})");
+      R"({"repeat":1,"scenarioFile":"scenarios-ci.csv","approaches":["callbacks-asio"],"warmupSeconds":0,"testSeconds":2})");
   ASSERT_EQ(created.status, 202U) << created.body;
   EXPECT_EQ(created.header("location"), "/api/v1/runs/1");
 

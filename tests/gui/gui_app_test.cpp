@@ -167,10 +167,10 @@ class GuiAppTest : public QObject {
     child<QSpinBox>(window, "warmupSeconds")->setValue(0);
     child<QSpinBox>(window, "testSeconds")->setValue(3);
     auto* repeat = child<QSpinBox>(window, "repeat");
-    QCOMPARE(repeat->text(), QStringLiteral("1 run"));
-    repeat->setValue(2);
-    QCOMPARE(repeat->text(), QStringLiteral("2 runs"));
+    QCOMPARE(repeat->value(), 10);  // the default rounds
+    QCOMPARE(repeat->text(), QStringLiteral("10 runs"));
     repeat->setValue(1);
+    QCOMPARE(repeat->text(), QStringLiteral("1 run"));
     QTest::mouseClick(child<QPushButton>(window, "startButton"), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(window.followedRun() != 0, 10'000);
     const std::int64_t run = window.followedRun();

@@ -245,12 +245,12 @@ class ReportTest : public QObject {
     scenario.write(benchd::testing::kScenarioCsvHeader);
     scenario.write("tiny-get-movies,get-movies.js,,0,20,20,200,0,3\n");
     scenario.close();
-    const Finished run =
-        runProgram(QString::fromStdString(benchd::testing::cliPath()),
-                   {QStringLiteral("run"), scenario.fileName(), QStringLiteral("-a"),
-                    QStringLiteral("callbacks-asio,coroutines-asio"), QStringLiteral("-o"),
-                    dir.filePath(QStringLiteral("out"))},
-                   180'000);
+    const Finished run = runProgram(QString::fromStdString(benchd::testing::cliPath()),
+                                    {QStringLiteral("run"), QStringLiteral("--repeat"),
+                                     QStringLiteral("1"), scenario.fileName(), QStringLiteral("-a"),
+                                     QStringLiteral("callbacks-asio,coroutines-asio"),
+                                     QStringLiteral("-o"), dir.filePath(QStringLiteral("out"))},
+                                    180'000);
     QVERIFY2(run.exit_code == 0, qPrintable(run.output));
     QVERIFY2(run.output.contains(QStringLiteral("2 charts and the winners grid")),
              qPrintable(run.output));

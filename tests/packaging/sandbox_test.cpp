@@ -72,10 +72,11 @@ TEST(MemoryDenyWriteExecute, ARunOverEveryPluginAndItsChartsWorkUnderIt) {
   }
   ASSERT_GT(plugins, 0U);
 
-  const CommandResult run = runCommand(mdweExec(),
-                                       {cliPath(), "run", (dir.path() / "short.csv").string(), "-w",
-                                        "0", "-t", "1", "-o", (dir.path() / "out").string()},
-                                       std::chrono::minutes(5));
+  const CommandResult run =
+      runCommand(mdweExec(),
+                 {cliPath(), "run", "--repeat", "1", (dir.path() / "short.csv").string(), "-w", "0",
+                  "-t", "1", "-o", (dir.path() / "out").string()},
+                 std::chrono::minutes(5));
   ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
   const fs::path results = dir.path() / "out" / "short";
   EXPECT_EQ(linesOf(results / "results.csv"), plugins + 1)
@@ -97,10 +98,11 @@ TEST(MemoryDenyWriteExecute, APostgresRowItsClusterAndItsChartsWorkUnderIt) {
       << "scenario,k6Config,serverProfiles,delayCallDepth,delayInMillis,connections,"
          "requestsPerSecond,warmupDurationInSeconds,testDurationInSeconds\n"
          "pg,get-movies.js,postgres|no-cache,0,0,4,,0,2\n";
-  const CommandResult run = runCommand(mdweExec(),
-                                       {cliPath(), "run", (dir.path() / "pg.csv").string(), "-a",
-                                        "callbacks-asio", "-o", (dir.path() / "out").string()},
-                                       std::chrono::minutes(3));
+  const CommandResult run =
+      runCommand(mdweExec(),
+                 {cliPath(), "run", "--repeat", "1", (dir.path() / "pg.csv").string(), "-a",
+                  "callbacks-asio", "-o", (dir.path() / "out").string()},
+                 std::chrono::minutes(3));
   ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
   std::ifstream markdown_file(dir.path() / "out" / "pg" / "results.md");
   const std::string markdown{std::istreambuf_iterator<char>(markdown_file),

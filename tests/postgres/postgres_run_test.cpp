@@ -70,10 +70,11 @@ TEST(PostgresRun, EveryPluginServesThePostgresRowsOfAPrivateClusterWithoutErrors
                         "pg-get,get-movies.js,postgres|no-cache,0,0,10,50,1,3\n"
                         "pg-write,get-movies.js,postgres|read-write,0,0,10,50,0,3\n");
   const std::string wrong_answers = testPluginDir() + "/wrong-answers";
-  const CommandResult result = runCommand(cliPath(),
-                                          {"run", file.string(), "-o", dir.path().string(),
-                                           "--plugin-dir", wrong_answers, "--db-pool", "4"},
-                                          std::chrono::minutes(5));
+  const CommandResult result =
+      runCommand(cliPath(),
+                 {"run", "--repeat", "1", file.string(), "-o", dir.path().string(), "--plugin-dir",
+                  wrong_answers, "--db-pool", "4"},
+                 std::chrono::minutes(5));
   ASSERT_EQ(result.exit_code, 3) << describe(result);  // completed, some results failed
   const results::ResultsTable table =
       results::readResultsCsvFile(dir.path() / "pg" / "results.csv");
@@ -101,10 +102,11 @@ TEST(PostgresRun, AnUnreachableServerFailsItsRowsWithPostgresMessageAndTheRunGoe
                                           "pg-get,get-movies.js,postgres,0,0,5,20,0,2\n"
                                           "plain-get,get-movies.js,,0,0,5,20,0,2\n");
   const std::string nowhere = "host=" + (dir.path() / "no-server").string() + " dbname=movies";
-  const CommandResult result = runCommand(cliPath(),
-                                          {"run", file.string(), "-o", dir.path().string(), "-a",
-                                           "callbacks-asio", "--postgres", nowhere},
-                                          std::chrono::minutes(2));
+  const CommandResult result =
+      runCommand(cliPath(),
+                 {"run", "--repeat", "1", file.string(), "-o", dir.path().string(), "-a",
+                  "callbacks-asio", "--postgres", nowhere},
+                 std::chrono::minutes(2));
   ASSERT_EQ(result.exit_code, 3) << describe(result);  // completed, some results failed
   const results::ResultsTable table =
       results::readResultsCsvFile(dir.path() / "pg" / "results.csv");
@@ -148,10 +150,11 @@ TEST(PostgresRun, AServerThatStopsDuringARowFailsThatRowWithPostgresMessageAndTh
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
   });
-  const CommandResult result = runCommand(cliPath(),
-                                          {"run", file.string(), "-o", dir.path().string(), "-a",
-                                           "threads-asio", "--postgres", conninfo},
-                                          std::chrono::minutes(2));
+  const CommandResult result =
+      runCommand(cliPath(),
+                 {"run", "--repeat", "1", file.string(), "-o", dir.path().string(), "-a",
+                  "threads-asio", "--postgres", conninfo},
+                 std::chrono::minutes(2));
   stopper.join();
   ASSERT_TRUE(stopped) << "the load never reached the server\n" << describe(result);
   ASSERT_EQ(result.exit_code, 3) << describe(result);  // completed, some results failed
@@ -239,7 +242,7 @@ TEST(PostgresRun, APrivateClusterThatDiesMidRowIsStartedAgainForTheNextRowsAndRe
   });
   const CommandResult result =
       runCommand("/usr/bin/env",
-                 {"TMPDIR=" + tmp.string(), cliPath(), "run", file.string(), "-o",
+                 {"TMPDIR=" + tmp.string(), cliPath(), "run", "--repeat", "1", file.string(), "-o",
                   dir.path().string(), "-a", "callbacks-asio"},
                  std::chrono::minutes(3));
   killer.join();
@@ -284,10 +287,11 @@ TEST(PostgresRun, AGivenServerIsUsedInASchemaOfTheRunsOwnThatIsDroppedAndNothing
       dir.path(),
       "pg-get,get-movies.js,postgres|no-cache,0,0,5,20,0,2\n"
       "pg-post,get-post-movies-smooth-vus-spike.js,postgres|read-write,0,0,8,,0,4\n");
-  const CommandResult result = runCommand(cliPath(),
-                                          {"run", file.string(), "-o", dir.path().string(), "-a",
-                                           "coroutines-asio", "--postgres", shop},
-                                          std::chrono::minutes(3));
+  const CommandResult result =
+      runCommand(cliPath(),
+                 {"run", "--repeat", "1", file.string(), "-o", dir.path().string(), "-a",
+                  "coroutines-asio", "--postgres", shop},
+                 std::chrono::minutes(3));
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   const results::ResultsTable table =
       results::readResultsCsvFile(dir.path() / "pg" / "results.csv");
@@ -359,9 +363,9 @@ TEST(PostgresRun, AnUnprivilegedUserRunsTheClusterAsItself) {
                                         "--",
                                         "/usr/bin/env"};
   arguments.insert(arguments.end(), environment.begin(), environment.end());
-  arguments.insert(arguments.end(), {(programs / "bin" / "benchd").string(), "run", file.string(),
-                                     "-o", dir.path().string(), "-a", approach, "--plugin-dir",
-                                     (programs / "plugins").string()});
+  arguments.insert(arguments.end(), {(programs / "bin" / "benchd").string(), "run", "--repeat", "1",
+                                     file.string(), "-o", dir.path().string(), "-a", approach,
+                                     "--plugin-dir", (programs / "plugins").string()});
   const CommandResult result = runCommand("/usr/bin/setpriv", arguments, std::chrono::minutes(2));
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   const results::ResultsTable table =

@@ -21,8 +21,9 @@ TEST(PostgresServe, ThePostgresRowOfARunThroughTheApiIsServedWithItsDatabasesSam
                            "plain,get-movies,,0,0,8,,0,2\n";
   const HttpResponse stored = daemon.put("/api/v1/scenario-files/pg.csv", file, "text/csv");
   ASSERT_EQ(stored.status, 201U) << stored.body;
-  const HttpResponse created = daemon.call(
-      "POST", "/api/v1/runs", R"({"scenarioFile":"pg.csv","approaches":["threads-asio"]})");
+  const HttpResponse created =
+      daemon.call("POST", "/api/v1/runs",
+                  R"({"repeat":1,"scenarioFile":"pg.csv","approaches":["threads-asio"]})");
   ASSERT_EQ(created.status, 202U) << created.body;
   const std::string live =
       followEvents(daemon.port(), daemon.token(), 1, std::chrono::seconds(180));

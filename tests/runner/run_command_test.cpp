@@ -1,6 +1,7 @@
 // `benchd run` as a real process: real workers, real plugins, real SQLite, real files.
 #include "command_runner.hpp"
 #include "runner_test_support.hpp"
+#include "store_count.hpp"
 
 #include <benchd/results/noise_thresholds.hpp>
 #include <benchd/results/results_table.hpp>
@@ -16,7 +17,6 @@
 #include <csignal>
 #include <fstream>
 #include <iostream>
-#include <sqlite3.h>
 #include <sstream>
 #include <thread>
 
@@ -61,9 +61,10 @@ std::string describe(const CommandResult& result) {
 /// scenarios-ci.csv over every built approach plugin, to completion: the main job end to end.
 TEST(BenchdRun, RunsTheCiScenariosOverEveryPluginToCompletion) {
   const TempDir dir;
-  const CommandResult result = runCommand(
-      benchdExecutable().string(), {"run", "scenarios-ci.csv", "-o", dir.path().string(), "-C"},
-      std::chrono::minutes(10));
+  const CommandResult result =
+      runCommand(benchdExecutable().string(),
+                 {"run", "--repeat", "1", "scenarios-ci.csv", "-o", dir.path().string(), "-C"},
+                 std::chrono::minutes(10));
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   const fs::path results_dir = dir.path() / "scenarios-ci";
   const results::ResultsTable table = results::readResultsCsvFile(results_dir / "results.csv");
@@ -143,7 +144,7 @@ TEST(BenchdRun, FailsWhatCannotRunAndCarriesOn) {
                                               "needs-mysql,get-movies.js,mysql,0,0,10,50,0,2\n"));
   const CommandResult result = runCommand(
       benchdExecutable().string(),
-      {"run", file.string(), "-o", dir.path().string(), "--plugin-dir",
+      {"run", "--repeat", "1", file.string(), "-o", dir.path().string(), "--plugin-dir",
        testPluginFolder("crash-on-request").string(), "-a", "crash-on-request,callbacks-asio"},
       std::chrono::minutes(3));
   ASSERT_EQ(result.exit_code, 3) << describe(result);  // completed, some results failed
@@ -264,8 +265,8 @@ TEST(BenchdRun, RepeatsInRoundsOverApproachVariants) {
   // plugin as installed beside it runs.
   const CommandResult option =
       runCommand(benchdExecutable().string(),
-                 {"run", file.string(), "-o", (dir.path() / "option").string(), "-a",
-                  "callbacks-asio,callbacks-asio[no_such_option=1]"},
+                 {"run", "--repeat", "1", file.string(), "-o", (dir.path() / "option").string(),
+                  "-a", "callbacks-asio,callbacks-asio[no_such_option=1]"},
                  std::chrono::minutes(3));
   ASSERT_EQ(option.exit_code, 3) << describe(option);  // completed, a result failed
   const std::string option_markdown = readFile(dir.path() / "option" / "repeat" / "results.md");
@@ -297,7 +298,7 @@ TEST(BenchdRun, FailsAnApproachThatAnswersWrongly) {
                                                         "movies,get-movies.js,,1,10,10,50,0,2\n"));
   const CommandResult result = runCommand(
       benchdExecutable().string(),
-      {"run", file.string(), "-o", dir.path().string(), "--plugin-dir",
+      {"run", "--repeat", "1", file.string(), "-o", dir.path().string(), "--plugin-dir",
        testPluginFolder("wrong-answers").string(), "-a", "wrong-answers,coroutines-asio"},
       std::chrono::minutes(3));
   ASSERT_EQ(result.exit_code, 3) << describe(result);  // completed, some results failed
@@ -328,7 +329,7 @@ TEST(BenchdRun, FailsAnApproachWhoseAnswersNestTooDeep) {
       writeFile(dir.path() / "deep.csv", scenarioCsv("movies,get-movies.js,,0,0,10,50,0,2\n"));
   const CommandResult result =
       runCommand(benchdExecutable().string(),
-                 {"run", file.string(), "-o", dir.path().string(), "--plugin-dir",
+                 {"run", "--repeat", "1", file.string(), "-o", dir.path().string(), "--plugin-dir",
                   testPluginFolder("deep-answers").string(), "-a", "deep-answers"},
                  std::chrono::minutes(2));
   ASSERT_EQ(result.exit_code, 3) << describe(result);  // completed, some results failed
@@ -348,7 +349,7 @@ TEST(BenchdRun, FailsAHungWorkerKillsItAndGoesOn) {
       writeFile(dir.path() / "hung.csv", scenarioCsv("time,get-time.js,,0,0,10,50,0,1\n"));
   const CommandResult result = runCommand(
       benchdExecutable().string(),
-      {"run", file.string(), "-o", dir.path().string(), "--plugin-dir",
+      {"run", "--repeat", "1", file.string(), "-o", dir.path().string(), "--plugin-dir",
        testPluginFolder("hang-on-request").string(), "-a", "hang-on-request,callbacks-asio"},
       std::chrono::minutes(2));
   ASSERT_EQ(result.exit_code, 3) << describe(result);  // completed, some results failed
@@ -370,7 +371,7 @@ TEST(BenchdRun, FailsAWorkerThatNeverBecomesHealthy) {
       writeFile(dir.path() / "health.csv", scenarioCsv("time,get-time.js,,0,0,10,50,0,2\n"));
   const CommandResult result = runCommand(
       benchdExecutable().string(),
-      {"run", file.string(), "-o", dir.path().string(), "--plugin-dir",
+      {"run", "--repeat", "1", file.string(), "-o", dir.path().string(), "--plugin-dir",
        testPluginFolder("never-healthy").string(), "-a", "never-healthy", "--health-timeout", "2"},
       std::chrono::minutes(2));
   ASSERT_EQ(result.exit_code, 3) << describe(result);  // completed, some results failed
@@ -392,8 +393,8 @@ TEST(BenchdRun, PinsServerAndGeneratorToDisjointCpus) {
       writeFile(dir.path() / "pinned.csv", scenarioCsv("time,get-time.js,,0,0,10,50,0,2\n"));
   const CommandResult result = runCommand(
       benchdExecutable().string(),
-      {"run", file.string(), "-o", dir.path().string(), "-a", "callbacks-asio", "--server-cpus",
-       std::to_string(cpus[1]), "--generator-cpus", std::to_string(cpus[0])},
+      {"run", "--repeat", "1", file.string(), "-o", dir.path().string(), "-a", "callbacks-asio",
+       "--server-cpus", std::to_string(cpus[1]), "--generator-cpus", std::to_string(cpus[0])},
       std::chrono::minutes(2));
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   const std::string markdown = readFile(dir.path() / "pinned" / "results.md");
@@ -534,26 +535,6 @@ TEST(BenchdRun, NamesTheOptionARefusalIsAbout) {
       << describe(overlap);
 }
 
-/// Counts the stored seconds of the run in `file` (0 before the store exists).
-int storedSeconds(const fs::path& file) {
-  sqlite3* db = nullptr;
-  if (!fs::exists(file) ||
-      sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-    sqlite3_close(db);
-    return 0;
-  }
-  sqlite3_stmt* count = nullptr;
-  int seconds = 0;
-  if (sqlite3_prepare_v2(db, "SELECT count(*) FROM load_second WHERE phase = 'test'", -1, &count,
-                         nullptr) == SQLITE_OK &&
-      sqlite3_step(count) == SQLITE_ROW) {
-    seconds = sqlite3_column_int(count, 0);
-  }
-  sqlite3_finalize(count);
-  sqlite3_close(db);
-  return seconds;
-}
-
 /// `benchd run` of a short row then a 120 s one against callbacks-asio, sent `signal` once the
 /// long row's test phase has stored a few seconds (a state, never a fixed time).
 CommandResult runUntilTheLongRowThenSignal(const TempDir& dir, int signal) {
@@ -564,17 +545,19 @@ CommandResult runUntilTheLongRowThenSignal(const TempDir& dir, int signal) {
   std::thread stopper([&] {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
     while (std::chrono::steady_clock::now() < deadline &&
-           storedSeconds(dir.path() / "benchd.sqlite") < 4) {
+           benchd::testing::countInStore(dir.path() / "benchd.sqlite",
+                                         "SELECT count(*) FROM load_second WHERE phase = 'test'") <
+               4) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
     if (pid.load() > 0) {
       ::kill(pid.load(), signal);
     }
   });
-  CommandResult result =
-      runCommand(benchdExecutable().string(),
-                 {"run", file.string(), "-o", dir.path().string(), "-a", "callbacks-asio"},
-                 std::chrono::minutes(3), [&pid](pid_t started) { pid.store(started); });
+  CommandResult result = runCommand(
+      benchdExecutable().string(),
+      {"run", "--repeat", "1", file.string(), "-o", dir.path().string(), "-a", "callbacks-asio"},
+      std::chrono::minutes(3), [&pid](pid_t started) { pid.store(started); });
   stopper.join();
   return result;
 }
@@ -606,9 +589,9 @@ TEST(BenchdRun, TheNextRunMarksARunWhoseProcessWasKilledInterrupted) {
   }
   const fs::path file =
       writeFile(dir.path() / "short.csv", scenarioCsv("short,get-time.js,,0,0,10,50,0,1\n"));
-  const CommandResult next = runCommand(
-      benchdExecutable().string(),
-      {"run", file.string(), "-o", dir.path().string(), "-a", "callbacks-asio", "--quiet"});
+  const CommandResult next = runCommand(benchdExecutable().string(),
+                                        {"run", "--repeat", "1", file.string(), "-o",
+                                         dir.path().string(), "-a", "callbacks-asio", "--quiet"});
   EXPECT_EQ(next.exit_code, 0) << describe(next);
   EXPECT_NE(next.err.find("1 earlier run(s) in " + (dir.path() / "benchd.sqlite").string() +
                           " ended with their process before they finished; marked interrupted"),

@@ -2,6 +2,7 @@
 // into the same run, with real workers, plugins, SQLite and files.
 #include "command_runner.hpp"
 #include "runner_test_support.hpp"
+#include "store_count.hpp"
 
 #include <benchd/results/results_table.hpp>
 #include <benchd/results/summary_row.hpp>
@@ -13,7 +14,6 @@
 #include <csignal>
 #include <fstream>
 #include <map>
-#include <sqlite3.h>
 #include <sstream>
 #include <thread>
 #include <tuple>
@@ -39,26 +39,6 @@ fs::path writeFile(const fs::path& path, const std::string& text) {
 std::string describe(const CommandResult& result) {
   return "exit " + std::to_string(result.exit_code) + "\nstdout:\n" + result.out + "\nstderr:\n" +
          result.err;
-}
-
-/// The finished results stored in `file` (0 before the store exists).
-int finishedResults(const fs::path& file) {
-  sqlite3* db = nullptr;
-  if (!fs::exists(file) ||
-      sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-    sqlite3_close(db);
-    return 0;
-  }
-  sqlite3_stmt* count = nullptr;
-  int finished = 0;
-  if (sqlite3_prepare_v2(db, "SELECT count(*) FROM result WHERE finished = 1", -1, &count,
-                         nullptr) == SQLITE_OK &&
-      sqlite3_step(count) == SQLITE_ROW) {
-    finished = sqlite3_column_int(count, 0);
-  }
-  sqlite3_finalize(count);
-  sqlite3_close(db);
-  return finished;
 }
 
 using RunKey = std::tuple<std::string, std::string, std::uint32_t>;
@@ -90,7 +70,9 @@ class ResumeTest : public ::testing::Test {
     std::atomic<pid_t> pid{-1};
     std::thread stopper([&] {
       const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
-      while (std::chrono::steady_clock::now() < deadline && finishedResults(store()) < 3) {
+      while (std::chrono::steady_clock::now() < deadline &&
+             benchd::testing::countInStore(store(),
+                                           "SELECT count(*) FROM result WHERE finished = 1") < 3) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
       }
       if (pid.load() > 0) {

@@ -13,6 +13,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -323,13 +324,18 @@ TEST(WorkerPluginRefusal, FileOrFolderOfAnotherUserIsRefused) {
 TEST(WorkerArguments, HostOptionsAreCheckedByNameAndRange) {
   expectRefusal(
       runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", "0", "--option", "benchd.nope=1"}),
-      2, "unknown host option 'benchd.nope' (known: benchd.cpu_cost_ns, benchd.cpu_cost_us)");
+      2,
+      "unknown host option 'benchd.nope' (known: benchd.cpu_cost_ns, benchd.cpu_cost_us, "
+      "benchd.max_rate)");
   expectRefusal(runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", "0", "--option",
                            "benchd.cpu_cost_us=100001"}),
                 2, "benchd.cpu_cost_us: expected an integer from 0 to 100000, got '100001'");
   expectRefusal(runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", "0", "--option",
                            "benchd.cpu_cost_ns=-1"}),
                 2, "benchd.cpu_cost_ns: expected an integer from 0 to 100000000, got '-1'");
+  expectRefusal(runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", "0", "--option",
+                           "benchd.max_rate=10000001"}),
+                2, "benchd.max_rate: expected an integer from 0 to 10000000, got '10000001'");
 }
 
 /// The process's CPU time so far (utime + stime of /proc/PID/stat), in seconds.
@@ -367,6 +373,23 @@ TEST(WorkerLifecycle, TheHostsCpuCostIsSpentInEveryRequestAndNeverReachesThePlug
   EXPECT_GE(costly - plain, 0.35) << "plain " << plain << ", with the cost " << costly;
   const double costly_ns = cpu_for({"--option", "benchd.cpu_cost_ns=5000000"});
   EXPECT_GE(costly_ns - plain, 0.35) << "plain " << plain << ", with the cost " << costly_ns;
+}
+
+TEST(WorkerLifecycle, TheHostsRateCapPacesTheCallsIntoTheCore) {
+  // benchd.max_rate=500: 300 requests on one connection cannot end sooner than 299 slots of 2 ms
+  // (0.598 s); without the cap they take a few ms each at most. A lower bound only: a busy
+  // machine makes it slower, never faster.
+  auto worker = WorkerProcess::serve(kGoodPlugin, {"--option", "benchd.max_rate=500"});
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < 300; ++i) {
+    ASSERT_EQ(httpRequest(worker->port(), "GET",
+                          "/callbacks-asio/epoch-millis?delayCallDepth=0&delayInMillis=0")
+                  .status,
+              200u);
+  }
+  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(590));
+  // /health is the plugin's own and never paced.
+  EXPECT_EQ(httpRequest(worker->port(), "GET", "/health").status, 200u);
 }
 
 TEST(WorkerLifecycle, PortInUseIsReportedAndTheFirstWorkerKeepsServing) {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <benchd/scenario/phase_limits.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -14,7 +16,7 @@ struct RunOptions {
   std::string scenario_file = "scenarios-quick.csv";  ///< positional: a bare name or a path
   std::vector<std::string> approaches;                ///< -a a,b,c (default: every plugin)
   std::optional<std::string> aa_approach;             ///< --aa APPROACH
-  std::uint32_t repeats = 1;                          ///< --repeat N
+  std::uint32_t repeats = scenario::kDefaultRepeats;  ///< --repeat N
   std::optional<std::uint64_t> order_seed;            ///< --seed N
   std::string winner_rule = "significant";            ///< --winners RULE
   std::optional<std::string> thresholds_file;         ///< --thresholds FILE

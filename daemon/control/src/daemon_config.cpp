@@ -1,4 +1,5 @@
 #include <benchd/common/state_folder.hpp>
+#include <benchd/common/text_trim.hpp>
 #include <benchd/control/daemon_config.hpp>
 
 #include <fcntl.h>
@@ -17,15 +18,6 @@
 
 namespace benchd::control {
 namespace {
-
-std::string trimmed(std::string_view text) {
-  const std::size_t first = text.find_first_not_of(" \t\r");
-  if (first == std::string_view::npos) {
-    return {};
-  }
-  const std::size_t last = text.find_last_not_of(" \t\r");
-  return std::string(text.substr(first, last - first + 1));
-}
 
 /// One message from its parts, built in one string.
 std::string message(std::initializer_list<std::string_view> parts) {
@@ -64,7 +56,7 @@ DaemonConfig parseDaemonConfig(const std::string& text, const std::string& sourc
   std::size_t number_of_line = 0;
   while (std::getline(lines, line)) {
     ++number_of_line;
-    const std::string content = trimmed(line);
+    const std::string content = std::string(common::trimBlanks(line));
     if (content.empty() || content.front() == '#') {
       continue;
     }
@@ -73,8 +65,10 @@ DaemonConfig parseDaemonConfig(const std::string& text, const std::string& sourc
     if (equals == std::string::npos) {
       throw DaemonConfigError(message({location, "expected 'key = value', got '", content, "'"}));
     }
-    const std::string key = trimmed(std::string_view(content).substr(0, equals));
-    const std::string value = trimmed(std::string_view(content).substr(equals + 1));
+    const std::string key =
+        std::string(common::trimBlanks(std::string_view(content).substr(0, equals)));
+    const std::string value =
+        std::string(common::trimBlanks(std::string_view(content).substr(equals + 1)));
     const std::string where = message({location, "key '", key, "': "});
     if (key == "bind") {
       if (value.empty()) {
@@ -99,7 +93,7 @@ DaemonConfig parseDaemonConfig(const std::string& text, const std::string& sourc
       std::string_view rest = value;
       while (!rest.empty()) {
         const std::size_t colon = rest.find(':');
-        const std::string folder = trimmed(rest.substr(0, colon));
+        const std::string folder = std::string(common::trimBlanks(rest.substr(0, colon)));
         if (!folder.empty()) {
           config.plugin_dirs.emplace_back(folder);
         }
@@ -166,7 +160,7 @@ std::string loadOrCreateToken(const std::filesystem::path& path) {
     std::ifstream in(path);
     std::string token;
     std::getline(in, token);
-    token = trimmed(token);
+    token = std::string(common::trimBlanks(token));
     if (token.size() < 32) {
       throw DaemonConfigError(path.string() +
                               ": expected a token of at least 32 characters; delete the file to "

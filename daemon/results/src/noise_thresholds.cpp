@@ -1,3 +1,4 @@
+#include <benchd/common/text_trim.hpp>
 #include <benchd/results/noise_thresholds.hpp>
 #include <benchd/results/statistics.hpp>
 
@@ -27,15 +28,6 @@ std::map<std::string, std::vector<double>> runsOf(const ResultsTable& runs,
     }
   }
   return values;
-}
-
-std::string trimmed(std::string_view text) {
-  const std::size_t first = text.find_first_not_of(" \t\r");
-  if (first == std::string_view::npos) {
-    return {};
-  }
-  const std::size_t last = text.find_last_not_of(" \t\r");
-  return std::string(text.substr(first, last - first + 1));
 }
 
 NoiseThresholds everyMetricAt(double share, std::string source) {
@@ -166,14 +158,15 @@ NoiseThresholds readNoiseThresholds(std::istream& in, const std::string& name) {
   };
   while (std::getline(in, line)) {
     ++number;
-    const std::string text = trimmed(line);
+    const std::string text = std::string(common::trimBlanks(line));
     if (text.empty()) {
       continue;
     }
     if (text.starts_with("#")) {
       constexpr std::string_view kSource = "# source:";
       if (text.starts_with(kSource)) {
-        thresholds.source = trimmed(std::string_view(text).substr(kSource.size()));
+        thresholds.source =
+            std::string(common::trimBlanks(std::string_view(text).substr(kSource.size())));
       }
       continue;
     }
@@ -188,8 +181,10 @@ NoiseThresholds readNoiseThresholds(std::istream& in, const std::string& name) {
     if (comma == std::string::npos || text.find(',', comma + 1) != std::string::npos) {
       fail("expected 'metric,threshold_percent', got '" + text + "'");
     }
-    const std::string metric = trimmed(std::string_view(text).substr(0, comma));
-    const std::string value = trimmed(std::string_view(text).substr(comma + 1));
+    const std::string metric =
+        std::string(common::trimBlanks(std::string_view(text).substr(0, comma)));
+    const std::string value =
+        std::string(common::trimBlanks(std::string_view(text).substr(comma + 1)));
     const std::optional<std::size_t> index = metricIndex(metric);
     if (!index) {
       fail("'" + metric + "' is not a summary metric (docs/metrics-and-ranking.md)");

@@ -1,3 +1,4 @@
+#include <benchd/common/text_trim.hpp>
 #include <benchd/results/metric_format.hpp>
 #include <benchd/results/results_table.hpp>
 
@@ -17,15 +18,6 @@ namespace {
 constexpr std::string_view kScenarioColumn = "scenario";
 constexpr std::string_view kApproachColumn = "approach";
 constexpr std::size_t kLeadingColumns = 2;
-
-std::string_view trimBlanks(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t");
-  if (first == std::string_view::npos) {
-    return {};
-  }
-  const auto last = text.find_last_not_of(" \t");
-  return text.substr(first, last - first + 1);
-}
 
 std::string singleQuoted(std::string_view text) {
   std::string result = "'";
@@ -90,7 +82,7 @@ bool splitFields(std::string_view line, std::vector<std::string>& fields, SplitE
         return false;
       }
       const std::size_t comma = line.find(',', at);
-      const std::string_view rest = trimBlanks(
+      const std::string_view rest = common::trimBlanks(
           line.substr(at, comma == std::string_view::npos ? std::string_view::npos : comma - at));
       if (!rest.empty()) {
         error = {column, "expected ',' after a closing quote, got " + singleQuoted(rest)};
@@ -105,17 +97,17 @@ bool splitFields(std::string_view line, std::vector<std::string>& fields, SplitE
     }
     const std::size_t comma = line.find(',', position);
     if (comma == std::string_view::npos) {
-      fields.emplace_back(trimBlanks(line.substr(position)));
+      fields.emplace_back(common::trimBlanks(line.substr(position)));
       return true;
     }
-    fields.emplace_back(trimBlanks(line.substr(position, comma - position)));
+    fields.emplace_back(common::trimBlanks(line.substr(position, comma - position)));
     position = comma + 1;
   }
 }
 
 bool needsQuotes(std::string_view field) {
   return field.find_first_of(",\"") != std::string_view::npos ||
-         (!field.empty() && (trimBlanks(field).size() != field.size()));
+         (!field.empty() && (common::trimBlanks(field).size() != field.size()));
 }
 
 void writeField(std::ostream& out, std::string_view field) {
@@ -159,7 +151,7 @@ std::vector<std::pair<std::size_t, std::string_view>> numberedLines(std::string_
 }  // namespace
 
 std::optional<double> parseCellNumber(std::string_view cell) {
-  std::string_view text = trimBlanks(cell);
+  std::string_view text = common::trimBlanks(cell);
   if (text.empty()) {
     return 0.0;
   }
@@ -262,7 +254,7 @@ ResultsTable readResultsCsv(std::string_view text, const std::string& source_nam
   std::optional<std::vector<std::string>> header;
   std::optional<ResultsTable> table;
   for (const auto& [number, line] : numberedLines(text)) {
-    if (trimBlanks(line).empty()) {
+    if (common::trimBlanks(line).empty()) {
       continue;
     }
     if (!splitFields(line, fields, split_error)) {

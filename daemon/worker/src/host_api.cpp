@@ -16,9 +16,10 @@ HostApi& self(void* host_context) {
   return *static_cast<HostApi*>(host_context);
 }
 
-/// The calling thread's entry into the core: first the instrument's CPU cost, if any.
+/// The calling thread's entry into the core: first the instruments' capacity and CPU cost, if any.
 HostApi& enter(void* host_context) {
   HostApi& host = self(host_context);
+  host.rateCap().wait();
   host.cpuSpin().spend();
   return host;
 }
@@ -96,11 +97,13 @@ void logLine(void* host_context, benchd_log_level level, const char* message, st
 }  // namespace
 
 HostApi::HostApi(microservice::MovieService& service, std::string plugin_name,
-                 DatabaseSettings database, std::chrono::nanoseconds cpu_cost)
+                 DatabaseSettings database, std::chrono::nanoseconds cpu_cost,
+                 std::uint32_t max_rate)
     : service_(service),
       plugin_name_(std::move(plugin_name)),
       database_(service, std::move(database)),
-      cpu_spin_(cpu_cost) {
+      cpu_spin_(cpu_cost),
+      rate_cap_(max_rate) {
   table_.struct_size = sizeof(table_);
   table_.host_context = this;
   table_.epoch_millis = &epochMillis;

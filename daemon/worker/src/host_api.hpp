@@ -2,6 +2,7 @@
 
 #include "cpu_spin.hpp"
 #include "host_database.hpp"
+#include "rate_cap.hpp"
 
 #include <benchd/microservice/movie_service.hpp>
 #include <benchd/plugin.h>
@@ -24,7 +25,8 @@ class HostApi {
  public:
   HostApi(microservice::MovieService& service, std::string plugin_name,
           DatabaseSettings database = {},
-          std::chrono::nanoseconds cpu_cost = std::chrono::nanoseconds(0));
+          std::chrono::nanoseconds cpu_cost = std::chrono::nanoseconds(0),
+          std::uint32_t max_rate = 0);
   HostApi(const HostApi&) = delete;
   HostApi& operator=(const HostApi&) = delete;
 
@@ -34,12 +36,14 @@ class HostApi {
   [[nodiscard]] HostDatabase& database() noexcept { return database_; }
   [[nodiscard]] const HostDatabase& database() const noexcept { return database_; }
   [[nodiscard]] const CpuSpin& cpuSpin() const noexcept { return cpu_spin_; }
+  [[nodiscard]] RateCap& rateCap() noexcept { return rate_cap_; }
 
  private:
   microservice::MovieService& service_;
   std::string plugin_name_;
   HostDatabase database_;
   CpuSpin cpu_spin_;
+  RateCap rate_cap_;
   benchd_host_api table_{};
 };
 

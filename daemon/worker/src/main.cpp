@@ -259,7 +259,7 @@ int runWorker(int argc, char** argv) {
       benchd::microservice::ServiceProfile::fromNames(options.profiles));
   benchd::worker::HostApi host(service, plugin.info.name,
                                {options.postgres, options.postgres.empty() ? 0U : options.db_pool},
-                               options.cpu_cost);
+                               options.cpu_cost, options.max_rate);
 
   std::vector<const char*> profile_names;
   for (const auto& profile : options.profiles)

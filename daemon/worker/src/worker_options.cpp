@@ -32,7 +32,10 @@ std::string workerUsage() {
          "                          benchd.cpu_cost_ns=N spends N ns of CPU (0 to\n"
          "                          100000000) in every request's call into the microservice\n"
          "                          core, a known difference for an approach variant\n"
-         "                          (benchd.cpu_cost_us=N: the same in us, 0 to 100000)\n"
+         "                          (benchd.cpu_cost_us=N: the same in us, 0 to 100000);\n"
+         "                          benchd.max_rate=N serves at most N such calls per\n"
+         "                          second, worker-wide (0 to 10000000; 0: no cap), a\n"
+         "                          known capacity\n"
          "  --postgres CONNINFO     the movie database of a --profile postgres row (a libpq\n"
          "                          connection string, e.g. \"host=/run/x dbname=movies\")\n"
          "  --db-pool N             database sessions the plugin may open (default 16)\n"
@@ -106,9 +109,12 @@ WorkerOptions parseWorkerOptions(int argc, const char* const* argv) {
         } else if (key == "benchd.cpu_cost_ns") {
           options.cpu_cost = std::chrono::nanoseconds(common::parseIntegerOption<std::uint32_t>(
               "--option benchd.cpu_cost_ns", value.substr(eq + 1), 0, 100'000'000));
+        } else if (key == "benchd.max_rate") {
+          options.max_rate = common::parseIntegerOption<std::uint32_t>(
+              "--option benchd.max_rate", value.substr(eq + 1), 0, 10'000'000);
         } else {
           throw UsageError("--option: unknown host option '" + std::string(key) +
-                           "' (known: benchd.cpu_cost_ns, benchd.cpu_cost_us)");
+                           "' (known: benchd.cpu_cost_ns, benchd.cpu_cost_us, benchd.max_rate)");
         }
       } else {
         options.plugin_options.emplace_back(key, value.substr(eq + 1));

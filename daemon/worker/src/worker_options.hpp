@@ -30,6 +30,9 @@ struct WorkerOptions {
   /// request's call into the core (a known difference to measure the winners grid's power with;
   /// not passed to the plugin).
   std::chrono::nanoseconds cpu_cost{0};
+  /// --option benchd.max_rate=N: the calls into the core the host serves per second at most,
+  /// worker-wide (a known capacity for the capacity search's tests; 0: no cap).
+  std::uint32_t max_rate = 0;
   std::chrono::milliseconds stats_interval{1000};
   std::chrono::milliseconds stop_timeout{10000};
   bool show_help = false;

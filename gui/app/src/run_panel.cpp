@@ -89,15 +89,15 @@ RunPanel::RunPanel(ApiClient& api, QWidget* parent) : QWidget(parent), api_(api)
   repeat_ = new QSpinBox(this);
   repeat_->setObjectName(QStringLiteral("repeat"));
   repeat_->setRange(1, static_cast<int>(scenario::kMaxRepeats));
-  repeat_->setValue(1);
-  repeat_->setSuffix(tr(" run"));
+  repeat_->setValue(static_cast<int>(scenario::kDefaultRepeats));
+  repeat_->setSuffix(tr(" runs"));
   // "1 run", "5 runs": a spin box has one suffix, so it follows the value.
   connect(repeat_, &QSpinBox::valueChanged, this,
           [this](int runs) { repeat_->setSuffix(runs == 1 ? tr(" run") : tr(" runs")); });
   repeat_->setToolTip(
-      tr("Runs of every (row, approach), in rounds of a shuffled order. With 5 or more the "
-         "winners grid tests each lead round by round and calls only significant ones; 10 or "
-         "more find a difference that only few cells show."));
+      tr("Runs of every (row, approach), in rounds of a shuffled order. The winners grid tests "
+         "each lead round by round and calls only significant ones; 10 (the default) find a lead "
+         "that many cells show. 1 is a quick look whose grid shows unconfirmed leads."));
   overrides->addRow(tr("War&m-up:"), warmup_);
   overrides->addRow(tr("T&est:"), test_);
   overrides->addRow(tr("&Repeat:"), repeat_);
@@ -245,9 +245,7 @@ void RunPanel::start() {
   if (test_->value() > 0) {
     request.insert(QStringLiteral("testSeconds"), test_->value());
   }
-  if (repeat_->value() > 1) {
-    request.insert(QStringLiteral("repeat"), repeat_->value());
-  }
+  request.insert(QStringLiteral("repeat"), repeat_->value());
   start_->setEnabled(false);
   api_.post(QStringLiteral("/api/v1/runs"), QJsonDocument(request).toJson(QJsonDocument::Compact),
             [this](const ApiReply& reply) {

@@ -4,6 +4,7 @@
 #include <benchd/runner/plugin_catalog.hpp>
 #include <benchd/runner/plugin_folders.hpp>
 #include <benchd/runner/run_plan.hpp>
+#include <benchd/scenario/phase_limits.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -26,7 +27,7 @@ struct RunRequest {
   std::optional<std::string> aa_approach;
   /// Runs of every (row, approach), in rounds; 1 to scenario::kMaxRepeats (checked by
   /// prepareRun, the one check: front ends pass the number given).
-  std::uint32_t repeats = 1;
+  std::uint32_t repeats = scenario::kDefaultRepeats;
   /// Seeds the rounds' orders; none: a fresh seed, recorded with the run.
   std::optional<std::uint64_t> order_seed;
   /// "significant" (default) or "original" as the user wrote it; prepareRun parses it

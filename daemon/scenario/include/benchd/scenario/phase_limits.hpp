@@ -18,6 +18,13 @@ inline constexpr std::uint32_t kMaxPhaseSeconds = 86'400;
 /// plenty) and keeps a typo from planning a run of months.
 inline constexpr std::uint32_t kMaxRepeats = 1'000;
 
+/// The runs of every (row, approach) a run makes when none are asked for (`benchd run`, the
+/// API's `repeat`, the GUI's field): enough rounds for the winners grid's paired test to call a
+/// lead that many cells show (2^-10 = 0.001), measured by bench/results/power.sh, and few enough
+/// that benchd's study (7 rows, 5 approaches) ends within 2 hours on a 2-core machine. `--repeat
+/// 1` is a quick look whose grid shows unconfirmed leads.
+inline constexpr std::uint32_t kDefaultRepeats = 10;
+
 /// "whole seconds from 0 to 86400", or from `minimum`: what the integer checks say was expected.
 inline std::string phaseSecondsExpectation(std::uint32_t minimum = 0) {
   return "whole seconds from " + std::to_string(minimum) + " to " +

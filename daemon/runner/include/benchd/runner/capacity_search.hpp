@@ -1,0 +1,92 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace benchd::runner {
+
+/// How a capacity search steps: from `start_rate`, doubling after each passing trial and halving
+/// after each failing one until a pass and a fail bracket the capacity, then bisecting
+/// (geometric mean) until the bracket's width is at most `resolution` of its low end, then
+/// running the low end once more to confirm it.
+struct CapacitySearchSettings {
+  double start_rate = 1'000.0;  ///< req/s of the first trial, from min_rate to max_rate
+  double resolution = 0.03;     ///< (high - low) / low at which the bracket is narrow enough
+  std::uint32_t max_trials = 20;
+  double min_rate = 1.0;           ///< below this no rate passed: the capacity is 0
+  double max_rate = 10'000'000.0;  ///< the highest rate the generator is asked for
+};
+
+/// What one fixed-rate trial showed (the judge of a trial decides: the goal percentile within
+/// its bound, no errors, no dropped arrivals, the achieved rate close to the intended one).
+enum class TrialOutcome {
+  kPass,
+  kFail,
+  /// Failed while the load generator itself was saturated: the server's limit was not reached,
+  /// so the search cannot go higher on this machine.
+  kGeneratorSaturated,
+};
+
+/// How a search ended.
+enum class CapacityVerdict {
+  kSearching,           ///< not ended: nextRate() has a rate
+  kFound,               ///< capacity() passed (twice), the bracket is within the resolution
+  kNone,                ///< no rate down to min_rate passed: capacity 0
+  kGeneratorSaturated,  ///< capacity() is a lower bound: the generator saturated above it
+  kAtMaximum,           ///< max_rate passed: capacity() is a lower bound
+  kTrialLimit,          ///< max_trials ran out: capacity() is the highest pass, unconfirmed
+};
+
+[[nodiscard]] std::string verdictName(CapacityVerdict verdict);
+
+struct CapacityTrial {
+  double rate = 0.0;
+  TrialOutcome outcome = TrialOutcome::kFail;
+  bool confirmation = false;  ///< a second trial at the bracket's low end
+};
+
+/// The highest open-model arrival rate a server holds under a latency goal, found by steps and
+/// bisection on fixed-rate trials (issue 37). Pure: it chooses rates and reads outcomes; running
+/// a trial (a fresh worker, warm-up, the rate) is the caller's. A confirmation that fails makes
+/// its rate the bracket's high end and the highest pass below it the low end, and the search
+/// goes on from there, so one lucky pass is never reported.
+///
+/// Not thread-safe; one caller drives it: nextRate(), run that rate, record(), until nextRate()
+/// is empty.
+class CapacitySearch {
+ public:
+  /// Throws std::invalid_argument naming the setting that is out of range.
+  explicit CapacitySearch(CapacitySearchSettings settings);
+
+  /// The rate of the next trial; empty once the search has ended (see verdict()).
+  [[nodiscard]] std::optional<double> nextRate() const;
+  /// The outcome of a trial at the rate nextRate() gave. Throws std::logic_error once ended.
+  void record(TrialOutcome outcome);
+
+  [[nodiscard]] CapacityVerdict verdict() const noexcept { return verdict_; }
+  /// The highest rate that passed and still stands (0 when none did).
+  [[nodiscard]] double capacity() const noexcept { return low_.value_or(0.0); }
+  /// The lowest rate that failed above capacity(), if any.
+  [[nodiscard]] std::optional<double> failedAt() const noexcept { return high_; }
+  [[nodiscard]] const std::vector<CapacityTrial>& trials() const noexcept { return trials_; }
+  [[nodiscard]] const CapacitySearchSettings& settings() const noexcept { return settings_; }
+
+ private:
+  /// Sets next_ (and confirming_) or ends the search with a verdict.
+  void plan();
+  void end(CapacityVerdict verdict);
+
+  CapacitySearchSettings settings_;
+  std::optional<double> low_;
+  std::optional<double> high_;
+  std::vector<double> passes_;  ///< every rate that passed, confirmed or not
+  bool low_confirmed_ = false;
+  bool confirming_ = false;
+  double next_ = 0.0;
+  CapacityVerdict verdict_ = CapacityVerdict::kSearching;
+  std::vector<CapacityTrial> trials_;
+};
+
+}  // namespace benchd::runner

@@ -1,0 +1,125 @@
+#include <benchd/runner/capacity_search.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace benchd::runner {
+
+std::string verdictName(CapacityVerdict verdict) {
+  switch (verdict) {
+    case CapacityVerdict::kSearching:
+      return "searching";
+    case CapacityVerdict::kFound:
+      return "found";
+    case CapacityVerdict::kNone:
+      return "none";
+    case CapacityVerdict::kGeneratorSaturated:
+      return "generator-saturated";
+    case CapacityVerdict::kAtMaximum:
+      return "at-maximum";
+    case CapacityVerdict::kTrialLimit:
+      return "trial-limit";
+  }
+  return "unknown";
+}
+
+CapacitySearch::CapacitySearch(CapacitySearchSettings settings) : settings_(settings) {
+  const auto check = [](bool holds, const char* what) {
+    if (!holds) {
+      throw std::invalid_argument(what);
+    }
+  };
+  check(settings_.min_rate > 0.0 && settings_.min_rate <= settings_.max_rate,
+        "capacity search: min_rate must be above 0 and at most max_rate");
+  check(settings_.start_rate >= settings_.min_rate && settings_.start_rate <= settings_.max_rate,
+        "capacity search: start_rate must be from min_rate to max_rate");
+  check(settings_.resolution >= 0.001 && settings_.resolution <= 1.0,
+        "capacity search: resolution must be from 0.001 (0.1 %) to 1 (100 %)");
+  check(settings_.max_trials >= 2, "capacity search: max_trials must be at least 2");
+  next_ = settings_.start_rate;
+}
+
+std::optional<double> CapacitySearch::nextRate() const {
+  if (verdict_ != CapacityVerdict::kSearching) {
+    return std::nullopt;
+  }
+  return next_;
+}
+
+void CapacitySearch::end(CapacityVerdict verdict) {
+  verdict_ = verdict;
+  confirming_ = false;
+}
+
+void CapacitySearch::record(TrialOutcome outcome) {
+  if (verdict_ != CapacityVerdict::kSearching) {
+    throw std::logic_error("capacity search: a trial recorded after the search ended");
+  }
+  const double rate = next_;
+  trials_.push_back({rate, outcome, confirming_});
+  if (outcome == TrialOutcome::kPass) {
+    passes_.push_back(rate);
+    if (confirming_) {
+      low_confirmed_ = true;
+    } else if (!low_ || rate > *low_) {
+      low_ = rate;
+      low_confirmed_ = false;
+    }
+  } else {
+    if (outcome == TrialOutcome::kGeneratorSaturated) {
+      // Above this the generator, not the server, is what fails: nothing more to learn here.
+      end(CapacityVerdict::kGeneratorSaturated);
+      return;
+    }
+    high_ = high_ ? std::min(*high_, rate) : rate;
+    if (confirming_ || (low_ && rate <= *low_)) {
+      // The low end failed its second trial: the highest pass below it becomes the low end.
+      std::erase_if(passes_, [rate](double pass) { return pass >= rate; });
+      low_.reset();
+      if (!passes_.empty()) {
+        low_ = *std::max_element(passes_.begin(), passes_.end());
+      }
+      low_confirmed_ = false;
+    }
+  }
+  confirming_ = false;
+  plan();
+}
+
+void CapacitySearch::plan() {
+  if (low_ && high_ && (*high_ - *low_) / *low_ <= settings_.resolution && low_confirmed_) {
+    end(CapacityVerdict::kFound);
+    return;
+  }
+  if (trials_.size() >= settings_.max_trials) {
+    end(CapacityVerdict::kTrialLimit);
+    return;
+  }
+  if (!low_ && high_) {
+    const double lower = *high_ / 2.0;
+    if (*high_ <= settings_.min_rate) {
+      end(CapacityVerdict::kNone);
+      return;
+    }
+    next_ = std::max(lower, settings_.min_rate);
+    return;
+  }
+  if (low_ && !high_) {
+    if (*low_ >= settings_.max_rate) {
+      end(CapacityVerdict::kAtMaximum);
+      return;
+    }
+    next_ = std::min(*low_ * 2.0, settings_.max_rate);
+    return;
+  }
+  // Both ends known.
+  if ((*high_ - *low_) / *low_ > settings_.resolution) {
+    next_ = std::sqrt(*low_ * *high_);
+    return;
+  }
+  next_ = *low_;
+  confirming_ = true;
+}
+
+}  // namespace benchd::runner
