@@ -79,6 +79,7 @@ class RunQueueTest : public ::testing::Test {
     runner::RunRequest run_request;
     run_request.scenario_file = (dir_.path() / (name + ".csv")).string();
     run_request.approaches = {"callbacks-asio"};
+    run_request.repeats = 1;
     return run_request;
   }
 
