@@ -303,6 +303,9 @@ TEST_F(ControlApiTest, ARunRequestNamesTheMemberAtFault) {
       {R"({"scenarioFile":"scenarios-ci.csv","aa":"x","approaches":["x"]})", "aa"},
       {R"({"scenarioFile":"scenarios-ci.csv","cpus":true})", "cpus"},
       {R"({"scenarioFile":"scenarios-ci.csv","cpus":"halves"})", "cpus"},
+      {R"({"scenarioFile":"scenarios-ci.csv","memoryCap":"2M"})", "memoryCap"},
+      {R"({"scenarioFile":"scenarios-ci.csv","memoryCap":true})", "memoryCap"},
+      {R"({"scenarioFile":"scenarios-ci.csv","memoryCap":1024})", "memoryCap"},
   };
   for (const auto& [body, field] : cases) {
     SCOPED_TRACE(body);

@@ -110,6 +110,7 @@ TEST_F(RunRequestProblemTest, TheCpuListsAreNoApiMembers) {
   EXPECT_EQ(runRequestMember(RunRequestField::kWinnerRule), "winners");
   EXPECT_EQ(runRequestMember(RunRequestField::kAa), "aa");
   EXPECT_EQ(runRequestMember(RunRequestField::kCpus), "cpus");
+  EXPECT_EQ(runRequestMember(RunRequestField::kMemoryCap), "memoryCap");
 }
 
 }  // namespace

@@ -606,5 +606,49 @@ TEST(BenchdRun, TheNextRunMarksARunWhoseProcessWasKilledInterrupted) {
   EXPECT_GE(store.summaries(runs[0].id).size(), 1U);
 }
 
+/// --memory-cap: a row far above the cap for a thread per connection (2,000 connections held by
+/// threads-asio take about 50 MiB) ends as the source study's "OOM - did not complete", with
+/// the cap and the peak, and the run goes on to its end (exit 3: a result failed); the same row
+/// uncapped completes. Every result records the cap.
+TEST(BenchdRun, AWorkerAboveItsMemoryCapEndsItsRowAsOomAndTheRowUncappedCompletes) {
+  const TempDir dir;
+  const fs::path file =
+      writeFile(dir.path() / "many.csv", scenarioCsv("many,get-movies.js,,0,100,2000,2000,0,2\n"));
+  const CommandResult capped =
+      runCommand(benchdExecutable().string(),
+                 {"run", "--repeat", "1", file.string(), "-o", (dir.path() / "capped").string(),
+                  "-a", "threads-asio", "--memory-cap", "16M", "--quiet"},
+                 std::chrono::minutes(3));
+  EXPECT_EQ(capped.exit_code, 3) << describe(capped);
+  const std::string report = readFile(dir.path() / "capped" / "many" / "results.md");
+  EXPECT_NE(report.find("OOM — did not complete (cap 16 MiB, peak "), std::string::npos) << report;
+  EXPECT_NE(report.find("Memory cap: 16 MiB per worker, cgroup v"), std::string::npos) << report;
+  EXPECT_EQ(benchd::testing::countInStore(dir.path() / "capped" / "benchd.sqlite",
+                                          "SELECT count(*) FROM result_diagnostic WHERE name = "
+                                          "'memory_cap_bytes' AND value = '16777216'"),
+            1);
+
+  const CommandResult uncapped =
+      runCommand(benchdExecutable().string(),
+                 {"run", "--repeat", "1", file.string(), "-o", (dir.path() / "uncapped").string(),
+                  "-a", "threads-asio", "--quiet"},
+                 std::chrono::minutes(3));
+  ASSERT_EQ(uncapped.exit_code, 0) << describe(uncapped);
+  const results::ResultsTable table =
+      results::readResultsCsvFile(dir.path() / "uncapped" / "many" / "results.csv");
+  ASSERT_EQ(table.rows().size(), 1U);
+  EXPECT_GT(number(table, table.rows()[0], "requests_ok"), 0);
+  EXPECT_GT(number(table, table.rows()[0], "rss_mib_max"), 16.0) << "the cap was far below";
+}
+
+TEST(BenchdRun, ABadMemoryCapIsAUsageErrorNamingTheOption) {
+  const CommandResult result =
+      runCommand(benchdExecutable().string(), {"run", "--plan", "--memory-cap", "512MB"});
+  EXPECT_EQ(result.exit_code, 2) << describe(result);
+  EXPECT_NE(result.err.find("--memory-cap: memory cap '512MB': unknown unit 'MB'"),
+            std::string::npos)
+      << describe(result);
+}
+
 }  // namespace
 }  // namespace benchd::runner::testing

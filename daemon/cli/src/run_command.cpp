@@ -65,6 +65,8 @@ void printStandings(std::ostream& out, const std::vector<results::SummaryRow>& r
       throw common::UsageError("--aa: " + reason + " (leave out -a)");
     case runner::RunRequestField::kCpus:
       throw common::UsageError("--cpus: " + reason);
+    case runner::RunRequestField::kMemoryCap:
+      throw std::runtime_error("--memory-cap: " + reason);
   }
   throw std::runtime_error(reason);  // only for a value outside the enumeration
 }
@@ -75,6 +77,7 @@ runner::RunRequest requestOf(const RunOptions& options) {
   request.approaches = options.approaches;
   request.aa_approach = options.aa_approach;
   request.repeats = options.repeats;
+  request.memory_cap_bytes = options.memory_cap_bytes;
   request.order_seed = options.order_seed;
   request.winner_rule = options.winner_rule;
   request.overrides = {options.warmup_seconds, options.test_seconds};

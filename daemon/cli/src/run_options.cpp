@@ -4,6 +4,7 @@
 #include <benchd/common/usage_error.hpp>
 #include <benchd/runner/cpu_list.hpp>
 #include <benchd/runner/database_server.hpp>
+#include <benchd/runner/memory_cap.hpp>
 #include <benchd/scenario/phase_limits.hpp>
 
 #include <algorithm>
@@ -109,6 +110,9 @@ std::string runUsage() {
          "                          from the server's; the one not given runs unpinned)\n"
          "  --threads N             load-generator threads (default: one per generator CPU\n"
          "                          when pinned, else the CPUs - 1, at least 1)\n"
+         "  --memory-cap SIZE       cap each worker's process tree at SIZE of memory (e.g.\n"
+         "                          512M, 1G) through the kernel's cgroups; a worker the\n"
+         "                          OOM killer ends fails its row: OOM - did not complete\n"
          "  --store FILE            SQLite results store (default DIR/benchd.sqlite)\n"
          "  --health-timeout S      a worker must answer GET /health within S seconds, else its\n"
          "                          row fails (default 30)\n"
@@ -140,7 +144,7 @@ RunOptions parseRunOptions(std::span<const std::string_view> arguments) {
   bool have_file = false;
   // The options that make a request (what a resumed run keeps from its start), as given.
   std::vector<std::string> request_options;
-  static constexpr std::array<std::string_view, 14> kRequestOptions = {"-a",
+  static constexpr std::array<std::string_view, 15> kRequestOptions = {"-a",
                                                                        "--aa",
                                                                        "--repeat",
                                                                        "--seed",
@@ -153,7 +157,8 @@ RunOptions parseRunOptions(std::span<const std::string_view> arguments) {
                                                                        "--generator-cpus",
                                                                        "--threads",
                                                                        "--health-timeout",
-                                                                       "--thresholds"};
+                                                                       "--thresholds",
+                                                                       "--memory-cap"};
   for (std::size_t i = 0; i < arguments.size(); ++i) {
     const std::string_view option = arguments[i];
     if (std::find(kRequestOptions.begin(), kRequestOptions.end(), option) !=
@@ -226,6 +231,12 @@ RunOptions parseRunOptions(std::span<const std::string_view> arguments) {
       options.health_timeout_seconds = parseSeconds(option, value);
       if (options.health_timeout_seconds == 0) {
         throw common::UsageError("--health-timeout: expected at least 1 second");
+      }
+    } else if (option == "--memory-cap") {
+      try {
+        options.memory_cap_bytes = runner::parseMemorySize(value);
+      } catch (const std::invalid_argument& error) {
+        throw common::UsageError(std::string("--memory-cap: ") + error.what());
       }
     } else if (option == "--store") {
       options.store_file = std::string(value);

@@ -18,6 +18,7 @@ struct RunOptions {
   std::optional<std::string> aa_approach;             ///< --aa APPROACH
   std::uint32_t repeats = scenario::kDefaultRepeats;  ///< --repeat N
   std::optional<std::uint64_t> order_seed;            ///< --seed N
+  std::optional<std::uint64_t> memory_cap_bytes;      ///< --memory-cap SIZE
   std::string winner_rule = "significant";            ///< --winners RULE
   std::optional<std::string> thresholds_file;         ///< --thresholds FILE
   std::optional<std::uint32_t> warmup_seconds;        ///< -w S

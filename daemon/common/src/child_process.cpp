@@ -40,6 +40,7 @@ enum SpawnStep : int {
   kStepParentGone = 2,
   kStepAffinity = 3,
   kStepExec = 4,
+  kStepCgroup = 5,
 };
 
 const char* stepName(int step) {
@@ -52,6 +53,8 @@ const char* stepName(int step) {
       return "setting the CPU affinity";
     case kStepExec:
       return "exec";
+    case kStepCgroup:
+      return "joining the cgroup";
     default:
       return "starting";
   }
@@ -75,7 +78,7 @@ bool moveTo(int from, int to) noexcept {
 [[noreturn]] void execInChild(const char* program, char* const* argv, char* const* envp,
                               int stdin_fd, int stdout_fd, int stderr_fd, int report_fd,
                               const cpu_set_t* affinity, int death_signal, pid_t parent,
-                              bool own_process_group) noexcept {
+                              bool own_process_group, int cgroup_procs_fd) noexcept {
   if (!moveTo(stdin_fd, STDIN_FILENO) || !moveTo(stdout_fd, STDOUT_FILENO) ||
       !moveTo(stderr_fd, STDERR_FILENO)) {
     failInChild(report_fd, kStepStdio);
@@ -107,6 +110,11 @@ bool moveTo(int from, int to) noexcept {
   }
   if (affinity != nullptr && ::sched_setaffinity(0, sizeof(cpu_set_t), affinity) != 0) {
     failInChild(report_fd, kStepAffinity);
+  }
+  // "0" is "the writing process" to cgroup.procs: everything the program allocates from its
+  // first instruction on is charged to the group.
+  if (cgroup_procs_fd >= 0 && ::write(cgroup_procs_fd, "0", 1) != 1) {
+    failInChild(report_fd, kStepCgroup);
   }
   ::execve(program, argv, envp);
   failInChild(report_fd, kStepExec);
@@ -252,7 +260,8 @@ ChildProcess::ChildProcess(const std::filesystem::path& program,
   if (child == 0) {
     execInChild(command.front().c_str(), argv.data(), envp.data(), stdin_fd, out.ends[1],
                 err.ends[1], report.ends[1], options.cpu_affinity.empty() ? nullptr : &affinity,
-                options.parent_death_signal, parent, options.own_process_group);
+                options.parent_death_signal, parent, options.own_process_group,
+                options.cgroup_procs_fd);
   }
   const int fork_error = errno;
   if (child < 0) {

@@ -173,6 +173,8 @@ void writeSummaryRow(JsonWriter& json, const results::SummaryRow& row, bool diag
     field(json, "databaseCpuPercentAvg", d.database_cpu_percent_avg);
     field(json, "databaseCpuPercentMax", d.database_cpu_percent_max);
     field(json, "databaseMibMax", d.database_mib_max);
+    field(json, "memoryCapBytes", std::uint64_t{d.memory_cap_bytes});
+    field(json, "memoryPeakBytes", std::uint64_t{d.memory_peak_bytes});
     field(json, "busyHost", results::busyHost(d));
     field(json, "achievedRequestsPerSecond", d.achieved_requests_per_second);
     field(json, "intendedRequestsPerSecond", d.intended_requests_per_second);

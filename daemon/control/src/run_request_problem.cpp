@@ -22,6 +22,8 @@ std::optional<std::string_view> runRequestMember(runner::RunRequestField field) 
       return "aa";
     case runner::RunRequestField::kCpus:
       return "cpus";
+    case runner::RunRequestField::kMemoryCap:
+      return "memoryCap";
     case runner::RunRequestField::kServerCpus:
     case runner::RunRequestField::kGeneratorCpus:
       break;

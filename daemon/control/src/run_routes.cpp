@@ -5,6 +5,7 @@
 #include <benchd/control/daemon_log.hpp>
 #include <benchd/http/policies.hpp>
 #include <benchd/http/problem.hpp>
+#include <benchd/runner/memory_cap.hpp>
 #include <benchd/runner/stored_request.hpp>
 #include <benchd/scenario/phase_limits.hpp>
 #include <benchd/scenario/scenario_file_error.hpp>
@@ -107,6 +108,21 @@ std::variant<runner::RunRequest, http::Response> runRequestOf(const http::Reques
         return fieldProblem(400, "keepCsv", "expected true or false");
       }
       run.keep_csv = value.GetBool();
+    } else if (name == "memoryCap") {
+      // "512M" as on the command line, or bytes; the range and the machine's support are
+      // runner::prepareRun's to check.
+      if (value.IsString()) {
+        try {
+          run.memory_cap_bytes =
+              runner::parseMemorySize(std::string_view(value.GetString(), value.GetStringLength()));
+        } catch (const std::invalid_argument& error) {
+          return fieldProblem(400, "memoryCap", error.what());
+        }
+      } else if (value.IsUint64()) {
+        run.memory_cap_bytes = value.GetUint64();
+      } else {
+        return fieldProblem(400, "memoryCap", "expected a size such as \"512M\" or bytes");
+      }
     } else {
       return fieldProblem(400, std::string(name), "unknown member '" + std::string(name) + "'");
     }

@@ -197,7 +197,11 @@ NoiseThresholds readNoiseThresholds(std::istream& in, const std::string& name) {
     const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), percent);
     if (error != std::errc() || end != value.data() + value.size() || !(percent >= 0.0) ||
         percent > 100.0) {
-      fail(metric + ": expected a threshold in percent from 0 to 100, got '" + value + "'");
+      std::string reason = metric;
+      reason += ": expected a threshold in percent from 0 to 100, got '";
+      reason += value;
+      reason += "'";
+      fail(reason);
     }
     thresholds.share[*index] = percent / 100.0;
   }

@@ -14,7 +14,7 @@ namespace {
 std::string shortNumber(double value) {
   char text[32];
   const auto result = std::to_chars(text, text + sizeof text, value);
-  return std::string(text, result.ptr);
+  return {text, result.ptr};
 }
 
 std::string fixed(double value, int decimals) {

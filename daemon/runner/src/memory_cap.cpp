@@ -1,5 +1,6 @@
 #include <benchd/runner/memory_cap.hpp>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,8 +20,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::uint64_t kMebibyte = 1024ULL * 1024ULL;
-constexpr std::uint64_t kMinimumCap = 4 * kMebibyte;
-constexpr std::uint64_t kMaximumCap = 1024ULL * 1024ULL * kMebibyte;
 
 std::vector<std::string> splitOn(std::string_view text, char separator) {
   std::vector<std::string> parts;
@@ -151,7 +150,8 @@ std::uint64_t parseMemorySize(std::string_view text) {
     return refuse("unknown unit '" + std::string(unit) + "'");
   }
   const double bytes = std::floor(number * scale);
-  if (bytes < static_cast<double>(kMinimumCap) || bytes > static_cast<double>(kMaximumCap)) {
+  if (bytes < static_cast<double>(kMinimumMemoryCap) ||
+      bytes > static_cast<double>(kMaximumMemoryCap)) {
     return refuse("out of range");
   }
   return static_cast<std::uint64_t>(bytes);
@@ -262,6 +262,11 @@ MemoryCapGroup::MemoryCapGroup(const MemoryCapSupport& support, const std::strin
         writeValue(path_ / "memory.memsw.limit_in_bytes", std::to_string(bytes));
       }
     }
+    procs_fd_ = ::open((path_ / "cgroup.procs").c_str(), O_WRONLY | O_CLOEXEC);
+    if (procs_fd_ < 0) {
+      throw MemoryCapError("cannot open " + (path_ / "cgroup.procs").string() + ": " +
+                           std::strerror(errno));
+    }
   } catch (...) {
     fs::remove(path_, error);
     throw;
@@ -269,6 +274,9 @@ MemoryCapGroup::MemoryCapGroup(const MemoryCapSupport& support, const std::strin
 }
 
 MemoryCapGroup::~MemoryCapGroup() {
+  if (procs_fd_ >= 0) {
+    ::close(procs_fd_);
+  }
   std::error_code error;
   if (!fs::remove(path_, error) && error) {
     std::cerr << "benchd: could not remove the memory cap's cgroup " << path_.string() << ": "

@@ -89,8 +89,11 @@ RowRun::RowRun(RowRunContext context, const RowPlan& row_plan, const Approach& a
       result_id_(result_id) {}
 
 results::SummaryRow RowRun::failedRow(const RowFailure& failure) const {
-  return results::failedRow(row_plan_.row.name, approach_.name, failure.reason, failure.errors,
-                            failure.ok);
+  results::SummaryRow row = results::failedRow(row_plan_.row.name, approach_.name, failure.reason,
+                                               failure.errors, failure.ok);
+  // The cap in force is recorded for every result; a failed one's peak is in its reason.
+  row.diagnostics.memory_cap_bytes = context_.settings.memory_cap_bytes.value_or(0);
+  return row;
 }
 
 std::optional<results::SummaryRow> RowRun::run() {
@@ -133,6 +136,8 @@ std::optional<results::SummaryRow> RowRun::run() {
       // numbers; say so beside them rather than failing the row.
       summary.diagnostics.worker_stop = stopped.describe();
     }
+    summary.diagnostics.memory_cap_bytes = worker.memoryCapBytes();
+    summary.diagnostics.memory_peak_bytes = worker.memoryPeakBytes();
     return summary;
   } catch (const std::exception& error) {
     return failedRow({error.what()});
@@ -163,6 +168,7 @@ std::optional<RowFailure> RowRun::prepareLaunch(WorkerLaunch& launch) {
   launch.plugin_options = approach_.plugin_options;
   launch.cpus = settings.server_cpus;
   launch.stop_timeout = settings.worker_stop_timeout;
+  launch.memory_cap_bytes = settings.memory_cap_bytes;
   if (!row_plan_.needs_database) {
     return std::nullopt;
   }

@@ -3,6 +3,7 @@
 #include <benchd/results/winner_decision.hpp>
 #include <benchd/runner/approach_variant.hpp>
 #include <benchd/runner/cpu_list.hpp>
+#include <benchd/runner/memory_cap.hpp>
 #include <benchd/runner/round_order.hpp>
 #include <benchd/runner/run_preparation.hpp>
 #include <benchd/runner/stored_request.hpp>
@@ -51,6 +52,10 @@ std::string settingsNote(const RunRequest& request, const RunSettings& settings,
                                                    : ", split by default";
   }
   note += ".";
+  if (settings.memory_cap_bytes) {
+    note += " Memory cap: " + std::to_string(*settings.memory_cap_bytes / (1024ULL * 1024ULL)) +
+            " MiB per worker, " + detectMemoryCapSupport().kindName() + ".";
+  }
   if (!settings.plan.database.empty()) {
     note += " Database of the postgres rows: " + settings.plan.database + ".";
   }
@@ -117,6 +122,22 @@ ParsedChoices checkChoices(const RunRequest& request) {
       (!request.server_cpus.empty() || !request.generator_cpus.empty())) {
     throw RunRequestError(RunRequestField::kCpus,
                           "'shared' leaves both unpinned; it takes no CPU list");
+  }
+  if (request.memory_cap_bytes) {
+    const std::uint64_t cap = *request.memory_cap_bytes;
+    if (cap < kMinimumMemoryCap || cap > kMaximumMemoryCap) {
+      throw RunRequestError(RunRequestField::kMemoryCap,
+                            "expected bytes from " + std::to_string(kMinimumMemoryCap) +
+                                " (4 MiB) to " + std::to_string(kMaximumMemoryCap) +
+                                " (1 TiB), got " + std::to_string(cap));
+    }
+    if (const MemoryCapSupport support = detectMemoryCapSupport();
+        support.kind == MemoryCapSupport::Kind::kNone) {
+      throw RunRequestError(RunRequestField::kMemoryCap,
+                            "this machine offers no memory cap: " + support.why_not +
+                                " (a cap needs a writable cgroup v2 hierarchy with the memory "
+                                "controller, or the v1 memory controller)");
+    }
   }
   if (request.aa_approach && !request.approaches.empty()) {
     throw RunRequestError(RunRequestField::kAa,
@@ -271,6 +292,7 @@ PreparedRun prepareRun(const RunRequest& request, const RunEnvironment& environm
   settings.plan = planRun(rows, workloads, names, request.overrides, loadgen::readHostLimits(),
                           request.repeats);
   settings.repeats = request.repeats;
+  settings.memory_cap_bytes = request.memory_cap_bytes;
   settings.order_seed = request.order_seed.value_or(freshOrderSeed());
   settings.winner_rule = choices.winner_rule;
   settings.noise_thresholds = request.noise_thresholds.value_or(results::shippedNoiseThresholds());

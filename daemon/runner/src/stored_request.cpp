@@ -146,6 +146,9 @@ std::string storedRequestJson(const RunRequest& request) {
   }
   field(json, "healthTimeoutSeconds",
         static_cast<std::uint64_t>(std::max<std::int64_t>(0, request.health_timeout.count())));
+  if (request.memory_cap_bytes) {
+    field(json, "memoryCapBytes", *request.memory_cap_bytes);
+  }
   json.EndObject();
   return {buffer.GetString(), buffer.GetSize()};
 }
@@ -188,6 +191,10 @@ RunRequest requestFromStoredJson(std::string_view text) {
   request.generator_cpus = cpusOf(document, "generatorCpus");
   request.generator_threads = optionalCountOf(document, "generatorThreads");
   request.health_timeout = std::chrono::seconds(countOf(document, "healthTimeoutSeconds"));
+  if (const rapidjson::Value* cap = memberOf(document, "memoryCapBytes", false)) {
+    request.memory_cap_bytes =
+        unsignedOf(*cap, "memoryCapBytes", std::numeric_limits<std::uint64_t>::max());
+  }
   return request;
 }
 

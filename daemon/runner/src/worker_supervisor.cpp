@@ -4,6 +4,9 @@
 
 #include <rapidjson/document.h>
 
+#include <unistd.h>
+
+#include <atomic>
 #include <cstdio>
 #include <sstream>
 
@@ -41,17 +44,37 @@ std::vector<std::string> workerArguments(const WorkerLaunch& launch) {
   return arguments;
 }
 
-common::SpawnOptions spawnOptions(const WorkerLaunch& launch) {
+common::SpawnOptions spawnOptions(const WorkerLaunch& launch, const MemoryCapGroup* cap) {
   common::SpawnOptions options;
   options.cpu_affinity = launch.cpus;
   options.own_process_group = true;
+  options.cgroup_procs_fd = cap != nullptr ? cap->procsFd() : -1;
   return options;
+}
+
+/// A capped cgroup for one worker, named after this process and a counter (a daemon runs many
+/// workers over its life, one at a time); none without a cap.
+std::unique_ptr<MemoryCapGroup> capGroupFor(const WorkerLaunch& launch) {
+  if (!launch.memory_cap_bytes) {
+    return nullptr;
+  }
+  static std::atomic<std::uint64_t> next{1};
+  return std::make_unique<MemoryCapGroup>(
+      detectMemoryCapSupport(),
+      "benchd-worker-" + std::to_string(::getpid()) + "-" + std::to_string(next++),
+      *launch.memory_cap_bytes);
+}
+
+std::string mebibytes(std::uint64_t bytes) {
+  constexpr std::uint64_t kMebibyte = 1024ULL * 1024ULL;
+  return std::to_string((bytes + kMebibyte / 2) / kMebibyte) + " MiB";
 }
 
 }  // namespace
 
 WorkerSupervisor::WorkerSupervisor(const WorkerLaunch& launch)
-    : child_(launch.worker, workerArguments(launch), spawnOptions(launch)),
+    : memory_cap_(capGroupFor(launch)),
+      child_(launch.worker, workerArguments(launch), spawnOptions(launch, memory_cap_.get())),
       stop_timeout_(launch.stop_timeout) {
   reader_ = std::thread([this] { readEvents(); });
 }
@@ -173,10 +196,25 @@ common::ExitStatus WorkerSupervisor::stop() {
   return status;
 }
 
+std::uint64_t WorkerSupervisor::memoryCapBytes() const noexcept {
+  return memory_cap_ ? memory_cap_->capBytes() : 0;
+}
+
+std::uint64_t WorkerSupervisor::memoryPeakBytes() const {
+  return memory_cap_ ? memory_cap_->peakBytes().value_or(0) : 0;
+}
+
 std::string WorkerSupervisor::describeEnd() {
   const common::ExitStatus status = stop();
   std::ostringstream text;
-  text << (status.signalled() ? "was killed by " : "exited with ") << status.describe();
+  if (memory_cap_ && memory_cap_->oomKills() > 0) {
+    // The source study's words for a server that ran out of its memory.
+    text << "was ended at its memory cap: OOM — did not complete (cap "
+         << mebibytes(memory_cap_->capBytes()) << ", peak " << mebibytes(memoryPeakBytes()) << ", "
+         << status.describe() << ")";
+  } else {
+    text << (status.signalled() ? "was killed by " : "exited with ") << status.describe();
+  }
   const std::vector<std::string> lines = child_.stderrTail(kStderrLinesShown);
   if (!lines.empty()) {
     text << "; its last stderr lines: ";

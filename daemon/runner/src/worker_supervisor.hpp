@@ -2,11 +2,13 @@
 
 #include <benchd/common/child_process.hpp>
 #include <benchd/results/series.hpp>
+#include <benchd/runner/memory_cap.hpp>
 
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -29,6 +31,9 @@ struct WorkerLaunch {
   std::vector<unsigned> cpus;  ///< empty: unpinned
   /// The worker's own bound on draining requests at stop (its --stop-timeout-ms).
   std::chrono::milliseconds stop_timeout{0};
+  /// Caps the worker's process tree at this many bytes (a cgroup it joins before exec); none:
+  /// uncapped.
+  std::optional<std::uint64_t> memory_cap_bytes;
 };
 
 /// One benchd-worker process serving one plugin on an ephemeral loopback port, for one
@@ -71,14 +76,22 @@ class WorkerSupervisor {
   common::ExitStatus stop();
 
   /// After the process ended (alive() false or stop()): "exited with exit code 4" / "was
-  /// killed by signal 6 (SIGABRT)", plus its last stderr lines.
+  /// killed by signal 6 (SIGABRT)", plus its last stderr lines. Ended by the OOM killer at its
+  /// memory cap: "was ended at its memory cap: OOM — did not complete (cap 64 MiB, peak 64 MiB)".
   [[nodiscard]] std::string describeEnd();
+  /// The memory cap (bytes, 0 without one) and the capped tree's peak so far (0 without a cap
+  /// or where the kernel keeps none).
+  [[nodiscard]] std::uint64_t memoryCapBytes() const noexcept;
+  [[nodiscard]] std::uint64_t memoryPeakBytes() const;
 
  private:
   void readEvents() noexcept;
   void readEventLines();
   void joinReader();
 
+  /// Made before the child, which joins it before exec; removed after the child is reaped
+  /// (members are destroyed in reverse order, and the destructor stops the child first).
+  std::unique_ptr<MemoryCapGroup> memory_cap_;
   common::ChildProcess child_;
   std::chrono::milliseconds stop_timeout_;
   std::thread reader_;

@@ -428,6 +428,8 @@ std::vector<std::pair<std::string, std::string>> diagnosticsToPairs(const result
       {"database_cpu_percent_avg", number(d.database_cpu_percent_avg)},
       {"database_cpu_percent_max", number(d.database_cpu_percent_max)},
       {"database_mib_max", number(d.database_mib_max)},
+      {"memory_cap_bytes", std::to_string(d.memory_cap_bytes)},
+      {"memory_peak_bytes", std::to_string(d.memory_peak_bytes)},
   };
 }
 
@@ -467,6 +469,8 @@ results::Diagnostics diagnosticsFromPairs(
   d.saturation_reason = text("saturation_reason");
   d.errors_by_class = text("errors_by_class");
   d.worker_stop = text("worker_stop");
+  d.memory_cap_bytes = whole("memory_cap_bytes");
+  d.memory_peak_bytes = whole("memory_peak_bytes");
   return d;
 }
 

@@ -75,6 +75,10 @@ struct SpawnOptions {
   /// Puts the child in a process group of its own, so a terminal's Ctrl-C (sent to the
   /// foreground group) reaches only benchd, which then stops its children in order.
   bool own_process_group = false;
+  /// An open, writable `cgroup.procs` of a cgroup the child joins before exec (so all it ever
+  /// allocates is charged there, e.g. to a memory cap); -1 for none. The caller keeps it open
+  /// until the constructor returns and closes it.
+  int cgroup_procs_fd = -1;
 };
 
 /// A started child process with its stdout and stderr on pipes. Move-only; the destructor

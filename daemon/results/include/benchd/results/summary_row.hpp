@@ -88,6 +88,10 @@ struct Diagnostics {
   /// How the worker ended when it was stopped after the test, if not cleanly (e.g. "exit code 5":
   /// requests were cut off at stop); empty otherwise. Its numbers stand either way.
   std::string worker_stop;
+  /// The memory cap the worker's process tree ran under (`--memory-cap`), in bytes, and the
+  /// most it used at once (the cgroup's peak); both 0 when the run had no cap.
+  std::uint64_t memory_cap_bytes = 0;
+  std::uint64_t memory_peak_bytes = 0;
 };
 
 /// Above this average share of the host's CPUs used by other processes, a result was measured

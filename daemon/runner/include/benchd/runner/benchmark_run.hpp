@@ -122,6 +122,10 @@ struct RunSettings {
   /// An A/A check (an approach and its copy): at the end the run measures noise thresholds from
   /// its rounds and writes them beside its results (measured-noise-thresholds.csv).
   bool aa_check = false;
+  /// Each worker's process tree runs in a cgroup capped at this many bytes (MemoryCapGroup);
+  /// none: uncapped. A worker the kernel's OOM killer ends fails its row as "OOM — did not
+  /// complete", and every result records the cap and the peak (Diagnostics).
+  std::optional<std::uint64_t> memory_cap_bytes;
   /// A worker must be ready and answer /health within this (the original polled for 120 s).
   std::chrono::milliseconds health_timeout{30'000};
   /// How long a worker may drain requests in flight at stop (its --stop-timeout-ms); SIGKILL

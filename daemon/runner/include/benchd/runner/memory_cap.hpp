@@ -16,6 +16,10 @@ class MemoryCapError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The smallest cap a run may ask for (below it no worker starts) and the largest.
+inline constexpr std::uint64_t kMinimumMemoryCap = 4ULL * 1024 * 1024;
+inline constexpr std::uint64_t kMaximumMemoryCap = 1024ULL * 1024 * 1024 * 1024;
+
 /// `SIZE` of `--memory-cap SIZE`: bytes, or a number with K, M, G (KiB, MiB, GiB: powers of
 /// 1024, as `docker -m` and systemd's MemoryMax= read them), e.g. 512M, 1.5G, 512MiB. At least
 /// 4 MiB (below that no worker starts) and at most 1 TiB. Throws std::invalid_argument saying
@@ -60,6 +64,9 @@ class MemoryCapGroup {
   /// Moves `pid` into the group; its children from then on are born in it. Throws
   /// MemoryCapError.
   void add(pid_t pid) const;
+  /// The group's `cgroup.procs`, open for writing (close-on-exec) while the group lives: a
+  /// child about to exec joins by writing "0" to it (common::SpawnOptions::cgroup_procs_fd).
+  [[nodiscard]] int procsFd() const noexcept { return procs_fd_; }
 
   [[nodiscard]] std::uint64_t capBytes() const noexcept { return bytes_; }
   /// The most memory the group's processes used at once so far (v1 max_usage_in_bytes, v2
@@ -73,6 +80,7 @@ class MemoryCapGroup {
   MemoryCapSupport::Kind kind_;
   std::filesystem::path path_;
   std::uint64_t bytes_;
+  int procs_fd_ = -1;
 };
 
 }  // namespace benchd::runner

@@ -48,6 +48,10 @@ struct RunRequest {
   /// The noise thresholds the winners are decided with (`benchd run --thresholds FILE`); none:
   /// the shipped ones. Recorded with the run (a resumption keeps them).
   std::optional<results::NoiseThresholds> noise_thresholds;
+  /// The memory each worker's process tree may use (`benchd run --memory-cap`, the API's
+  /// `memoryCap`), in bytes; none: uncapped. prepareRun refuses it (kMemoryCap) where the kernel
+  /// offers no cap (detectMemoryCapSupport) or outside 4 MiB to 1 TiB.
+  std::optional<std::uint64_t> memory_cap_bytes;
 };
 
 /// Where a run's inputs and outputs are.
@@ -80,6 +84,7 @@ enum class RunRequestField : std::uint8_t {
   kWinnerRule,  ///< winner_rule: not a rule's name
   kAa,          ///< aa_approach given together with approaches
   kCpus,        ///< cpus: not "split" or "shared", or "shared" with a CPU list
+  kMemoryCap,   ///< memory_cap_bytes: out of range, or no memory cap on this machine
 };
 
 /// A request that cannot run as asked. what() is one line for the user in neutral words: it
