@@ -60,6 +60,20 @@ TEST(NoiseThresholds, CopiesThatAgreeExactlyStillGetTheLowestThreshold) {
   EXPECT_DOUBLE_EQ(shareOf(measured, "cpu_millis_per_request"), kLowestNoiseShare);
 }
 
+TEST(NoiseThresholds, CopiesThatDifferWildlyAreCappedSoTheirFileReadsBack) {
+  // One copy near 0 and the other not, round after round (a near-idle host's CPU share): the
+  // difference to the pair's mean approaches 200 %. The threshold stops at 100 %, the most a
+  // file holds, and a file written from it reads back (found by an A/A run of 3 rounds).
+  const ResultsTable table = aaTable({0.01, 0.02, 0.01}, {1.0, 1.5, 2.0}, {5, 5, 5}, {5, 5, 5});
+  const NoiseThresholds measured =
+      measureNoiseThresholds(table, "a", "a#2", shippedNoiseThresholds(), "test");
+  EXPECT_DOUBLE_EQ(shareOf(measured, "cpu_millis_per_request"), kHighestNoiseShare);
+  std::ostringstream text;
+  writeNoiseThresholds(text, measured);
+  std::istringstream in(text.str());
+  EXPECT_DOUBLE_EQ(readNoiseThresholds(in, "file.csv").of("cpu_millis_per_request"), 1.0);
+}
+
 TEST(NoiseThresholds, AFileReadsBackAsItWasWritten) {
   NoiseThresholds written = shippedNoiseThresholds();
   written.share[*metricIndex("latency_millis_p99")] = 0.1234;

@@ -50,6 +50,7 @@ TEST(MemoryCapSupport, PrefersAWritableV2HierarchyWithTheMemoryController) {
   const auto v2 = dir.subfolder("v2", std::filesystem::perms::owner_all);
   std::filesystem::create_directories(v2 / "user" / "me");
   dir.write("v2/user/me/cgroup.controllers", "cpu io memory pids\n");
+  dir.write("v2/user/me/cgroup.subtree_control", "memory pids\n");
   const auto v1 = dir.subfolder("v1", std::filesystem::perms::owner_all);
   std::filesystem::create_directories(v1 / "me");
   dir.write("mountinfo", "30 23 0:26 / " + v2.string() +
@@ -62,7 +63,11 @@ TEST(MemoryCapSupport, PrefersAWritableV2HierarchyWithTheMemoryController) {
   EXPECT_EQ(both.kind, MemoryCapSupport::Kind::kCgroupV2);
   EXPECT_EQ(both.parent, v2 / "user" / "me");
 
-  // Without the memory controller in v2, the v1 controller is used.
+  // A v2 cgroup that does not hand the memory controller down cannot cap a child: v1 is used.
+  dir.write("v2/user/me/cgroup.subtree_control", "pids\n");
+  EXPECT_EQ(detectMemoryCapSupport(dir.path() / "mountinfo", dir.path() / "cgroup").kind,
+            MemoryCapSupport::Kind::kCgroupV1);
+  // Nor without the memory controller in v2 at all.
   dir.write("v2/user/me/cgroup.controllers", "cpu io pids\n");
   const MemoryCapSupport v1_only =
       detectMemoryCapSupport(dir.path() / "mountinfo", dir.path() / "cgroup");

@@ -609,7 +609,8 @@ TEST(BenchdRun, TheNextRunMarksARunWhoseProcessWasKilledInterrupted) {
 /// --memory-cap: a row far above the cap for a thread per connection (2,000 connections held by
 /// threads-asio take about 50 MiB) ends as the source study's "OOM - did not complete", with
 /// the cap and the peak, and the run goes on to its end (exit 3: a result failed); the same row
-/// uncapped completes. Every result records the cap.
+/// uncapped completes. Every result records the cap. A variant's memory_cap caps that approach
+/// alone, and the plugin never sees the key.
 TEST(BenchdRun, AWorkerAboveItsMemoryCapEndsItsRowAsOomAndTheRowUncappedCompletes) {
   const TempDir dir;
   const fs::path file =
@@ -628,17 +629,29 @@ TEST(BenchdRun, AWorkerAboveItsMemoryCapEndsItsRowAsOomAndTheRowUncappedComplete
                                           "'memory_cap_bytes' AND value = '16777216'"),
             1);
 
-  const CommandResult uncapped =
+  const CommandResult variant =
       runCommand(benchdExecutable().string(),
-                 {"run", "--repeat", "1", file.string(), "-o", (dir.path() / "uncapped").string(),
-                  "-a", "threads-asio", "--quiet"},
+                 {"run", "--repeat", "1", file.string(), "-o", (dir.path() / "variant").string(),
+                  "-a", "threads-asio[memory_cap=16M],threads-asio", "--quiet"},
                  std::chrono::minutes(3));
-  ASSERT_EQ(uncapped.exit_code, 0) << describe(uncapped);
+  EXPECT_EQ(variant.exit_code, 3) << describe(variant);
   const results::ResultsTable table =
-      results::readResultsCsvFile(dir.path() / "uncapped" / "many" / "results.csv");
-  ASSERT_EQ(table.rows().size(), 1U);
-  EXPECT_GT(number(table, table.rows()[0], "requests_ok"), 0);
-  EXPECT_GT(number(table, table.rows()[0], "rss_mib_max"), 16.0) << "the cap was far below";
+      results::readResultsCsvFile(dir.path() / "variant" / "many" / "results.csv");
+  ASSERT_EQ(table.rows().size(), 2U);
+  for (const results::ResultsRow& row : table.rows()) {
+    if (row.approach == "threads-asio") {
+      EXPECT_GT(number(table, row, "requests_ok"), 0);
+      EXPECT_EQ(number(table, row, "requests_error"), 0);
+      EXPECT_GT(number(table, row, "rss_mib_max"), 16.0) << "the cap was far below";
+    } else {
+      EXPECT_EQ(row.approach, "threads-asio[memory_cap=16M]");
+      EXPECT_GT(number(table, row, "requests_error"), 0);
+    }
+  }
+  const std::string variant_report = readFile(dir.path() / "variant" / "many" / "results.md");
+  EXPECT_NE(variant_report.find("the worker was ended at its memory cap: OOM — did not complete"),
+            std::string::npos)
+      << variant_report;
 }
 
 TEST(BenchdRun, ABadMemoryCapIsAUsageErrorNamingTheOption) {

@@ -128,7 +128,8 @@ NoiseThresholds measureNoiseThresholds(const ResultsTable& runs, const std::stri
       }
     }
     if (!row_leads.empty()) {
-      measured.share[index] = std::max(kLowestNoiseShare, stats::median(row_leads));
+      measured.share[index] =
+          std::clamp(stats::median(row_leads), kLowestNoiseShare, kHighestNoiseShare);
     }
   }
   return measured;

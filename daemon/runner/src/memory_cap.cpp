@@ -216,6 +216,20 @@ MemoryCapSupport detectMemoryCapSupport(const fs::path& mountinfo, const fs::pat
       why_not = "cgroup v2 at " + parent->string() + " is not writable by this user";
       continue;
     }
+    // A child gets memory.max only when its parent hands the controller down; a cgroup that
+    // holds processes (this one) cannot start to (v2's no-internal-process rule), so it must
+    // already do so: a delegated subtree set up for it.
+    std::string handed_down;
+    try {
+      handed_down = readLine(*parent / "cgroup.subtree_control");
+    } catch (const MemoryCapError&) {
+    }
+    const std::vector<std::string> enabled = splitOn(handed_down, ' ');
+    if (std::find(enabled.begin(), enabled.end(), "memory") == enabled.end()) {
+      why_not = "cgroup v2 at " + parent->string() +
+                " does not hand the memory controller to its children (cgroup.subtree_control)";
+      continue;
+    }
     return {MemoryCapSupport::Kind::kCgroupV2, *parent, {}};
   }
   for (const Mount& mount : mounts) {

@@ -92,7 +92,8 @@ results::SummaryRow RowRun::failedRow(const RowFailure& failure) const {
   results::SummaryRow row = results::failedRow(row_plan_.row.name, approach_.name, failure.reason,
                                                failure.errors, failure.ok);
   // The cap in force is recorded for every result; a failed one's peak is in its reason.
-  row.diagnostics.memory_cap_bytes = context_.settings.memory_cap_bytes.value_or(0);
+  row.diagnostics.memory_cap_bytes =
+      approach_.memory_cap_bytes.value_or(context_.settings.memory_cap_bytes.value_or(0));
   return row;
 }
 
@@ -168,7 +169,8 @@ std::optional<RowFailure> RowRun::prepareLaunch(WorkerLaunch& launch) {
   launch.plugin_options = approach_.plugin_options;
   launch.cpus = settings.server_cpus;
   launch.stop_timeout = settings.worker_stop_timeout;
-  launch.memory_cap_bytes = settings.memory_cap_bytes;
+  launch.memory_cap_bytes =
+      approach_.memory_cap_bytes ? approach_.memory_cap_bytes : settings.memory_cap_bytes;
   if (!row_plan_.needs_database) {
     return std::nullopt;
   }

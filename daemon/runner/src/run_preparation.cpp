@@ -95,6 +95,18 @@ struct ParsedChoices {
   CpuPlacement cpus = CpuPlacement::kSplit;
 };
 
+/// Throws RunRequestError (kMemoryCap) when this machine offers no memory cap; `whose` names
+/// what asked for one when it is not the run ("approach 'x[memory_cap=64M]': ").
+void checkMemoryCapSupport(const std::string& whose) {
+  if (const MemoryCapSupport support = detectMemoryCapSupport();
+      support.kind == MemoryCapSupport::Kind::kNone) {
+    throw RunRequestError(RunRequestField::kMemoryCap,
+                          whose + "this machine offers no memory cap: " + support.why_not +
+                              " (a cap needs a writable cgroup v2 hierarchy with the memory "
+                              "controller, or the v1 memory controller)");
+  }
+}
+
 /// Checks the repeats, the winner rule, the CPU placement and the A/A request: the one check
 /// of each for `benchd run` and the daemon (the front ends pass the values as given).
 ParsedChoices checkChoices(const RunRequest& request) {
@@ -131,13 +143,7 @@ ParsedChoices checkChoices(const RunRequest& request) {
                                 " (4 MiB) to " + std::to_string(kMaximumMemoryCap) +
                                 " (1 TiB), got " + std::to_string(cap));
     }
-    if (const MemoryCapSupport support = detectMemoryCapSupport();
-        support.kind == MemoryCapSupport::Kind::kNone) {
-      throw RunRequestError(RunRequestField::kMemoryCap,
-                            "this machine offers no memory cap: " + support.why_not +
-                                " (a cap needs a writable cgroup v2 hierarchy with the memory "
-                                "controller, or the v1 memory controller)");
-    }
+    checkMemoryCapSupport("");
   }
   if (request.aa_approach && !request.approaches.empty()) {
     throw RunRequestError(RunRequestField::kAa,
@@ -167,7 +173,11 @@ std::vector<Approach> resolveVariants(const PluginCatalog& catalog,
   std::vector<Approach> approaches;
   if (requested.empty()) {
     for (const PluginDescription& plugin : resolveApproaches(catalog, {})) {
-      approaches.push_back({plugin.name, plugin.path, {}, plugin.name});
+      Approach approach;
+      approach.name = plugin.name;
+      approach.plugin = plugin.path;
+      approach.plugin_name = plugin.name;
+      approaches.push_back(std::move(approach));
     }
     return approaches;
   }
@@ -179,12 +189,27 @@ std::vector<Approach> resolveVariants(const PluginCatalog& catalog,
       throw UnknownApproachError(error.what(), false);
     }
     const PluginDescription plugin = resolveApproaches(catalog, {variant.plugin}).front();
-    const std::string name = variant.name();
+    Approach approach;
+    approach.name = variant.name();
+    approach.plugin = plugin.path;
+    approach.plugin_name = plugin.name;
+    // `memory_cap` is the runner's key (the worker's cgroup), every other one the plugin's.
+    for (const auto& [key, value] : variant.options) {
+      if (key != kMemoryCapVariantKey) {
+        approach.plugin_options.push_back(key + "=" + value);
+        continue;
+      }
+      try {
+        approach.memory_cap_bytes = parseMemorySize(value);
+      } catch (const std::invalid_argument& error) {
+        throw UnknownApproachError("approach '" + text + "': " + error.what(), false);
+      }
+    }
     const bool repeated =
         std::any_of(approaches.begin(), approaches.end(),
-                    [&name](const Approach& chosen) { return chosen.name == name; });
+                    [&approach](const Approach& chosen) { return chosen.name == approach.name; });
     if (!repeated) {
-      approaches.push_back({name, plugin.path, variant.optionArguments(), plugin.name});
+      approaches.push_back(std::move(approach));
     }
   }
   return approaches;
@@ -293,6 +318,11 @@ PreparedRun prepareRun(const RunRequest& request, const RunEnvironment& environm
                           request.repeats);
   settings.repeats = request.repeats;
   settings.memory_cap_bytes = request.memory_cap_bytes;
+  for (const Approach& approach : settings.approaches) {
+    if (approach.memory_cap_bytes && !request.memory_cap_bytes) {
+      checkMemoryCapSupport("approach '" + approach.name + "': ");
+    }
+  }
   settings.order_seed = request.order_seed.value_or(freshOrderSeed());
   settings.winner_rule = choices.winner_rule;
   settings.noise_thresholds = request.noise_thresholds.value_or(results::shippedNoiseThresholds());

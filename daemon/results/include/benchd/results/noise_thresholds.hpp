@@ -18,6 +18,10 @@ inline constexpr double kUnmeasuredNoiseShare = 0.03;
 /// The lowest threshold a measurement gives: an A/A run whose copies agreed to the last digit in
 /// a metric still leaves leads below this share uncalled.
 inline constexpr double kLowestNoiseShare = 0.005;
+/// The highest: a threshold file holds 0 to 100 %. The relative difference to the pair's mean
+/// reaches 200 % (one copy at 0), and an A/A pair of few rounds of a metric that near-idle
+/// seconds decide (host CPU at a low rate) can show that much; capped, the file reads back.
+inline constexpr double kHighestNoiseShare = 1.0;
 
 /// What a lead in each metric must exceed, as a share of the other approach's value, for the
 /// winners grid to call it (winner_decision.hpp: the threshold is part of each round's margin);
@@ -40,7 +44,8 @@ struct NoiseThresholds {
 /// shows as a lead: per metric, per scenario the size of the median over the rounds of the
 /// relative difference between the two (the k-th run of each is round k, as the winners grid
 /// pairs them; relative to the pair's mean, rounds where both are 0 or either is missing left
-/// out), and of those the median over the scenarios, at least kLowestNoiseShare. A lead the same
+/// out), and of those the median over the scenarios, from kLowestNoiseShare to
+/// kHighestNoiseShare. A lead the same
 /// code shows against itself is noise, whatever its p. Metrics with no paired round keep
 /// `fallback`'s value. Pure function.
 [[nodiscard]] NoiseThresholds measureNoiseThresholds(const ResultsTable& runs, const std::string& a,

@@ -32,6 +32,9 @@ struct Approach {
   /// The plugin's own name: the path prefix its service answers under (/<plugin_name>/...),
   /// whatever the variant is called. Empty: `name`.
   std::string plugin_name;
+  /// The variant's `memory_cap` (`threads-asio[memory_cap=64M]`), bytes: its workers' cap, over
+  /// the run's (RunSettings::memory_cap_bytes). Never passed to the plugin.
+  std::optional<std::uint64_t> memory_cap_bytes;
 
   [[nodiscard]] const std::string& routeName() const {
     return plugin_name.empty() ? name : plugin_name;

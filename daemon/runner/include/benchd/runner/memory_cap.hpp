@@ -20,14 +20,19 @@ class MemoryCapError : public std::runtime_error {
 inline constexpr std::uint64_t kMinimumMemoryCap = 4ULL * 1024 * 1024;
 inline constexpr std::uint64_t kMaximumMemoryCap = 1024ULL * 1024 * 1024 * 1024;
 
+/// The approach variant key of a per-approach cap (`threads-asio[memory_cap=64M]`), read by the
+/// runner and never passed to the plugin.
+inline constexpr std::string_view kMemoryCapVariantKey = "memory_cap";
+
 /// `SIZE` of `--memory-cap SIZE`: bytes, or a number with K, M, G (KiB, MiB, GiB: powers of
 /// 1024, as `docker -m` and systemd's MemoryMax= read them), e.g. 512M, 1.5G, 512MiB. At least
 /// 4 MiB (below that no worker starts) and at most 1 TiB. Throws std::invalid_argument saying
 /// what was expected.
 [[nodiscard]] std::uint64_t parseMemorySize(std::string_view text);
 
-/// How this process can cap a process tree's memory through the kernel: a writable cgroup v2
-/// hierarchy with the memory controller, else the v1 memory controller, else nothing. Not
+/// How this process can cap a process tree's memory through the kernel: its cgroup v2, when
+/// writable and handing the memory controller to its children (a delegated subtree), else the
+/// v1 memory controller, else nothing. Not
 /// RLIMIT_AS, which counts reserved thread stacks and would punish the thread models.
 struct MemoryCapSupport {
   enum class Kind { kNone, kCgroupV2, kCgroupV1 };
