@@ -171,6 +171,9 @@ class GuiAppTest : public QObject {
     QCOMPARE(repeat->text(), QStringLiteral("10 runs"));
     repeat->setValue(1);
     QCOMPARE(repeat->text(), QStringLiteral("1 run"));
+    auto* memory_cap = child<QSpinBox>(window, "memoryCap");
+    QCOMPARE(memory_cap->text(), QStringLiteral("none"));
+    memory_cap->setValue(512);  // far above what these rows need: a cap that changes nothing
     QTest::mouseClick(child<QPushButton>(window, "startButton"), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(window.followedRun() != 0, 10'000);
     const std::int64_t run = window.followedRun();
@@ -192,6 +195,14 @@ class GuiAppTest : public QObject {
     QCOMPARE(window.winners().grid().standings.size(), std::size_t{2});
     window.winners().resize(window.winners().sizeHint());
     saveScreenshot(window.winners(), QStringLiteral("winners-grid.png"));
+
+    // The cap went with the request: the run's options name it, and its results record it.
+    const QJsonObject started =
+        getJson(daemon.url(), daemon.token(), QStringLiteral("/api/v1/runs/%1").arg(run)).object();
+    QVERIFY2(started.value(QStringLiteral("options"))
+                 .toString()
+                 .contains(QStringLiteral("Memory cap: 512 MiB per worker")),
+             qPrintable(started.value(QStringLiteral("options")).toString()));
 
     // The results browser draws a stored result; the run compared with itself changes nothing.
     auto* runs = child<QTableWidget>(window, "runsTable");

@@ -98,9 +98,21 @@ RunPanel::RunPanel(ApiClient& api, QWidget* parent) : QWidget(parent), api_(api)
       tr("Runs of every (row, approach), in rounds of a shuffled order. The winners grid tests "
          "each lead round by round and calls only significant ones; 10 (the default) find a lead "
          "that many cells show. 1 is a quick look whose grid shows unconfirmed leads."));
+  memory_cap_ = new QSpinBox(this);
+  memory_cap_->setObjectName(QStringLiteral("memoryCap"));
+  // In MiB, 4 MiB to 1 TiB as the daemon checks; 0 shows "none".
+  memory_cap_->setRange(0, 1024 * 1024);
+  memory_cap_->setSpecialValueText(tr("none"));
+  memory_cap_->setValue(0);
+  memory_cap_->setSuffix(tr(" MiB"));
+  memory_cap_->setToolTip(
+      tr("Caps each worker's process tree at this much memory through the kernel's cgroups; a "
+         "worker the OOM killer ends fails its row as \"OOM — did not complete\". The daemon "
+         "refuses a cap where its machine offers none, saying why."));
   overrides->addRow(tr("War&m-up:"), warmup_);
   overrides->addRow(tr("T&est:"), test_);
   overrides->addRow(tr("&Repeat:"), repeat_);
+  overrides->addRow(tr("Memory &cap:"), memory_cap_);
   layout->addLayout(overrides);
 
   auto* buttons = new QHBoxLayout();
@@ -246,6 +258,11 @@ void RunPanel::start() {
     request.insert(QStringLiteral("testSeconds"), test_->value());
   }
   request.insert(QStringLiteral("repeat"), repeat_->value());
+  if (memory_cap_->value() > 0) {
+    // Bytes: a JSON integer the daemon reads exactly (1 TiB is far below 2^53).
+    request.insert(QStringLiteral("memoryCap"),
+                   static_cast<qint64>(memory_cap_->value()) * 1024 * 1024);
+  }
   start_->setEnabled(false);
   api_.post(QStringLiteral("/api/v1/runs"), QJsonDocument(request).toJson(QJsonDocument::Compact),
             [this](const ApiReply& reply) {

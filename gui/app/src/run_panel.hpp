@@ -53,7 +53,8 @@ class RunPanel : public QWidget {
   QTableWidget* rows_ = nullptr;
   QSpinBox* warmup_ = nullptr;
   QSpinBox* test_ = nullptr;
-  QSpinBox* repeat_ = nullptr;  ///< runs per (row, approach)
+  QSpinBox* repeat_ = nullptr;      ///< runs per (row, approach)
+  QSpinBox* memory_cap_ = nullptr;  ///< MiB per worker; 0: none
   QPushButton* start_ = nullptr;
   QPushButton* stop_ = nullptr;
   QLabel* status_ = nullptr;
