@@ -25,7 +25,7 @@ double threadCpuNanoseconds() noexcept {
   return static_cast<double>(time.tv_sec) * 1e9 + static_cast<double>(time.tv_nsec);
 }
 
-/// Iterations per nanosecond of this thread's CPU: the fastest of five timed 4 ms loops. The
+/// Iterations per nanosecond of this thread's CPU: the fastest of five timed 1 ms loops. The
 /// fastest, because what slows a loop (an interrupt's cache misses, a sibling's load) is not
 /// the loop's own cost; it would slow the spin in a request as well, and be counted there.
 double iterationsPerNanosecond() noexcept {

@@ -14,7 +14,7 @@ namespace benchd::worker {
 /// cost has passed overshoots a sub-microsecond cost by one or two readings: 432 ns spent that
 /// way cost 1.2 to 1.8 us per request. The loop reads no clock while it runs.
 ///
-/// Thread-safety: construction calibrates on the constructing thread (about 20 ms of CPU for a
+/// Thread-safety: construction calibrates on the constructing thread (about 6 ms of CPU for a
 /// non-zero cost, nothing for zero); `spend()` is const and safe from any number of threads.
 class CpuSpin {
  public:
