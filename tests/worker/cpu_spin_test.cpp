@@ -1,6 +1,8 @@
 // The instrument behind benchd.cpu_cost_ns: does one spend() cost what it says, on this thread's
-// CPU clock? Bounds are generous (a shared VM's clock and frequency wander), but tight enough to
-// catch the old spin on the clock, which cost 2.5 to 4 times a sub-microsecond cost.
+// CPU clock? Bounds are generous: a shared VM's speed steps by about a fifth within seconds (see
+// docs/metrics-and-ranking.md#how-many-rounds), so a loop calibrated in one step and spent in
+// another costs that much more or less. They are still tight enough to catch the old spin on the
+// clock, which cost 2.5 to 4 times a sub-microsecond cost.
 #include "cpu_spin.hpp"
 
 #include <gtest/gtest.h>
@@ -37,10 +39,10 @@ TEST(CpuSpin, AZeroCostSpendsNothingAndNeedsNoCalibration) {
   EXPECT_EQ(CpuSpin(nanoseconds(-5)).cost(), nanoseconds(0));
 }
 
-TEST(CpuSpin, ALongCostIsSpentToWithinAFifth) {
+TEST(CpuSpin, ALongCostIsSpentToWithinAThird) {
   const CpuSpin spin(std::chrono::microseconds(200));
   const double spent = cpuOf(spin, 1000);  // 0.2 s of CPU
-  EXPECT_GT(spent, 0.16);
+  EXPECT_GT(spent, 0.13);
   EXPECT_LT(spent, 0.30);
 }
 
@@ -69,8 +71,8 @@ TEST(CpuSpin, OneSpinIsSharedByThreadsThatEachPayTheirOwnCost) {
     thread.join();
   }
   for (const double seconds : spent) {
-    EXPECT_GT(seconds, 0.08);
-    EXPECT_LT(seconds, 0.15);
+    EXPECT_GT(seconds, 0.065);
+    EXPECT_LT(seconds, 0.16);
   }
 }
 
