@@ -102,8 +102,8 @@ void checkMemoryCapSupport(const std::string& whose) {
       support.kind == MemoryCapSupport::Kind::kNone) {
     throw RunRequestError(RunRequestField::kMemoryCap,
                           whose + "this machine offers no memory cap: " + support.why_not +
-                              " (a cap needs a writable cgroup v2 hierarchy with the memory "
-                              "controller, or the v1 memory controller)");
+                              " (a cap needs a writable cgroup v2 that hands the memory "
+                              "controller to its children, or the v1 memory controller)");
   }
 }
 
