@@ -1,3 +1,4 @@
+#include <benchd/common/units.hpp>
 #include <benchd/runner/memory_cap.hpp>
 
 #include <fcntl.h>
@@ -18,8 +19,6 @@ namespace benchd::runner {
 namespace {
 
 namespace fs = std::filesystem;
-
-constexpr std::uint64_t kMebibyte = 1024ULL * 1024ULL;
 
 std::vector<std::string> splitOn(std::string_view text, char separator) {
   std::vector<std::string> parts;
@@ -143,9 +142,9 @@ std::uint64_t parseMemorySize(std::string_view text) {
   if (unit == "K") {
     scale = 1024.0;
   } else if (unit == "M") {
-    scale = static_cast<double>(kMebibyte);
+    scale = common::kBytesPerMebibyte;
   } else if (unit == "G") {
-    scale = static_cast<double>(kMebibyte) * 1024.0;
+    scale = common::kBytesPerMebibyte * 1024.0;
   } else if (!unit.empty()) {
     return refuse("unknown unit '" + std::string(unit) + "'");
   }
@@ -155,6 +154,10 @@ std::uint64_t parseMemorySize(std::string_view text) {
     return refuse("out of range");
   }
   return static_cast<std::uint64_t>(bytes);
+}
+
+std::string mebibytesText(std::uint64_t bytes) {
+  return std::to_string(std::llround(common::mebibytes(bytes))) + " MiB";
 }
 
 std::string MemoryCapSupport::kindName() const {

@@ -53,8 +53,8 @@ std::string settingsNote(const RunRequest& request, const RunSettings& settings,
   }
   note += ".";
   if (settings.memory_cap_bytes) {
-    note += " Memory cap: " + std::to_string(*settings.memory_cap_bytes / (1024ULL * 1024ULL)) +
-            " MiB per worker, " + detectMemoryCapSupport().kindName() + ".";
+    note += " Memory cap: " + mebibytesText(*settings.memory_cap_bytes) + " per worker, " +
+            detectMemoryCapSupport().kindName() + ".";
   }
   if (!settings.plan.database.empty()) {
     note += " Database of the postgres rows: " + settings.plan.database + ".";
@@ -196,7 +196,10 @@ std::vector<Approach> resolveVariants(const PluginCatalog& catalog,
     // `memory_cap` is the runner's key (the worker's cgroup), every other one the plugin's.
     for (const auto& [key, value] : variant.options) {
       if (key != kMemoryCapVariantKey) {
-        approach.plugin_options.push_back(key + "=" + value);
+        std::string argument = key;
+        argument += '=';
+        argument += value;
+        approach.plugin_options.push_back(std::move(argument));
         continue;
       }
       try {
@@ -318,9 +321,12 @@ PreparedRun prepareRun(const RunRequest& request, const RunEnvironment& environm
                           request.repeats);
   settings.repeats = request.repeats;
   settings.memory_cap_bytes = request.memory_cap_bytes;
-  for (const Approach& approach : settings.approaches) {
-    if (approach.memory_cap_bytes && !request.memory_cap_bytes) {
-      checkMemoryCapSupport("approach '" + approach.name + "': ");
+  if (!request.memory_cap_bytes) {  // checked with the request's choices when it has one
+    const auto capped = std::find_if(
+        settings.approaches.begin(), settings.approaches.end(),
+        [](const Approach& approach) { return approach.memory_cap_bytes.has_value(); });
+    if (capped != settings.approaches.end()) {
+      checkMemoryCapSupport("approach '" + capped->name + "': ");
     }
   }
   settings.order_seed = request.order_seed.value_or(freshOrderSeed());

@@ -65,11 +65,6 @@ std::unique_ptr<MemoryCapGroup> capGroupFor(const WorkerLaunch& launch) {
       *launch.memory_cap_bytes);
 }
 
-std::string mebibytes(std::uint64_t bytes) {
-  constexpr std::uint64_t kMebibyte = 1024ULL * 1024ULL;
-  return std::to_string((bytes + kMebibyte / 2) / kMebibyte) + " MiB";
-}
-
 }  // namespace
 
 WorkerSupervisor::WorkerSupervisor(const WorkerLaunch& launch)
@@ -210,8 +205,8 @@ std::string WorkerSupervisor::describeEnd() {
   if (memory_cap_ && memory_cap_->oomKills() > 0) {
     // The source study's words for a server that ran out of its memory.
     text << "was ended at its memory cap: OOM — did not complete (cap "
-         << mebibytes(memory_cap_->capBytes()) << ", peak " << mebibytes(memoryPeakBytes()) << ", "
-         << status.describe() << ")";
+         << mebibytesText(memory_cap_->capBytes()) << ", peak " << mebibytesText(memoryPeakBytes())
+         << ", " << status.describe() << ")";
   } else {
     text << (status.signalled() ? "was killed by " : "exited with ") << status.describe();
   }

@@ -2,6 +2,7 @@
 
 #include "api_client.hpp"
 
+#include <benchd/common/units.hpp>
 #include <benchd/scenario/phase_limits.hpp>
 
 #include <QComboBox>
@@ -261,7 +262,7 @@ void RunPanel::start() {
   if (memory_cap_->value() > 0) {
     // Bytes: a JSON integer the daemon reads exactly (1 TiB is far below 2^53).
     request.insert(QStringLiteral("memoryCap"),
-                   static_cast<qint64>(memory_cap_->value()) * 1024 * 1024);
+                   static_cast<qint64>(memory_cap_->value() * common::kBytesPerMebibyte));
   }
   start_->setEnabled(false);
   api_.post(QStringLiteral("/api/v1/runs"), QJsonDocument(request).toJson(QJsonDocument::Compact),

@@ -30,6 +30,9 @@ inline constexpr std::string_view kMemoryCapVariantKey = "memory_cap";
 /// what was expected.
 [[nodiscard]] std::uint64_t parseMemorySize(std::string_view text);
 
+/// `bytes` as the cap's messages show it, in whole MiB: "16 MiB" (common/units.hpp's MiB).
+[[nodiscard]] std::string mebibytesText(std::uint64_t bytes);
+
 /// How this process can cap a process tree's memory through the kernel: its cgroup v2, when
 /// writable and handing the memory controller to its children (a delegated subtree), else the
 /// v1 memory controller, else nothing. Not
