@@ -67,6 +67,8 @@ void printStandings(std::ostream& out, const std::vector<results::SummaryRow>& r
       throw common::UsageError("--cpus: " + reason);
     case runner::RunRequestField::kMemoryCap:
       throw std::runtime_error("--memory-cap: " + reason);
+    case runner::RunRequestField::kCapacityResolution:
+      throw common::UsageError("--capacity-resolution: " + reason);
   }
   throw std::runtime_error(reason);  // only for a value outside the enumeration
 }
@@ -78,6 +80,7 @@ runner::RunRequest requestOf(const RunOptions& options) {
   request.aa_approach = options.aa_approach;
   request.repeats = options.repeats;
   request.memory_cap_bytes = options.memory_cap_bytes;
+  request.capacity_resolution_percent = options.capacity_resolution_percent;
   request.order_seed = options.order_seed;
   request.winner_rule = options.winner_rule;
   request.overrides = {options.warmup_seconds, options.test_seconds};

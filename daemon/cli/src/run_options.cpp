@@ -12,6 +12,7 @@
 #include <charconv>
 #include <limits>
 #include <stdexcept>
+#include <system_error>
 
 namespace benchd::cli {
 namespace {
@@ -113,6 +114,8 @@ std::string runUsage() {
          "  --memory-cap SIZE       cap each worker's process tree at SIZE of memory (e.g.\n"
          "                          512M, 1G) through the kernel's cgroups; a worker the\n"
          "                          OOM killer ends fails its row: OOM - did not complete\n"
+         "  --capacity-resolution PCT  capacity rows: stop each search when its bracket is\n"
+         "                          within PCT % of the rate found (0.5 to 50, default 3)\n"
          "  --store FILE            SQLite results store (default DIR/benchd.sqlite)\n"
          "  --health-timeout S      a worker must answer GET /health within S seconds, else its\n"
          "                          row fails (default 30)\n"
@@ -144,7 +147,7 @@ RunOptions parseRunOptions(std::span<const std::string_view> arguments) {
   bool have_file = false;
   // The options that make a request (what a resumed run keeps from its start), as given.
   std::vector<std::string> request_options;
-  static constexpr std::array<std::string_view, 15> kRequestOptions = {"-a",
+  static constexpr std::array<std::string_view, 16> kRequestOptions = {"-a",
                                                                        "--aa",
                                                                        "--repeat",
                                                                        "--seed",
@@ -158,7 +161,8 @@ RunOptions parseRunOptions(std::span<const std::string_view> arguments) {
                                                                        "--threads",
                                                                        "--health-timeout",
                                                                        "--thresholds",
-                                                                       "--memory-cap"};
+                                                                       "--memory-cap",
+                                                                       "--capacity-resolution"};
   for (std::size_t i = 0; i < arguments.size(); ++i) {
     const std::string_view option = arguments[i];
     if (std::find(kRequestOptions.begin(), kRequestOptions.end(), option) !=
@@ -238,6 +242,15 @@ RunOptions parseRunOptions(std::span<const std::string_view> arguments) {
       } catch (const std::invalid_argument& error) {
         throw common::UsageError(std::string("--memory-cap: ") + error.what());
       }
+    } else if (option == "--capacity-resolution") {
+      // The range is runner::prepareRun's to check, as for the API.
+      double percent = 0.0;
+      const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), percent);
+      if (error != std::errc() || end != value.data() + value.size()) {
+        throw common::UsageError("--capacity-resolution: expected a number of percent, got '" +
+                                 std::string(value) + "'");
+      }
+      options.capacity_resolution_percent = percent;
     } else if (option == "--store") {
       options.store_file = std::string(value);
     } else if (option == "--postgres") {

@@ -19,6 +19,7 @@ struct RunOptions {
   std::uint32_t repeats = scenario::kDefaultRepeats;  ///< --repeat N
   std::optional<std::uint64_t> order_seed;            ///< --seed N
   std::optional<std::uint64_t> memory_cap_bytes;      ///< --memory-cap SIZE
+  std::optional<double> capacity_resolution_percent;  ///< --capacity-resolution PCT
   std::string winner_rule = "significant";            ///< --winners RULE
   std::optional<std::string> thresholds_file;         ///< --thresholds FILE
   std::optional<std::uint32_t> warmup_seconds;        ///< -w S

@@ -81,10 +81,32 @@ void RunProgress::onNotice(const std::string& line) {
   }
 }
 
+void RunProgress::onTrial(const runner::Progress& progress,
+                          const results::CapacityTrialRecord& trial) {
+  std::ostringstream line;
+  line << where(progress) << " trial " << trial.trial << (trial.confirmation ? " (confirming)" : "")
+       << ": " << std::fixed << std::setprecision(0) << trial.intended_requests_per_second
+       << " req/s asked, " << trial.achieved_requests_per_second << " achieved, p99 "
+       << std::setprecision(2) << trial.latency_p99_millis << " ms: " << trial.outcome;
+  if (!trial.reason.empty()) {
+    line << " (" << trial.reason << ")";
+  }
+  show(line.str(), false);
+}
+
 void RunProgress::onResult(const runner::Progress& progress, const results::SummaryRow& row) {
   std::string line = where(progress) + " ";
   if (row.failed) {
     line += "FAILED: " + row.failure_reason;
+  } else if (row.capacity) {
+    const results::CapacityResult& capacity = *row.capacity;
+    line += "capacity " + results::formatMetricValue(capacity.requests_per_second) +
+            " req/s under " + capacity.goal + " (" + capacity.verdict + ", " +
+            std::to_string(capacity.trials) + " trials" +
+            (capacity.failed_at > 0.0
+                 ? ", failed at " + results::formatMetricValue(capacity.failed_at) + " req/s"
+                 : std::string()) +
+            (capacity.lowerBound() ? "; a lower bound" : "") + ")";
   } else {
     const auto value = [&row](std::string_view name) {
       return results::formatMetricValue(row.metric(name));

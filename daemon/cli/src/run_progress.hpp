@@ -8,7 +8,8 @@ namespace benchd::cli {
 
 /// `benchd run`'s progress on stderr: on a terminal one status line rewritten every second
 /// (row i/n × approach, phase, elapsed/total, req/s, p99, errors, ETA); otherwise a line per
-/// step and one every kLogEverySeconds. A line per finished (row, approach) either way.
+/// step and one every kLogEverySeconds. A line per finished (row, approach) and per capacity
+/// trial either way.
 class RunProgress : public runner::RunObserver {
  public:
   static constexpr std::uint32_t kLogEverySeconds = 5;
@@ -18,6 +19,8 @@ class RunProgress : public runner::RunObserver {
   void onStep(const runner::Progress& progress) override;
   void onSecond(const runner::Progress& progress, const results::SecondRecord& second) override;
   void onResult(const runner::Progress& progress, const results::SummaryRow& row) override;
+  void onTrial(const runner::Progress& progress,
+               const results::CapacityTrialRecord& trial) override;
   void onNotice(const std::string& line) override;
 
   /// Ends an in-place line so later output starts on a fresh line.

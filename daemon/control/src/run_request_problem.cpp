@@ -24,6 +24,8 @@ std::optional<std::string_view> runRequestMember(runner::RunRequestField field) 
       return "cpus";
     case runner::RunRequestField::kMemoryCap:
       return "memoryCap";
+    case runner::RunRequestField::kCapacityResolution:
+      return "capacityResolutionPercent";
     case runner::RunRequestField::kServerCpus:
     case runner::RunRequestField::kGeneratorCpus:
       break;

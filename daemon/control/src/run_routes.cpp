@@ -123,6 +123,11 @@ std::variant<runner::RunRequest, http::Response> runRequestOf(const http::Reques
       } else {
         return fieldProblem(400, "memoryCap", "expected a size such as \"512M\" or bytes");
       }
+    } else if (name == "capacityResolutionPercent") {
+      if (!value.IsNumber()) {
+        return fieldProblem(400, "capacityResolutionPercent", "expected a number of percent");
+      }
+      run.capacity_resolution_percent = value.GetDouble();
     } else {
       return fieldProblem(400, std::string(name), "unknown member '" + std::string(name) + "'");
     }

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <ostream>
 #include <sstream>
 #include <system_error>
@@ -357,15 +358,30 @@ void writeResultsCsv(std::ostream& out, const ResultsTable& table) {
 }
 
 ResultsTable toResultsTable(const std::vector<SummaryRow>& rows, ValueSpelling spelling) {
-  ResultsTable table(std::vector<std::string>(kMetricNames.begin(), kMetricNames.end()));
+  std::vector<std::string> columns(kMetricNames.begin(), kMetricNames.end());
+  // Only runs with a capacity row have the column, so every other results.csv keeps the
+  // original's shape.
+  const bool with_capacity = std::any_of(
+      rows.begin(), rows.end(), [](const SummaryRow& row) { return row.capacity.has_value(); });
+  if (with_capacity) {
+    columns.emplace_back(kCapacityMetric);
+  }
+  ResultsTable table(std::move(columns));
+  const auto spell = [spelling](double value) {
+    return spelling == ValueSpelling::kExact ? formatExactMetricValue(value)
+                                             : formatMetricValue(value);
+  };
   for (const SummaryRow& summary : rows) {
     ResultsRow row;
     row.scenario = summary.scenario;
     row.approach = summary.approach;
-    row.cells.reserve(kMetricCount);
+    row.cells.reserve(table.metricNames().size());
     for (const double value : summary.metrics) {
-      row.cells.push_back(spelling == ValueSpelling::kExact ? formatExactMetricValue(value)
-                                                            : formatMetricValue(value));
+      row.cells.push_back(spell(value));
+    }
+    if (with_capacity) {
+      row.cells.push_back(spell(summary.capacity ? summary.capacity->requests_per_second
+                                                 : std::numeric_limits<double>::quiet_NaN()));
     }
     table.addRow(std::move(row));
   }

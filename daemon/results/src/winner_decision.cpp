@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <utility>
 
 namespace benchd::results {
@@ -73,6 +74,55 @@ bool excludeBusyHostCells(WinnersGrid& grid,
     }
   }
   return !busy_scenarios.empty();
+}
+
+/// In a run with capacity rows (a kCapacityMetric column), a capacity scenario ranks only the
+/// rate its searches found and the errors (which de-rank as anywhere): its other metrics were
+/// measured at each approach's own capacity, different rates, so comparing them would charge
+/// the approach that held more load. Fixed-load scenarios have no capacity contest.
+void limitCapacityContests(WinnersGrid& grid, const ResultsTable& runs,
+                           const std::vector<std::string>& lower_bounds) {
+  const std::optional<std::size_t> capacity = runs.metricIndex(kCapacityMetric);
+  if (!capacity) {
+    return;
+  }
+  std::vector<std::string> searched;
+  for (const ResultsRow& row : runs.rows()) {
+    if (!std::isnan(runs.number(row, *capacity)) &&
+        std::find(searched.begin(), searched.end(), row.scenario) == searched.end()) {
+      searched.push_back(row.scenario);
+    }
+  }
+  for (std::size_t metric = 0; metric < grid.metrics.size(); ++metric) {
+    const bool capacity_metric = grid.metrics[metric] == kCapacityMetric;
+    const bool kept = capacity_metric || grid.metrics[metric] == "requests_error";
+    for (std::size_t scenario = 0; scenario < grid.scenarios.size(); ++scenario) {
+      WinnersCell& cell = grid.cells[metric][scenario];
+      const bool is_search =
+          std::find(searched.begin(), searched.end(), grid.scenarios[scenario]) != searched.end();
+      if (capacity_metric && !is_search) {
+        cell = WinnersCell{};  // no search ran here: not a contest
+      } else if (capacity_metric && cell.outcome != CellOutcome::kEmpty &&
+                 std::find(lower_bounds.begin(), lower_bounds.end(), grid.scenarios[scenario]) !=
+                     lower_bounds.end()) {
+        cell.outcome = CellOutcome::kUndecided;
+        cell.winner.clear();
+        cell.alpha = 0.0;
+        cell.verdict =
+            "not ranked: a search stopped below the server's limit (the load "
+            "generator saturated, or the highest rate held), so its rate is only a "
+            "lower bound";
+      } else if (is_search && !kept && cell.outcome != CellOutcome::kEmpty) {
+        cell.outcome = CellOutcome::kUndecided;
+        cell.winner.clear();
+        cell.alpha = 0.0;
+        cell.verdict =
+            "not ranked: a capacity scenario's metrics are measured at each "
+            "approach's own capacity; its contest is " +
+            std::string(kCapacityMetric);
+      }
+    }
+  }
 }
 
 /// The values of two approaches' runs of one scenario, paired by round: the k-th run of each
@@ -358,10 +408,11 @@ WinnersGrid decideWinners(const ResultsTable& runs, const std::vector<std::strin
       }
     }
   }
+  limitCapacityContests(grid, runs, settings.capacity_lower_bounds);
   describeRuns(grid, runs, pairs);
   const bool busy = excludeBusyHostCells(grid, settings.busy_scenarios);
   if (settings.rule == WinnerRule::kOriginal || !testable) {
-    if (busy) {
+    if (busy || runs.metricIndex(kCapacityMetric)) {
       recountStandings(grid);
     }
     labelUnconfirmed(grid, settings);
@@ -531,6 +582,13 @@ WinnersGrid decideRunWinners(const std::vector<SummaryRow>& runs,
       settings.busy_scenarios.emplace_back(run.scenario, run.diagnostics.other_cpu_percent_avg);
     } else {
       found->second = std::max(found->second, run.diagnostics.other_cpu_percent_avg);
+    }
+  }
+  for (const SummaryRow& run : runs) {
+    if (run.capacity && run.capacity->lowerBound() &&
+        std::find(settings.capacity_lower_bounds.begin(), settings.capacity_lower_bounds.end(),
+                  run.scenario) == settings.capacity_lower_bounds.end()) {
+      settings.capacity_lower_bounds.push_back(run.scenario);
     }
   }
   return decideWinners(toResultsTable(runs, ValueSpelling::kExact), approaches, settings);

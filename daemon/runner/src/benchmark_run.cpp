@@ -1,3 +1,4 @@
+#include "capacity_row_run.hpp"
 #include "chart_rendering.hpp"
 #include "cpu_affinity.hpp"
 #include "results_folder.hpp"
@@ -224,7 +225,12 @@ void BenchmarkRun::runAll(Context& context, ResultsFolder& folder, RunReport& re
         const store::ResultId result_id = store_.beginResult(
             context.run_id, row_index, row_plan.row.name, approach.name, round, round_position);
         RowRun row_run(row_context, row_plan, approach, result_id);
-        std::optional<results::SummaryRow> summary = row_run.run();
+        std::optional<CapacityRowRun> capacity_run;
+        if (row_plan.row.capacity_goal) {
+          capacity_run.emplace(row_run, row_context, row_plan, approach, result_id);
+        }
+        std::optional<results::SummaryRow> summary =
+            capacity_run ? capacity_run->run() : row_run.run();
         context.planned_done += row_plan.seconds_per_approach;
         if (!summary) {
           return;  // stopped mid-way: the partial result is not a result
@@ -232,7 +238,8 @@ void BenchmarkRun::runAll(Context& context, ResultsFolder& folder, RunReport& re
         summary->round = round;
         summary->round_position = round_position;
         store_.finishResult(result_id, *summary);
-        folder.addResult(*summary, row_run.testSeconds());
+        folder.addResult(*summary,
+                         capacity_run ? capacity_run->testSeconds() : row_run.testSeconds());
         report.rows.push_back(*summary);
         observer_.onResult(context.at(RunStep::kStopping), *summary);
       }

@@ -2,10 +2,7 @@
 #include <benchd/runner/capacity_trial.hpp>
 
 #include <charconv>
-#include <cmath>
 #include <cstdio>
-#include <stdexcept>
-#include <system_error>
 
 namespace benchd::runner {
 namespace {
@@ -23,55 +20,9 @@ std::string fixed(double value, int decimals) {
   return text;
 }
 
-/// The leading decimal number of `text`, which it consumes; none if `text` starts otherwise.
-bool readNumber(std::string_view& text, double& value) {
-  const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (result.ec != std::errc() || !std::isfinite(value)) {
-    return false;
-  }
-  text.remove_prefix(static_cast<std::size_t>(result.ptr - text.data()));
-  return true;
-}
-
 }  // namespace
 
-std::string CapacityGoal::text() const {
-  return "p" + shortNumber(percentile) + "<=" + shortNumber(bound_millis) + "ms";
-}
-
-CapacityGoal CapacityGoal::parse(std::string_view text) {
-  const auto refuse = [text](const std::string& why) -> CapacityGoal {
-    throw std::invalid_argument("latency goal '" + std::string(text) + "': " + why +
-                                " (expected e.g. p99<=50ms, p99.9<=200ms or p50<=1.5s)");
-  };
-  std::string_view rest = text;
-  if (!rest.starts_with("p")) {
-    return refuse("expected 'p' and a percentile first");
-  }
-  rest.remove_prefix(1);
-  CapacityGoal goal;
-  if (!readNumber(rest, goal.percentile) || goal.percentile <= 0.0 || goal.percentile >= 100.0) {
-    return refuse("the percentile must be a number above 0 and below 100");
-  }
-  if (!rest.starts_with("<=")) {
-    return refuse("expected '<=' after the percentile");
-  }
-  rest.remove_prefix(2);
-  double bound = 0.0;
-  if (!readNumber(rest, bound) || bound <= 0.0) {
-    return refuse("the bound must be a number above 0");
-  }
-  if (rest == "ms") {
-    goal.bound_millis = bound;
-  } else if (rest == "s") {
-    goal.bound_millis = bound * 1000.0;
-  } else {
-    return refuse("the bound's unit must be ms or s");
-  }
-  return goal;
-}
-
-TrialVerdict judgeTrial(const CapacityGoal& goal, const TrialMeasurement& trial) {
+TrialVerdict judgeTrial(const scenario::CapacityGoal& goal, const TrialMeasurement& trial) {
   std::string reason;
   if (trial.requests_ok == 0) {
     reason = "no request succeeded";

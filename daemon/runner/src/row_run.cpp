@@ -102,47 +102,76 @@ std::optional<results::SummaryRow> RowRun::run() {
   if (const std::optional<RowFailure> refused = refusal()) {
     return failedRow(*refused);
   }
+  SecondNumbering numbering;
+  RowAttempt attempted = attempt(row_plan_.row, numbering);
+  test_seconds_ = std::move(attempted.test_seconds);
+  if (attempted.stopped) {
+    return std::nullopt;
+  }
+  if (attempted.failure) {
+    return failedRow(*attempted.failure);
+  }
   try {
-    WorkerLaunch launch;
-    if (const std::optional<RowFailure> failure = prepareLaunch(launch)) {
-      return failedRow(*failure);
-    }
-    WorkerSupervisor worker(launch);
-    const std::optional<std::string> not_ready =
-        worker.waitReady(context_.settings.health_timeout, [this] { return stopping(); });
-    if (stopping()) {
-      return std::nullopt;
-    }
-    if (not_ready) {
-      return failedRow({*not_ready});
-    }
-    context_.observer.onStep(context_.progress(RunStep::kVerifying, 0.0, 0.0));
-    if (const std::optional<RowFailure> wrong = verifyAnswers(worker, "")) {
-      return failedRow(*wrong);
-    }
-    std::optional<measurement::PhaseKind> died_in;
-    const std::optional<loadgen::ScenarioResult> phases = measure(worker, died_in);
-    if (!phases) {
-      return std::nullopt;
-    }
-    if (const std::optional<RowFailure> failure = judgeAfterLoad(worker, *phases, died_in)) {
-      return failedRow(*failure);
-    }
-    const results::TestPhaseData data{*phases->test, test_seconds_,
+    const results::TestPhaseData data{*attempted.phases->test, test_seconds_,
                                       row_plan_.workload.isOpenModel()};
     results::SummaryRow summary = results::computeSummary(row_plan_.row.name, approach_.name, data);
-    const common::ExitStatus stopped = worker.stop();
-    if (!stopped.succeeded()) {
-      // A worker that had to be killed, or cut requests off at stop, still produced valid
-      // numbers; say so beside them rather than failing the row.
-      summary.diagnostics.worker_stop = stopped.describe();
-    }
-    summary.diagnostics.memory_cap_bytes = worker.memoryCapBytes();
-    summary.diagnostics.memory_peak_bytes = worker.memoryPeakBytes();
+    // A worker that had to be killed, or cut requests off at stop, still produced valid
+    // numbers; say so beside them rather than failing the row.
+    summary.diagnostics.worker_stop = attempted.worker_stop;
+    summary.diagnostics.memory_cap_bytes = attempted.memory_cap_bytes;
+    summary.diagnostics.memory_peak_bytes = attempted.memory_peak_bytes;
     return summary;
   } catch (const std::exception& error) {
     return failedRow({error.what()});
   }
+}
+
+RowAttempt RowRun::attempt(const scenario::ScenarioRow& row, SecondNumbering& numbering) {
+  RowAttempt attempted;
+  try {
+    WorkerLaunch launch;
+    if (std::optional<RowFailure> failure = prepareLaunch(launch)) {
+      attempted.failure = std::move(failure);
+      return attempted;
+    }
+    WorkerSupervisor worker(launch);
+    std::optional<std::string> not_ready =
+        worker.waitReady(context_.settings.health_timeout, [this] { return stopping(); });
+    if (stopping()) {
+      attempted.stopped = true;
+      return attempted;
+    }
+    if (not_ready) {
+      attempted.failure = RowFailure{std::move(*not_ready)};
+      return attempted;
+    }
+    context_.observer.onStep(context_.progress(RunStep::kVerifying, 0.0, 0.0));
+    if (std::optional<RowFailure> wrong = verifyAnswers(worker, "")) {
+      attempted.failure = std::move(wrong);
+      return attempted;
+    }
+    std::optional<measurement::PhaseKind> died_in;
+    std::optional<loadgen::ScenarioResult> phases =
+        measure(worker, row, numbering, attempted.test_seconds, died_in);
+    if (!phases) {
+      attempted.stopped = true;
+      return attempted;
+    }
+    if (std::optional<RowFailure> failure = judgeAfterLoad(worker, *phases, died_in)) {
+      attempted.failure = std::move(failure);
+      return attempted;
+    }
+    const common::ExitStatus stopped = worker.stop();
+    if (!stopped.succeeded()) {
+      attempted.worker_stop = stopped.describe();
+    }
+    attempted.memory_cap_bytes = worker.memoryCapBytes();
+    attempted.memory_peak_bytes = worker.memoryPeakBytes();
+    attempted.phases = std::move(phases);
+  } catch (const std::exception& error) {
+    attempted.failure = RowFailure{error.what()};
+  }
+  return attempted;
 }
 
 std::optional<RowFailure> RowRun::refusal() const {
@@ -214,7 +243,9 @@ std::optional<RowFailure> RowRun::verifyAnswers(WorkerSupervisor& worker, const 
 }
 
 std::optional<loadgen::ScenarioResult> RowRun::measure(
-    WorkerSupervisor& worker, std::optional<measurement::PhaseKind>& died_in) {
+    WorkerSupervisor& worker, const scenario::ScenarioRow& row, SecondNumbering& numbering,
+    std::vector<results::SecondRecord>& test_seconds,
+    std::optional<measurement::PhaseKind>& died_in) {
   const std::unique_ptr<DatabaseServer>& database = context_.database;
   const pid_t database_pid =
       row_plan_.needs_database && database ? database->serverPid() : pid_t{0};
@@ -244,13 +275,15 @@ std::optional<loadgen::ScenarioResult> RowRun::measure(
     }
     results::SecondRecord second;
     second.load = results::LoadSecond::of(snapshot);
+    second.load.index =
+        snapshot.phase == measurement::PhaseKind::kTest ? numbering.test++ : numbering.warmup++;
     second.system = samplers->sample(worker);
     context_.store.addSecond(result_id_, second);
     const double elapsed = common::secondsOfMicros((snapshot.start + snapshot.duration).count());
     context_.observer.onSecond(context_.progress(stepOf(snapshot.phase), elapsed, phase_seconds),
                                second);
     if (snapshot.phase == measurement::PhaseKind::kTest) {
-      test_seconds_.push_back(std::move(second));
+      test_seconds.push_back(std::move(second));
     }
   };
   if (stopping()) {
@@ -260,7 +293,7 @@ std::optional<loadgen::ScenarioResult> RowRun::measure(
   target.port = worker.port();
   target.approach = approach_.routeName();
   loadgen::ScenarioResult phases =
-      context_.engine.runScenario(row_plan_.row, row_plan_.workload, target, on_snapshot, hooks);
+      context_.engine.runScenario(row, row_plan_.workload, target, on_snapshot, hooks);
   if (stopping()) {
     return std::nullopt;
   }

@@ -41,6 +41,24 @@ struct RowFailure {
   std::uint64_t ok = 0;
 };
 
+/// Where the next stored second of each phase goes: a result's seconds are numbered on across
+/// the attempts that make it (a capacity search's trials), from 0.
+struct SecondNumbering {
+  std::uint32_t warmup = 0;
+  std::uint32_t test = 0;
+};
+
+/// What one pass through the steps gave: the load's phases, or why it failed, or a stop.
+struct RowAttempt {
+  std::optional<loadgen::ScenarioResult> phases;  ///< set unless failed or stopped
+  std::optional<RowFailure> failure;
+  bool stopped = false;                             ///< a stop request cut it short
+  std::vector<results::SecondRecord> test_seconds;  ///< as stored, numbered on
+  std::string worker_stop;  ///< how the worker ended at its stop, if not cleanly
+  std::uint64_t memory_cap_bytes = 0;
+  std::uint64_t memory_peak_bytes = 0;
+};
+
 /// One run of one (row, approach), in the steps the architecture names: refuse what the host
 /// or the plugins cannot run → launch a fresh benchd-worker (with the row's database) → wait
 /// until it is healthy → verify its answers → warm-up and test phases, every second stored
@@ -62,16 +80,28 @@ class RowRun {
     return test_seconds_;
   }
 
+  // The steps, for a capacity search (CapacityRowRun), which runs them once per trial.
+
+  /// Why the row cannot run here at all (profiles nothing implements, the host's limits).
+  [[nodiscard]] std::optional<RowFailure> refusal() const;
+  /// The failed-row shape of `failure`, with the memory cap in force.
+  [[nodiscard]] results::SummaryRow failedRow(const RowFailure& failure) const;
+  /// Launch a fresh worker → wait until healthy → verify its answers → the phases of `row` (the
+  /// plan's row, or a trial's copy at another rate), every second stored under this result as
+  /// numbered by `numbering` (which moves on) → judge what the load left → stop the worker.
+  RowAttempt attempt(const scenario::ScenarioRow& row, SecondNumbering& numbering);
+
  private:
   [[nodiscard]] bool stopping() const { return context_.stop_requested.load(); }
-  [[nodiscard]] results::SummaryRow failedRow(const RowFailure& failure) const;
 
-  [[nodiscard]] std::optional<RowFailure> refusal() const;
   /// The worker's command line; the row's database prepared (started on first use).
   std::optional<RowFailure> prepareLaunch(WorkerLaunch& launch);
   std::optional<RowFailure> verifyAnswers(WorkerSupervisor& worker, const std::string& when);
   /// Runs the phases; nullopt when a stop request came.
   std::optional<loadgen::ScenarioResult> measure(WorkerSupervisor& worker,
+                                                 const scenario::ScenarioRow& row,
+                                                 SecondNumbering& numbering,
+                                                 std::vector<results::SecondRecord>& test_seconds,
                                                  std::optional<measurement::PhaseKind>& died_in);
   std::optional<RowFailure> judgeAfterLoad(WorkerSupervisor& worker,
                                            const loadgen::ScenarioResult& phases,

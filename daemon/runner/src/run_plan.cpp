@@ -1,6 +1,7 @@
 #include <benchd/microservice/service_profile.hpp>
 #include <benchd/results/summary_row.hpp>
 #include <benchd/results/winner_decision.hpp>
+#include <benchd/runner/capacity_search.hpp>
 #include <benchd/runner/run_plan.hpp>
 #include <benchd/scenario/stage_plan.hpp>
 
@@ -65,6 +66,10 @@ RunPlan planRun(const std::vector<scenario::ScenarioRow>& rows,
     row_plan.seconds_per_approach =
         std::chrono::seconds(row_plan.row.warmup_seconds + row_plan.row.test_seconds) +
         kPerRunOverhead;
+    if (row_plan.row.capacity_goal) {
+      // Each trial is a run of its own; how many a search needs depends on the server.
+      row_plan.seconds_per_approach *= kTypicalCapacityTrials;
+    }
     row_plan.limits =
         loadgen::checkHostLimits(row_plan.peak_connections, row_plan.row.delay_call_depth, limits);
     plan.total += row_plan.seconds_per_approach * static_cast<std::int64_t>(approaches.size()) *
@@ -97,6 +102,11 @@ void printPlan(std::ostream& out, const RunPlan& plan, const std::string& scenar
     }
     out << ", depth " << row.delay_call_depth << ", delay " << row.delay_millis << " ms, warm-up "
         << row.warmup_seconds << " s, test " << row.test_seconds << " s";
+    if (row.capacity_goal) {
+      out << ", capacity search " << row.capacity_goal->text() << " from "
+          << row.requests_per_second.value_or(0) << " req/s (about " << kTypicalCapacityTrials
+          << " trials, at most " << kMaxCapacityTrials << ")";
+    }
     if (!row.server_profiles.empty()) {
       out << ", profiles";
       for (const std::string& profile : row.server_profiles) {

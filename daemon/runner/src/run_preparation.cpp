@@ -1,5 +1,6 @@
 #include <benchd/loadgen/engine_options.hpp>
 #include <benchd/loadgen/host_limits.hpp>
+#include <benchd/results/metric_format.hpp>
 #include <benchd/results/winner_decision.hpp>
 #include <benchd/runner/approach_variant.hpp>
 #include <benchd/runner/cpu_list.hpp>
@@ -134,6 +135,16 @@ ParsedChoices checkChoices(const RunRequest& request) {
       (!request.server_cpus.empty() || !request.generator_cpus.empty())) {
     throw RunRequestError(RunRequestField::kCpus,
                           "'shared' leaves both unpinned; it takes no CPU list");
+  }
+  if (request.capacity_resolution_percent) {
+    const double percent = *request.capacity_resolution_percent;
+    if (!(percent >= kMinCapacityResolutionPercent && percent <= kMaxCapacityResolutionPercent)) {
+      throw RunRequestError(RunRequestField::kCapacityResolution,
+                            "expected a percentage from " +
+                                results::formatMetricValue(kMinCapacityResolutionPercent) + " to " +
+                                results::formatMetricValue(kMaxCapacityResolutionPercent) +
+                                ", got " + results::formatMetricValue(percent));
+    }
   }
   if (request.memory_cap_bytes) {
     const std::uint64_t cap = *request.memory_cap_bytes;
@@ -321,6 +332,8 @@ PreparedRun prepareRun(const RunRequest& request, const RunEnvironment& environm
                           request.repeats);
   settings.repeats = request.repeats;
   settings.memory_cap_bytes = request.memory_cap_bytes;
+  settings.capacity_resolution =
+      request.capacity_resolution_percent.value_or(100.0 * kDefaultCapacityResolution) / 100.0;
   if (!request.memory_cap_bytes) {  // checked with the request's choices when it has one
     const auto capped = std::find_if(
         settings.approaches.begin(), settings.approaches.end(),

@@ -56,6 +56,12 @@ std::string rowDifference(const scenario::ScenarioRow& then, const scenario::Sce
   if (then.test_seconds != now.test_seconds) {
     return number("test (s)", then.test_seconds, now.test_seconds);
   }
+  if (then.capacity_goal != now.capacity_goal) {
+    const auto goal = [](const std::optional<scenario::CapacityGoal>& capacity_goal) {
+      return capacity_goal ? capacity_goal->text() : std::string("none");
+    };
+    return "capacity goal " + goal(then.capacity_goal) + ", now " + goal(now.capacity_goal);
+  }
   return "";
 }
 

@@ -149,6 +149,10 @@ std::string storedRequestJson(const RunRequest& request) {
   if (request.memory_cap_bytes) {
     field(json, "memoryCapBytes", *request.memory_cap_bytes);
   }
+  if (request.capacity_resolution_percent) {
+    json.Key("capacityResolutionPercent");
+    json.Double(*request.capacity_resolution_percent);
+  }
   json.EndObject();
   return {buffer.GetString(), buffer.GetSize()};
 }
@@ -194,6 +198,12 @@ RunRequest requestFromStoredJson(std::string_view text) {
   if (const rapidjson::Value* cap = memberOf(document, "memoryCapBytes", false)) {
     request.memory_cap_bytes =
         unsignedOf(*cap, "memoryCapBytes", std::numeric_limits<std::uint64_t>::max());
+  }
+  if (const rapidjson::Value* resolution = memberOf(document, "capacityResolutionPercent", false)) {
+    if (!resolution->IsNumber()) {
+      malformed("capacityResolutionPercent", "is not a number");
+    }
+    request.capacity_resolution_percent = resolution->GetDouble();
   }
   return request;
 }

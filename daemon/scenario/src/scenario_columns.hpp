@@ -6,8 +6,9 @@
 
 namespace benchd::scenario {
 
-/// The original's header names, in column order (column 1 is kScenarioColumns[0]).
-inline constexpr std::array<std::string_view, 9> kScenarioColumns = {
+/// The header names, in column order (column 1 is kScenarioColumns[0]): the original's nine,
+/// then benchd's optional tenth, capacityGoal (a file has 9 or 10 columns).
+inline constexpr std::array<std::string_view, 10> kScenarioColumns = {
     "scenario",
     "k6Config",
     "serverProfiles",
@@ -17,6 +18,9 @@ inline constexpr std::array<std::string_view, 9> kScenarioColumns = {
     "requestsPerSecond",
     "warmupDurationInSeconds",
     "testDurationInSeconds",
+    "capacityGoal",
 };
+/// Columns every file has: the original's.
+inline constexpr std::size_t kRequiredScenarioColumns = 9;
 
 }  // namespace benchd::scenario

@@ -7,6 +7,7 @@
 #include <benchd/scenario/scenario_file_error.hpp>
 #include <benchd/scenario/workload_catalog.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <limits>
@@ -30,6 +31,7 @@ constexpr std::size_t kConnectionsColumn = 6;
 constexpr std::size_t kRequestsPerSecondColumn = 7;
 constexpr std::size_t kWarmupColumn = 8;
 constexpr std::size_t kTestColumn = 9;
+constexpr std::size_t kCapacityGoalColumn = 10;
 
 /// Where in the file a row is, for error messages.
 struct RowLocation {
@@ -127,16 +129,43 @@ void checkRowFits(const RowLocation& where, const ScenarioRow& row, const Worklo
   }
 }
 
+/// A capacity search runs fixed-rate trials, so its workload must set a constant arrival rate,
+/// which each trial replaces (its requestsPerSecond is the first trial's).
+CapacityGoal readCapacityGoal(const RowLocation& where, std::string_view text,
+                              const Workload& workload) {
+  CapacityGoal goal;
+  try {
+    goal = CapacityGoal::parse(text);
+  } catch (const std::invalid_argument& error) {
+    where.fail(kCapacityGoalColumn, error.what());
+  }
+  const bool constant_rate =
+      !workload.sub_scenarios.empty() &&
+      std::all_of(workload.sub_scenarios.begin(), workload.sub_scenarios.end(),
+                  [](const SubScenario& sub) {
+                    return sub.executor == ExecutorKind::kConstantArrivalRate;
+                  });
+  if (!constant_rate) {
+    where.fail(kCapacityGoalColumn,
+               "a capacity search needs a constant-arrival-rate workload "
+               "(e.g. get-time-arrival-rate), got " +
+                   singleQuoted(workload.name));
+  }
+  return goal;
+}
+
 ScenarioRow readRow(const RowLocation& where, const std::vector<std::string_view>& raw_fields,
                     const WorkloadCatalog& workloads) {
-  if (raw_fields.size() != kScenarioColumns.size()) {
+  if (raw_fields.size() != kRequiredScenarioColumns &&
+      raw_fields.size() != kScenarioColumns.size()) {
     // The original's older files have no serverProfiles column.
-    const std::string hint = raw_fields.size() == kScenarioColumns.size() - 1
+    const std::string hint = raw_fields.size() == kRequiredScenarioColumns - 1
                                  ? " (an older 8-column file? add an empty serverProfiles column "
                                    "after k6Config)"
                                  : "";
-    where.fail(0, "expected " + std::to_string(kScenarioColumns.size()) +
-                      " comma-separated columns, got " + std::to_string(raw_fields.size()) + hint);
+    where.fail(0, "expected " + std::to_string(kRequiredScenarioColumns) +
+                      " comma-separated columns (or " + std::to_string(kScenarioColumns.size()) +
+                      " with a capacityGoal), got " + std::to_string(raw_fields.size()) + hint);
   }
   std::vector<std::string_view> fields;
   fields.reserve(raw_fields.size());
@@ -181,6 +210,9 @@ ScenarioRow readRow(const RowLocation& where, const std::vector<std::string_view
   row.test_seconds = readInteger(where, kTestColumn, field(kTestColumn), phaseSecondsRule(1));
 
   checkRowFits(where, row, *workload);
+  if (fields.size() >= kCapacityGoalColumn && !field(kCapacityGoalColumn).empty()) {
+    row.capacity_goal = readCapacityGoal(where, field(kCapacityGoalColumn), *workload);
+  }
   return row;
 }
 

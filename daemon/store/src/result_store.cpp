@@ -277,7 +277,7 @@ void ResultStore::addScenarioRows(RunId run, std::span<const scenario::ScenarioR
   SqliteStatement insert = connection.prepare(
       "INSERT INTO scenario_row (run_id, row_index, name, workload, server_profiles, "
       "delay_call_depth, delay_millis, connections, requests_per_second, warmup_seconds, "
-      "test_seconds, source_line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      "test_seconds, source_line, capacity_goal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   std::int64_t index = 0;
   for (const scenario::ScenarioRow& row : rows) {
     const StatementExecution execution(insert);
@@ -297,6 +297,8 @@ void ResultStore::addScenarioRows(RunId run, std::span<const scenario::ScenarioR
     insert.bind(10, std::int64_t{row.warmup_seconds});
     insert.bind(11, std::int64_t{row.test_seconds});
     insert.bind(12, asInt(row.source_line));
+    const std::string goal = row.capacity_goal ? row.capacity_goal->text() : std::string();
+    insert.bind(13, std::string_view(goal));
     insert.run();
   }
   transaction.commit();
@@ -353,7 +355,11 @@ void ResultStore::finishResult(ResultId result, const results::SummaryRow& summa
   }
   SqliteStatement diagnostic = connection.prepare(
       "INSERT OR REPLACE INTO result_diagnostic (result_id, name, value) VALUES (?, ?, ?)");
-  for (const auto& [name, value] : diagnosticsToPairs(summary.diagnostics)) {
+  std::vector<std::pair<std::string, std::string>> pairs = diagnosticsToPairs(summary.diagnostics);
+  for (auto& pair : capacityToPairs(summary.capacity)) {
+    pairs.push_back(std::move(pair));
+  }
+  for (const auto& [name, value] : pairs) {
     const StatementExecution execution(diagnostic);
     diagnostic.bind(1, result);
     diagnostic.bind(2, std::string_view(name));
@@ -361,6 +367,64 @@ void ResultStore::finishResult(ResultId result, const results::SummaryRow& summa
     diagnostic.run();
   }
   transaction.commit();
+}
+
+void ResultStore::addCapacityTrial(ResultId result, const results::CapacityTrialRecord& trial) {
+  const std::scoped_lock lock(impl_->mutex);
+  SqliteStatement insert = impl_->connection.prepare(
+      "INSERT OR REPLACE INTO capacity_trial (result_id, trial, intended_requests_per_second, "
+      "achieved_requests_per_second, goal_latency_millis, latency_p50_millis, "
+      "latency_p99_millis, requests_ok, requests_error, dropped_arrivals, "
+      "generator_cpu_percent, outcome, confirmation, reason, first_second, last_second) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  insert.bind(1, result);
+  insert.bind(2, std::int64_t{trial.trial});
+  insert.bind(3, trial.intended_requests_per_second);
+  insert.bind(4, trial.achieved_requests_per_second);
+  insert.bind(5, trial.goal_latency_millis);
+  insert.bind(6, trial.latency_p50_millis);
+  insert.bind(7, trial.latency_p99_millis);
+  insert.bind(8, asInt(trial.requests_ok));
+  insert.bind(9, asInt(trial.requests_error));
+  insert.bind(10, asInt(trial.dropped_arrivals));
+  insert.bind(11, trial.generator_cpu_percent);
+  insert.bind(12, std::string_view(trial.outcome));
+  insert.bind(13, std::int64_t{trial.confirmation ? 1 : 0});
+  insert.bind(14, std::string_view(trial.reason));
+  insert.bind(15, std::int64_t{trial.first_second});
+  insert.bind(16, std::int64_t{trial.last_second});
+  insert.run();
+}
+
+std::vector<results::CapacityTrialRecord> ResultStore::capacityTrials(ResultId result) const {
+  const std::scoped_lock lock(impl_->mutex);
+  SqliteStatement select = impl_->connection.prepare(
+      "SELECT trial, intended_requests_per_second, achieved_requests_per_second, "
+      "goal_latency_millis, latency_p50_millis, latency_p99_millis, requests_ok, "
+      "requests_error, dropped_arrivals, generator_cpu_percent, outcome, confirmation, reason, "
+      "first_second, last_second FROM capacity_trial WHERE result_id = ? ORDER BY trial");
+  select.bind(1, result);
+  std::vector<results::CapacityTrialRecord> trials;
+  while (select.step()) {
+    results::CapacityTrialRecord trial;
+    trial.trial = static_cast<std::uint32_t>(select.columnInt64(0));
+    trial.intended_requests_per_second = select.columnDouble(1);
+    trial.achieved_requests_per_second = select.columnDouble(2);
+    trial.goal_latency_millis = select.columnDouble(3);
+    trial.latency_p50_millis = select.columnDouble(4);
+    trial.latency_p99_millis = select.columnDouble(5);
+    trial.requests_ok = static_cast<std::uint64_t>(select.columnInt64(6));
+    trial.requests_error = static_cast<std::uint64_t>(select.columnInt64(7));
+    trial.dropped_arrivals = static_cast<std::uint64_t>(select.columnInt64(8));
+    trial.generator_cpu_percent = select.columnDouble(9);
+    trial.outcome = select.columnText(10);
+    trial.confirmation = select.columnInt64(11) != 0;
+    trial.reason = select.columnText(12);
+    trial.first_second = static_cast<std::uint32_t>(select.columnInt64(13));
+    trial.last_second = static_cast<std::uint32_t>(select.columnInt64(14));
+    trials.push_back(std::move(trial));
+  }
+  return trials;
 }
 
 void ResultStore::finishRun(RunId run, RunStatus status, const std::string& error,
@@ -521,7 +585,8 @@ std::vector<scenario::ScenarioRow> ResultStore::scenarioRows(RunId run) const {
   const std::scoped_lock lock(impl_->mutex);
   SqliteStatement select = impl_->connection.prepare(
       "SELECT name, workload, server_profiles, delay_call_depth, delay_millis, connections, "
-      "requests_per_second, warmup_seconds, test_seconds, source_line FROM scenario_row "
+      "requests_per_second, warmup_seconds, test_seconds, source_line, capacity_goal "
+      "FROM scenario_row "
       "WHERE run_id = ? ORDER BY row_index");
   select.bind(1, run);
   std::vector<scenario::ScenarioRow> rows;
@@ -539,6 +604,15 @@ std::vector<scenario::ScenarioRow> ResultStore::scenarioRows(RunId run) const {
     row.warmup_seconds = static_cast<std::uint32_t>(select.columnInt64(7));
     row.test_seconds = static_cast<std::uint32_t>(select.columnInt64(8));
     row.source_line = static_cast<std::size_t>(select.columnInt64(9));
+    if (const std::string goal(select.columnText(10)); !goal.empty()) {
+      // Written by CapacityGoal::text(), so it reads back; a file edited by hand is refused.
+      try {
+        row.capacity_goal = scenario::CapacityGoal::parse(goal);
+      } catch (const std::invalid_argument& error) {
+        throw StoreError(file_.string() + ": run " + std::to_string(run) + ", row '" + row.name +
+                         "': " + error.what());
+      }
+    }
     rows.push_back(std::move(row));
   }
   return rows;
@@ -587,6 +661,7 @@ std::vector<results::SummaryRow> ResultStore::summaries(RunId run) const {
         pairs.emplace_back(diagnostics.columnText(0), diagnostics.columnText(1));
       }
       row.diagnostics = diagnosticsFromPairs(pairs);
+      row.capacity = capacityFromPairs(pairs);
     }
     rows.push_back(std::move(row));
   }

@@ -238,6 +238,32 @@ ALTER TABLE run ADD COLUMN resumes INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE run ADD COLUMN resumed_epoch_millis INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE run ADD COLUMN noise_thresholds TEXT NOT NULL DEFAULT '';
 )sql",
+    // 8: capacity rows (scenario files' capacityGoal column, '' for a fixed load) and the
+    // fixed-rate trials of each capacity search, in the order they ran. A search's result is
+    // stored as capacity_* diagnostics; its trials' seconds are the result's load and system
+    // seconds, numbered on across trials (first_second..last_second of the test phase).
+    R"sql(
+ALTER TABLE scenario_row ADD COLUMN capacity_goal TEXT NOT NULL DEFAULT '';
+CREATE TABLE capacity_trial (
+  result_id INTEGER NOT NULL REFERENCES result(id) ON DELETE CASCADE,
+  trial INTEGER NOT NULL,
+  intended_requests_per_second REAL NOT NULL,
+  achieved_requests_per_second REAL NOT NULL,
+  goal_latency_millis REAL NOT NULL,
+  latency_p50_millis REAL NOT NULL,
+  latency_p99_millis REAL NOT NULL,
+  requests_ok INTEGER NOT NULL,
+  requests_error INTEGER NOT NULL,
+  dropped_arrivals INTEGER NOT NULL,
+  generator_cpu_percent REAL NOT NULL,
+  outcome TEXT NOT NULL,
+  confirmation INTEGER NOT NULL,
+  reason TEXT NOT NULL,
+  first_second INTEGER NOT NULL,
+  last_second INTEGER NOT NULL,
+  PRIMARY KEY (result_id, trial)
+);
+)sql",
 };
 
 int userVersion(sqlite::SqliteConnection& connection) {

@@ -474,4 +474,39 @@ results::Diagnostics diagnosticsFromPairs(
   return d;
 }
 
+std::vector<std::pair<std::string, std::string>> capacityToPairs(
+    const std::optional<results::CapacityResult>& capacity) {
+  if (!capacity) {
+    return {};
+  }
+  return {
+      {"capacity_goal", capacity->goal},
+      {"capacity_requests_per_second", number(capacity->requests_per_second)},
+      {"capacity_failed_at", number(capacity->failed_at)},
+      {"capacity_verdict", capacity->verdict},
+      {"capacity_trials", std::to_string(capacity->trials)},
+      {"capacity_resolution", number(capacity->resolution)},
+  };
+}
+
+std::optional<results::CapacityResult> capacityFromPairs(
+    const std::vector<std::pair<std::string, std::string>>& pairs) {
+  const std::map<std::string, std::string> by_name(pairs.begin(), pairs.end());
+  const auto text = [&by_name](const char* name) {
+    const auto found = by_name.find(name);
+    return found == by_name.end() ? std::string() : found->second;
+  };
+  if (!by_name.contains("capacity_verdict")) {
+    return std::nullopt;
+  }
+  results::CapacityResult capacity;
+  capacity.goal = text("capacity_goal");
+  capacity.requests_per_second = parseNumber(text("capacity_requests_per_second"));
+  capacity.failed_at = parseNumber(text("capacity_failed_at"));
+  capacity.verdict = text("capacity_verdict");
+  capacity.trials = static_cast<std::uint32_t>(std::max(0.0, parseNumber(text("capacity_trials"))));
+  capacity.resolution = parseNumber(text("capacity_resolution"));
+  return capacity;
+}
+
 }  // namespace benchd::store

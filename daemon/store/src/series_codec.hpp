@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -38,6 +39,12 @@ std::vector<std::pair<std::string, std::string>> diagnosticsToPairs(
     const results::Diagnostics& diagnostics);
 /// Unknown names are ignored (a newer benchd may store more).
 results::Diagnostics diagnosticsFromPairs(
+    const std::vector<std::pair<std::string, std::string>>& pairs);
+/// A capacity search's result as result_diagnostic rows named capacity_* (none for a row
+/// without one), and back: nullopt when the pairs have no capacity_verdict.
+std::vector<std::pair<std::string, std::string>> capacityToPairs(
+    const std::optional<results::CapacityResult>& capacity);
+std::optional<results::CapacityResult> capacityFromPairs(
     const std::vector<std::pair<std::string, std::string>>& pairs);
 
 }  // namespace benchd::store

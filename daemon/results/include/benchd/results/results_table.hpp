@@ -114,8 +114,8 @@ enum class ValueSpelling {
   kExact,                    ///< formatExactMetricValue: results-runs.csv, the paired tests
 };
 
-/// The table of summary rows: kMetricNames columns, every value spelled as `spelling` says,
-/// rows in the given order.
+/// The table of summary rows: kMetricNames columns, and kCapacityMetric last when any row has a
+/// capacity search; every value spelled as `spelling` says, rows in the given order.
 [[nodiscard]] ResultsTable toResultsTable(
     const std::vector<SummaryRow>& rows,
     ValueSpelling spelling = ValueSpelling::kAsTheOriginalWrites);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <benchd/results/capacity_result.hpp>
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -121,6 +123,9 @@ struct SummaryRow {
   bool failed = false;
   std::string failure_reason;  ///< empty unless failed
   Diagnostics diagnostics;
+  /// A capacity row's search (its rate is results.csv's kCapacityMetric column); empty for a
+  /// fixed-load row, and for a capacity row that failed before its search ended.
+  std::optional<CapacityResult> capacity;
 
   [[nodiscard]] double metric(std::string_view name) const;  ///< throws for an unknown name
   void setMetric(std::string_view name, double value);       ///< throws for an unknown name

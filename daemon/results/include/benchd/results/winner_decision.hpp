@@ -50,6 +50,10 @@ struct DecisionSettings {
   /// Scenarios measured on a busy host, each with the highest share of the CPUs the rest of the
   /// host used in any of its results: their host-wide cells (isHostWideMetric) are not ranked.
   std::vector<std::pair<std::string, double>> busy_scenarios;
+  /// Capacity scenarios where some search stopped below the server's limit (the load generator
+  /// saturated, or the highest rate held; CapacityResult::lowerBound): their capacity cell is
+  /// not ranked, since a lower bound cannot be told from another.
+  std::vector<std::string> capacity_lower_bounds;
 };
 
 /// Whether `metric` measures the whole host rather than the approach's processes (host CPU and

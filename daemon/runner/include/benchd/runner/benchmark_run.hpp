@@ -4,6 +4,7 @@
 #include <benchd/results/series.hpp>
 #include <benchd/results/summary_row.hpp>
 #include <benchd/results/winner_decision.hpp>
+#include <benchd/runner/capacity_search.hpp>
 #include <benchd/runner/cpu_list.hpp>
 #include <benchd/runner/database_server.hpp>
 #include <benchd/runner/run_ledger.hpp>
@@ -80,6 +81,9 @@ class RunObserver {
   virtual void onSecond(const Progress& /*progress*/, const results::SecondRecord& /*second*/) {}
   /// A (row, approach) finished, failed rows included.
   virtual void onResult(const Progress& /*progress*/, const results::SummaryRow& /*row*/) {}
+  /// A capacity row's search ran one more fixed-rate trial (its worker already stopped).
+  virtual void onTrial(const Progress& /*progress*/,
+                       const results::CapacityTrialRecord& /*trial*/) {}
   /// Something about the run as a whole a person should read (e.g. the charts could not be
   /// rendered); one line.
   virtual void onNotice(const std::string& /*line*/) {}
@@ -129,6 +133,9 @@ struct RunSettings {
   /// none: uncapped. A worker the kernel's OOM killer ends fails its row as "OOM — did not
   /// complete", and every result records the cap and the peak (Diagnostics).
   std::optional<std::uint64_t> memory_cap_bytes;
+  /// Capacity rows: the bracket's width each search stops at, as a share of its low end
+  /// (`--capacity-resolution`, docs/scenarios.md#capacity-rows).
+  double capacity_resolution = kDefaultCapacityResolution;
   /// A worker must be ready and answer /health within this (the original polled for 120 s).
   std::chrono::milliseconds health_timeout{30'000};
   /// How long a worker may drain requests in flight at stop (its --stop-timeout-ms); SIGKILL

@@ -7,14 +7,27 @@
 
 namespace benchd::runner {
 
+/// The bracket's width a search stops at unless the run says otherwise (`--capacity-resolution`):
+/// 3 %, about the noise of a rate measured on a shared machine.
+inline constexpr double kDefaultCapacityResolution = 0.03;
+/// What a run may ask for as the resolution, in percent: finer is below the noise of a rate
+/// measured in seconds; coarser answers little.
+inline constexpr double kMinCapacityResolutionPercent = 0.5;
+inline constexpr double kMaxCapacityResolutionPercent = 50.0;
+/// The most trials a search runs; typical searches need 8 to 12 (doubling up from the start
+/// rate, about five bisections to 3 %, one confirmation).
+inline constexpr std::uint32_t kMaxCapacityTrials = 20;
+/// What a run's plan counts per search for its time estimate.
+inline constexpr std::uint32_t kTypicalCapacityTrials = 10;
+
 /// How a capacity search steps: from `start_rate`, doubling after each passing trial and halving
 /// after each failing one until a pass and a fail bracket the capacity, then bisecting
 /// (geometric mean) until the bracket's width is at most `resolution` of its low end, then
 /// running the low end once more to confirm it.
 struct CapacitySearchSettings {
   double start_rate = 1'000.0;  ///< req/s of the first trial, from min_rate to max_rate
-  double resolution = 0.03;     ///< (high - low) / low at which the bracket is narrow enough
-  std::uint32_t max_trials = 20;
+  double resolution = kDefaultCapacityResolution;  ///< (high - low) / low narrow enough
+  std::uint32_t max_trials = kMaxCapacityTrials;
   double min_rate = 1.0;           ///< below this no rate passed: the capacity is 0
   double max_rate = 10'000'000.0;  ///< the highest rate the generator is asked for
 };

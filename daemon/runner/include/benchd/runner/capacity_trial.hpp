@@ -1,26 +1,12 @@
 #pragma once
 
 #include <benchd/runner/capacity_search.hpp>
+#include <benchd/scenario/capacity_goal.hpp>
 
 #include <cstdint>
 #include <string>
-#include <string_view>
 
 namespace benchd::runner {
-
-/// A latency goal a capacity search holds each trial to: the `percentile` of the corrected
-/// latency (timed from each request's intended send) at most `bound_millis`. Written as
-/// `p99<=50ms`, `p99.9<=200ms`, `p50<=5ms` or `p99<=1.5s`.
-struct CapacityGoal {
-  double percentile = 99.0;  ///< above 0, below 100
-  double bound_millis = 0.0;
-
-  /// The goal as written by parse(), e.g. "p99<=50ms".
-  [[nodiscard]] std::string text() const;
-
-  /// Throws std::invalid_argument saying what was expected and what `text` holds.
-  [[nodiscard]] static CapacityGoal parse(std::string_view text);
-};
 
 /// What a fixed-rate trial measured, in the terms its verdict needs (from the load generator's
 /// phase result: the corrected histogram, the error counts, the arrival ledger, its self-check).
@@ -44,6 +30,7 @@ struct TrialVerdict {
 /// arrival was dropped, and the achieved rate is at least loadgen::kAchievedShare of the intended
 /// one. A trial that fails while the generator was saturated is kGeneratorSaturated: the
 /// generator, not the server, fell short. A trial with no successful request fails. Pure.
-[[nodiscard]] TrialVerdict judgeTrial(const CapacityGoal& goal, const TrialMeasurement& trial);
+[[nodiscard]] TrialVerdict judgeTrial(const scenario::CapacityGoal& goal,
+                                      const TrialMeasurement& trial);
 
 }  // namespace benchd::runner

@@ -52,6 +52,11 @@ struct RunRequest {
   /// `memoryCap`), in bytes; none: uncapped. prepareRun refuses it (kMemoryCap) where the kernel
   /// offers no cap (detectMemoryCapSupport) or outside 4 MiB to 1 TiB.
   std::optional<std::uint64_t> memory_cap_bytes;
+  /// Capacity rows: the bracket width each search stops at, in percent of its low end
+  /// (`benchd run --capacity-resolution`, the API's `capacityResolutionPercent`); none:
+  /// kDefaultCapacityResolution. prepareRun refuses it (kCapacityResolution) outside
+  /// kMinCapacityResolutionPercent to kMaxCapacityResolutionPercent.
+  std::optional<double> capacity_resolution_percent;
 };
 
 /// Where a run's inputs and outputs are.
@@ -80,11 +85,12 @@ enum class RunRequestField : std::uint8_t {
   kServerCpus,  ///< server_cpus: a CPU this process may not run on
   /// generator_cpus: a CPU this process may not run on, or one that server_cpus has too.
   kGeneratorCpus,
-  kRepeats,     ///< repeats: 0 or above scenario::kMaxRepeats
-  kWinnerRule,  ///< winner_rule: not a rule's name
-  kAa,          ///< aa_approach given together with approaches
-  kCpus,        ///< cpus: not "split" or "shared", or "shared" with a CPU list
-  kMemoryCap,   ///< memory_cap_bytes: out of range, or no memory cap on this machine
+  kRepeats,             ///< repeats: 0 or above scenario::kMaxRepeats
+  kWinnerRule,          ///< winner_rule: not a rule's name
+  kAa,                  ///< aa_approach given together with approaches
+  kCpus,                ///< cpus: not "split" or "shared", or "shared" with a CPU list
+  kMemoryCap,           ///< memory_cap_bytes: out of range, or no memory cap on this machine
+  kCapacityResolution,  ///< capacity_resolution_percent: out of range
 };
 
 /// A request that cannot run as asked. what() is one line for the user in neutral words: it

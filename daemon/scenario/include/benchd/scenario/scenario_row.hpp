@@ -1,5 +1,7 @@
 #pragma once
 
+#include <benchd/scenario/capacity_goal.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -8,8 +10,8 @@
 
 namespace benchd::scenario {
 
-/// One data row of a scenario CSV file: the original's nine positional columns, checked and
-/// converted. Column names in comments are the original's header names.
+/// One data row of a scenario CSV file: the original's nine positional columns and benchd's
+/// optional tenth, checked and converted. Column names in comments are the header names.
 struct ScenarioRow {
   std::string name;                          ///< scenario: names the results folder
   std::string workload;                      ///< k6Config without a trailing ".js"
@@ -20,7 +22,11 @@ struct ScenarioRow {
   std::optional<std::uint32_t> requests_per_second;  ///< empty column: no rate given
   std::uint32_t warmup_seconds = 0;  ///< warmupDurationInSeconds; 0 skips the warm-up
   std::uint32_t test_seconds = 0;    ///< testDurationInSeconds; always > 0
-  std::size_t source_line = 0;       ///< 1-based line in the file the row came from
+  /// capacityGoal: a capacity search under this latency goal (docs/scenarios.md#capacity-rows),
+  /// whose requestsPerSecond is the first trial's rate; empty for a fixed load (every original
+  /// row).
+  std::optional<CapacityGoal> capacity_goal;
+  std::size_t source_line = 0;  ///< 1-based line in the file the row came from
 };
 
 }  // namespace benchd::scenario

@@ -121,7 +121,7 @@ struct RunQuery {
 /// ResultStore on the same file, which WAL lets read while the writer writes.
 class ResultStore {
  public:
-  static constexpr int kSchemaVersion = 7;
+  static constexpr int kSchemaVersion = 8;
 
   /// Opens or creates the file (and its folder) and migrates it to kSchemaVersion. Throws
   /// StoreError.
@@ -171,6 +171,11 @@ class ResultStore {
   void addSecond(ResultId result, const results::SecondRecord& second);
   /// The result's summary row (a failed row too).
   void finishResult(ResultId result, const results::SummaryRow& summary);
+  /// One fixed-rate trial of a capacity row's search (a trial number stored twice keeps the
+  /// latest).
+  void addCapacityTrial(ResultId result, const results::CapacityTrialRecord& trial);
+  /// The result's capacity trials in the order they ran; empty for a fixed-load result.
+  [[nodiscard]] std::vector<results::CapacityTrialRecord> capacityTrials(ResultId result) const;
   void finishRun(RunId run, RunStatus status, const std::string& error,
                  std::int64_t finished_epoch_millis);
   /// Where the run writes its files (known to the daemon only once the run has its id).
