@@ -458,6 +458,68 @@ TEST(WinnerDecision, ABusyHostTakesTheScenariosHostWideCellsOutOfTheRanking) {
   EXPECT_EQ(cellOf(original, "cpu_use_percent_avg", "quiet").winner, "fast");
 }
 
+/// Ten rounds of two approaches in a fixed-load scenario and a capacity scenario, where `fast`
+/// holds 2,000 req/s and `slow` 1,000 (each with its at-capacity latency: the one that held
+/// more load shows the higher p50 there). `saturated_round` marks one of fast's searches as
+/// stopped by the load generator (0: none).
+std::vector<SummaryRow> capacityRuns(std::uint32_t saturated_round) {
+  std::vector<SummaryRow> runs;
+  for (std::uint32_t round = 1; round <= 10; ++round) {
+    for (const char* scenario : {"fixed", "capacity"}) {
+      for (const char* approach : {"fast", "slow"}) {
+        SummaryRow row;
+        row.scenario = scenario;
+        row.approach = approach;
+        row.round = round;
+        const bool fast = std::string(approach) == "fast";
+        const bool search = std::string(scenario) == "capacity";
+        row.setMetric("requests_error", 0.0);
+        row.setMetric("latency_millis_p50", (fast == !search ? 10.0 : 20.0) + 0.1 * round);
+        if (search) {
+          CapacityResult capacity;
+          capacity.goal = "p99<=50ms";
+          capacity.requests_per_second = (fast ? 2'000.0 : 1'000.0) + round;
+          capacity.verdict = fast && round == saturated_round ? "generator-saturated" : "found";
+          row.capacity = capacity;
+        }
+        runs.push_back(row);
+      }
+    }
+  }
+  return runs;
+}
+
+TEST(WinnerDecision, ACapacityScenarioRanksOnlyTheRateFoundAndItsErrors) {
+  const WinnersGrid grid = decideRunWinners(capacityRuns(0), {"fast", "slow"},
+                                            WinnerRule::kSignificant, shippedNoiseThresholds());
+  ASSERT_NE(std::find(grid.metrics.begin(), grid.metrics.end(), kCapacityMetric),
+            grid.metrics.end());
+  EXPECT_EQ(cellOf(grid, std::string(kCapacityMetric), "capacity").winner, "fast");
+  // Its latency was measured at each approach's own capacity: not a contest.
+  const WinnersCell& at_capacity = cellOf(grid, "latency_millis_p50", "capacity");
+  EXPECT_EQ(at_capacity.outcome, CellOutcome::kUndecided);
+  EXPECT_EQ(at_capacity.winner, "");
+  EXPECT_NE(at_capacity.verdict.find("own capacity"), std::string::npos) << at_capacity.verdict;
+  // The fixed-load scenario ranks as ever, and has no capacity contest.
+  EXPECT_EQ(cellOf(grid, "latency_millis_p50", "fixed").winner, "fast");
+  EXPECT_EQ(cellOf(grid, std::string(kCapacityMetric), "fixed").outcome, CellOutcome::kEmpty);
+  // Runs without a capacity row keep the original's columns.
+  std::vector<SummaryRow> fixed_only = capacityRuns(0);
+  std::erase_if(fixed_only, [](const SummaryRow& row) { return row.scenario == "capacity"; });
+  const WinnersGrid plain = decideRunWinners(fixed_only, {"fast", "slow"}, WinnerRule::kSignificant,
+                                             shippedNoiseThresholds());
+  EXPECT_EQ(std::find(plain.metrics.begin(), plain.metrics.end(), kCapacityMetric),
+            plain.metrics.end());
+}
+
+TEST(WinnerDecision, ACapacityThatIsOnlyALowerBoundIsNotRanked) {
+  const WinnersGrid grid = decideRunWinners(capacityRuns(4), {"fast", "slow"},
+                                            WinnerRule::kSignificant, shippedNoiseThresholds());
+  const WinnersCell& cell = cellOf(grid, std::string(kCapacityMetric), "capacity");
+  EXPECT_EQ(cell.outcome, CellOutcome::kUndecided);
+  EXPECT_NE(cell.verdict.find("lower bound"), std::string::npos) << cell.verdict;
+}
+
 TEST(WinnerDecision, RuleNamesRoundTrip) {
   EXPECT_EQ(winnerRuleFromName("significant"), WinnerRule::kSignificant);
   EXPECT_EQ(winnerRuleFromName(winnerRuleName(WinnerRule::kOriginal)), WinnerRule::kOriginal);

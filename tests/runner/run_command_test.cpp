@@ -3,6 +3,7 @@
 #include "runner_test_support.hpp"
 #include "store_count.hpp"
 
+#include <benchd/results/metric_format.hpp>
 #include <benchd/results/noise_thresholds.hpp>
 #include <benchd/results/results_table.hpp>
 #include <benchd/results/summary_row.hpp>
@@ -39,7 +40,7 @@ fs::path writeFile(const fs::path& path, const std::string& text) {
 }
 
 double number(const results::ResultsTable& table, const results::ResultsRow& row,
-              const char* metric) {
+              std::string_view metric) {
   return table.number(row, metric).value_or(-1.0);
 }
 
@@ -652,6 +653,76 @@ TEST(BenchdRun, AWorkerAboveItsMemoryCapEndsItsRowAsOomAndTheRowUncappedComplete
   EXPECT_NE(variant_report.find("the worker was ended at its memory cap: OOM — did not complete"),
             std::string::npos)
       << variant_report;
+}
+
+/// A capacity row against a worker whose capacity is known: benchd.max_rate=600 serves at most
+/// 600 calls per second whatever the CPU, so 600 req/s at depth 0, and an arrival rate above it
+/// queues until p99 breaks the 50 ms goal. The search (from 200 req/s, to 10 %) must bracket
+/// 600 within its resolution, store every trial and its seconds, and report the rate in
+/// results.csv's extra column, results.md and the progress lines. A fixed row in the same run
+/// keeps its ordinary result.
+TEST(BenchdRun, ACapacitySearchFindsAKnownCapacityWithinItsResolution) {
+  const TempDir dir;
+  const fs::path file =
+      writeFile(dir.path() / "capacity.csv",
+                "scenario,k6Config,serverProfiles,delayCallDepth,delayInMillis,connections,"
+                "requestsPerSecond,warmupDurationInSeconds,testDurationInSeconds,capacityGoal\n"
+                "fixed,get-time.js,,0,0,10,50,0,1,\n"
+                "held,get-time-arrival-rate.js,,0,0,50,200,1,2,p99<=50ms\n");
+  const std::string approach = "callbacks-asio[benchd.max_rate=600]";
+  const CommandResult result =
+      runCommand(benchdExecutable().string(),
+                 {"run", "--repeat", "1", file.string(), "-o", (dir.path() / "out").string(), "-a",
+                  approach, "--capacity-resolution", "10"},
+                 std::chrono::minutes(4));
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_NE(result.err.find("trial 1: 200 req/s asked"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("(confirming)"), std::string::npos) << result.err;
+
+  const results::ResultsTable table =
+      results::readResultsCsvFile(dir.path() / "out" / "capacity" / "results.csv");
+  ASSERT_TRUE(table.metricIndex(results::kCapacityMetric).has_value());
+  ASSERT_EQ(table.rows().size(), 2U);
+  const results::ResultsRow& fixed = table.rows()[0];
+  const results::ResultsRow& held = table.rows()[1];
+  EXPECT_TRUE(std::isnan(number(table, fixed, results::kCapacityMetric)));
+  EXPECT_GT(number(table, fixed, "requests_ok"), 0);
+  const double found = number(table, held, results::kCapacityMetric);
+  EXPECT_GE(found, 600.0 / 1.1 - 1.0) << describe(result);
+  EXPECT_LE(found, 600.0 * 1.05) << describe(result);
+  EXPECT_EQ(number(table, held, "requests_error"), 0);
+
+  const fs::path store = dir.path() / "out" / "benchd.sqlite";
+  const auto diagnostic = [&store](const std::string& name) {
+    return benchd::testing::numberInStore(
+        store, "SELECT CAST(value AS REAL) FROM result_diagnostic WHERE name = '" + name + "'");
+  };
+  const double failed_at = diagnostic("capacity_failed_at");
+  EXPECT_GT(failed_at, found);
+  EXPECT_LE((failed_at - found) / found, 0.1 + 1e-9);
+  const int trials = static_cast<int>(diagnostic("capacity_trials"));
+  EXPECT_GE(trials, 4);  // up from 200 to above 600, then down into the bracket
+  EXPECT_EQ(benchd::testing::countInStore(store, "SELECT count(*) FROM capacity_trial"), trials);
+  EXPECT_EQ(benchd::testing::countInStore(
+                store,
+                "SELECT count(*) FROM capacity_trial WHERE outcome = 'pass' AND "
+                "confirmation = 1 AND intended_requests_per_second = " +
+                    std::to_string(static_cast<long>(found))),
+            1);
+  // Every trial's test seconds are stored under the one result, numbered on.
+  EXPECT_EQ(benchd::testing::countInStore(
+                store,
+                "SELECT count(*) FROM load_second WHERE phase = 'test' AND result_id = "
+                "(SELECT result_id FROM capacity_trial LIMIT 1)"),
+            2 * trials);
+  EXPECT_EQ(benchd::testing::countInStore(store, "SELECT max(last_second) + 1 FROM capacity_trial"),
+            2 * trials);
+
+  const std::string report = readFile(dir.path() / "out" / "capacity" / "results.md");
+  EXPECT_NE(report.find("Capacity searches (the capacityGoal column"), std::string::npos);
+  EXPECT_NE(report.find("| " + approach + " | " + results::formatMetricValue(found) + " |"),
+            std::string::npos)
+      << report;
 }
 
 TEST(BenchdRun, ABadMemoryCapIsAUsageErrorNamingTheOption) {

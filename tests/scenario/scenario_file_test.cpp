@@ -133,10 +133,32 @@ TEST(ScenarioFile, PhasesLastAtMostADay) {
 
 TEST(ScenarioFileErrors, WrongColumnCount) {
   EXPECT_EQ(rowError("a,get-time.js,0,0,1,1,0,1\n"),
-            "scenarios/x.csv:2: expected 9 comma-separated columns, got 8 (an older 8-column "
-            "file? add an empty serverProfiles column after k6Config)");
-  EXPECT_EQ(rowError("a,get-time.js,,0,0,1,1,0,1,\n"),
-            "scenarios/x.csv:2: expected 9 comma-separated columns, got 10");
+            "scenarios/x.csv:2: expected 9 comma-separated columns (or 10 with a capacityGoal), "
+            "got 8 (an older 8-column file? add an empty serverProfiles column after k6Config)");
+  EXPECT_EQ(rowError("a,get-time.js,,0,0,1,1,0,1,,\n"),
+            "scenarios/x.csv:2: expected 9 comma-separated columns (or 10 with a capacityGoal), "
+            "got 11");
+}
+
+TEST(ScenarioFile, AnEmptyTenthColumnIsAFixedLoadAndAGoalMakesACapacityRow) {
+  const auto rows = parse(std::string(kHeader) +
+                          "fixed,get-time.js,,0,0,1,1,0,1,\n"
+                          "capacity,get-time-arrival-rate.js,,1,0,50,200,1,2, p99.9<=1.5s \n");
+  ASSERT_EQ(rows.size(), 2U);
+  EXPECT_FALSE(rows[0].capacity_goal.has_value());
+  ASSERT_TRUE(rows[1].capacity_goal.has_value());
+  EXPECT_DOUBLE_EQ(rows[1].capacity_goal->percentile, 99.9);
+  EXPECT_DOUBLE_EQ(rows[1].capacity_goal->bound_millis, 1500.0);
+  EXPECT_EQ(rows[1].requests_per_second, 200U);  // the first trial's rate
+}
+
+TEST(ScenarioFileErrors, ACapacityGoalNamesItsColumnAndNeedsAConstantArrivalRate) {
+  EXPECT_EQ(rowError("a,get-time-arrival-rate.js,,0,0,50,200,1,2,p99<50ms\n"),
+            "scenarios/x.csv:2: column 10 (capacityGoal): latency goal 'p99<50ms': expected "
+            "'<=' after the percentile (expected e.g. p99<=50ms, p99.9<=200ms or p50<=1.5s)");
+  EXPECT_EQ(rowError("a,get-time.js,,0,0,50,,1,2,p99<=50ms\n"),
+            "scenarios/x.csv:2: column 10 (capacityGoal): a capacity search needs a "
+            "constant-arrival-rate workload (e.g. get-time-arrival-rate), got 'get-time'");
 }
 
 TEST(ScenarioFileErrors, NotANumber) {

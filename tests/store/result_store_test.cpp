@@ -349,6 +349,93 @@ TEST_F(StoreTest, KeepsEveryRepeatOfAPairWithItsRoundPosition) {
   EXPECT_THROW(store.beginResult(id, 0, "s", "a", 1, 1), std::exception);
 }
 
+TEST_F(StoreTest, KeepsACapacityRowsGoalItsSearchAndEachTrialInOrder) {
+  RunId run = 0;
+  ResultId capacity_result = 0;
+  ResultId fixed_result = 0;
+  {
+    ResultStore store(file());
+    run = store.createRun(sampleRun());
+    scenario::ScenarioRow capacity_row = sampleRow();
+    capacity_row.name = "capacity";
+    capacity_row.capacity_goal = scenario::CapacityGoal::parse("p99.9<=1.5s");
+    const std::vector<scenario::ScenarioRow> rows = {sampleRow(), capacity_row};
+    store.addScenarioRows(run, rows);
+
+    fixed_result = store.beginResult(run, 0, "ci-get-movies", "callbacks-asio");
+    results::SummaryRow fixed;
+    fixed.scenario = "ci-get-movies";
+    fixed.approach = "callbacks-asio";
+    store.finishResult(fixed_result, fixed);
+
+    capacity_result = store.beginResult(run, 1, "capacity", "callbacks-asio");
+    for (std::uint32_t number = 1; number <= 2; ++number) {
+      results::CapacityTrialRecord trial;
+      trial.trial = number;
+      trial.intended_requests_per_second = 400.0 * number;
+      trial.achieved_requests_per_second = 399.5;
+      trial.goal_latency_millis = number == 1 ? 3.25 : 812.0;
+      trial.latency_p50_millis = 1.5;
+      trial.latency_p99_millis = 3.0;
+      trial.requests_ok = 799;
+      trial.requests_error = number - 1;
+      trial.dropped_arrivals = 7;
+      trial.generator_cpu_percent = 12.5;
+      trial.outcome = number == 1 ? "pass" : "fail";
+      trial.confirmation = number == 2;
+      trial.reason = number == 1 ? "" : "1 requests failed";
+      trial.first_second = 2 * (number - 1);
+      trial.last_second = 2 * (number - 1) + 1;
+      store.addCapacityTrial(capacity_result, trial);
+    }
+    results::SummaryRow summary;
+    summary.scenario = "capacity";
+    summary.approach = "callbacks-asio";
+    summary.capacity = results::CapacityResult{"p99.9<=1500ms", 400.0, 800.0, "found", 2, 0.05};
+    store.finishResult(capacity_result, summary);
+  }
+  const ResultStore store(file());
+  const std::vector<scenario::ScenarioRow> rows = store.scenarioRows(run);
+  ASSERT_EQ(rows.size(), 2U);
+  EXPECT_FALSE(rows[0].capacity_goal.has_value());
+  ASSERT_TRUE(rows[1].capacity_goal.has_value());
+  EXPECT_EQ(rows[1].capacity_goal->text(), "p99.9<=1500ms");
+
+  const std::vector<results::SummaryRow> summaries = store.summaries(run);
+  ASSERT_EQ(summaries.size(), 2U);
+  EXPECT_FALSE(summaries[0].capacity.has_value());
+  ASSERT_TRUE(summaries[1].capacity.has_value());
+  const results::CapacityResult& capacity = *summaries[1].capacity;
+  EXPECT_EQ(capacity.goal, "p99.9<=1500ms");
+  EXPECT_DOUBLE_EQ(capacity.requests_per_second, 400.0);
+  EXPECT_DOUBLE_EQ(capacity.failed_at, 800.0);
+  EXPECT_EQ(capacity.verdict, "found");
+  EXPECT_EQ(capacity.trials, 2U);
+  EXPECT_DOUBLE_EQ(capacity.resolution, 0.05);
+
+  EXPECT_TRUE(store.capacityTrials(fixed_result).empty());
+  const std::vector<results::CapacityTrialRecord> trials = store.capacityTrials(capacity_result);
+  ASSERT_EQ(trials.size(), 2U);
+  EXPECT_EQ(trials[0].trial, 1U);
+  EXPECT_EQ(trials[0].outcome, "pass");
+  EXPECT_FALSE(trials[0].confirmation);
+  EXPECT_DOUBLE_EQ(trials[0].goal_latency_millis, 3.25);
+  EXPECT_EQ(trials[1].trial, 2U);
+  EXPECT_DOUBLE_EQ(trials[1].intended_requests_per_second, 800.0);
+  EXPECT_DOUBLE_EQ(trials[1].achieved_requests_per_second, 399.5);
+  EXPECT_DOUBLE_EQ(trials[1].latency_p50_millis, 1.5);
+  EXPECT_DOUBLE_EQ(trials[1].latency_p99_millis, 3.0);
+  EXPECT_EQ(trials[1].requests_ok, 799U);
+  EXPECT_EQ(trials[1].requests_error, 1U);
+  EXPECT_EQ(trials[1].dropped_arrivals, 7U);
+  EXPECT_DOUBLE_EQ(trials[1].generator_cpu_percent, 12.5);
+  EXPECT_EQ(trials[1].outcome, "fail");
+  EXPECT_TRUE(trials[1].confirmation);
+  EXPECT_EQ(trials[1].reason, "1 requests failed");
+  EXPECT_EQ(trials[1].first_second, 2U);
+  EXPECT_EQ(trials[1].last_second, 3U);
+}
+
 TEST_F(StoreTest, RefusesAFileFromANewerBenchd) {
   {
     std::filesystem::create_directories(file().parent_path());

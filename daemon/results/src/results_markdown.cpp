@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <ctime>
 #include <iterator>
+#include <map>
 #include <ostream>
 #include <string_view>
 #include <vector>
@@ -100,6 +101,78 @@ void writeKeyNumbers(std::ostream& out, const SummaryRow& row) {
     out << " Worker stop: " << d.worker_stop << ".";
   }
   out << "\n\n";
+}
+
+/// One run's capacity search in a sentence.
+std::string capacityText(const CapacityResult& capacity) {
+  std::string text = formatMetricValue(capacity.requests_per_second) + " req/s under " +
+                     capacity.goal + " (" + capacity.verdict;
+  if (capacity.failed_at > 0.0) {
+    text += ", failed at " + formatMetricValue(capacity.failed_at) + " req/s";
+  }
+  text += ", " + std::to_string(capacity.trials) + " trials";
+  if (capacity.lowerBound()) {
+    text += "; a lower bound, not the server's limit";
+  }
+  return text + ")";
+}
+
+/// A capacity row's answer first: per approach the rate its searches found (the median of the
+/// runs, their lowest and highest) and how they ended.
+void writeCapacityTable(std::ostream& out, const scenario::ScenarioRow& row,
+                        const std::vector<SummaryRow>& results) {
+  out << "Capacity search: per approach, the highest open-model arrival rate whose fixed-rate "
+         "trial kept "
+      << row.capacity_goal->text()
+      << " with no errors, no dropped arrivals and at least 95 % of the rate achieved (trials "
+         "from "
+      << row.requests_per_second.value_or(0)
+      << " req/s, each a fresh worker, warm-up and test). The metrics further down are those "
+         "of that trial, measured at that rate, so they are shown, not ranked.\n\n"
+         "| approach | capacity req/s (median) | lowest – highest | searches | trials |\n"
+         "|---|---:|---:|---|---:|\n";
+  std::vector<std::string> approaches;
+  for (const SummaryRow& result : results) {
+    if (result.scenario == row.name &&
+        std::find(approaches.begin(), approaches.end(), result.approach) == approaches.end()) {
+      approaches.push_back(result.approach);
+    }
+  }
+  for (const std::string& approach : approaches) {
+    std::vector<double> rates;
+    std::map<std::string, std::size_t> verdicts;
+    std::uint32_t trials = 0;
+    std::size_t failed = 0;
+    for (const SummaryRow& result : results) {
+      if (result.scenario != row.name || result.approach != approach) {
+        continue;
+      }
+      if (!result.capacity) {
+        ++failed;
+        continue;
+      }
+      rates.push_back(result.capacity->requests_per_second);
+      ++verdicts[result.capacity->verdict];
+      trials += result.capacity->trials;
+    }
+    std::string searches;
+    for (const auto& [verdict, count] : verdicts) {
+      searches += (searches.empty() ? "" : ", ") + std::to_string(count) + " " + verdict;
+    }
+    if (failed > 0) {
+      searches += (searches.empty() ? "" : ", ") + std::to_string(failed) + " failed";
+    }
+    out << "| " << markdownCell(approach) << " | ";
+    if (rates.empty()) {
+      out << "– | – | ";
+    } else {
+      const auto [lowest, highest] = std::minmax_element(rates.begin(), rates.end());
+      out << formatMetricValue(stats::median(rates)) << " | " << formatMetricValue(*lowest) << " – "
+          << formatMetricValue(*highest) << " | ";
+    }
+    out << searches << " | " << trials << " |\n";
+  }
+  out << "\n";
 }
 
 /// Over the finished runs of one (row, approach): per key metric the median, its confidence
@@ -254,6 +327,18 @@ void writeResultsMarkdown(std::ostream& out, const ResultsDocument& document) {
         << (row.requests_per_second ? std::to_string(*row.requests_per_second) : "") << " | "
         << row.warmup_seconds << " | " << row.test_seconds << " |\n";
   }
+  std::string searches;
+  for (const scenario::ScenarioRow& row : document.rows) {
+    if (row.capacity_goal) {
+      searches += (searches.empty() ? "" : ", ") + ("[" + row.name + "](#" + anchorOf(row.name) +
+                                                    ") under " + row.capacity_goal->text());
+    }
+  }
+  if (!searches.empty()) {
+    out << "\nCapacity searches (the capacityGoal column; their Requests per Second is the first "
+           "trial's rate): "
+        << searches << ".\n";
+  }
 
   out << "\n## Result Overview\n\n";
   if (document.images.count("results.png") != 0) {
@@ -270,6 +355,9 @@ void writeResultsMarkdown(std::ostream& out, const ResultsDocument& document) {
   out << "## Result Details\n\n";
   for (const scenario::ScenarioRow& row : document.rows) {
     out << "### " << row.name << "\n\n";
+    if (row.capacity_goal) {
+      writeCapacityTable(out, row, document.results);
+    }
     // One heading and chart per approach (its first run's chart), then every run of it.
     std::vector<std::string> approaches;
     for (const SummaryRow& result : document.results) {
@@ -303,6 +391,10 @@ void writeResultsMarkdown(std::ostream& out, const ResultsDocument& document) {
         if (result->failed) {
           out << "**Failed**: " << result->failure_reason << "\n\n";
           continue;
+        }
+        if (result->capacity) {
+          out << "Capacity: " << capacityText(*result->capacity)
+              << "; the numbers of its highest passing trial:\n\n";
         }
         writeKeyNumbers(out, *result);
       }
