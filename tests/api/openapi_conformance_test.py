@@ -911,6 +911,18 @@ def exercise(c, project_dir):
         if problem and problem.get("field") != "phase":
             c.fail(f"GET {series_url}?phase=bogus: {problem}")
     c.call(seconds_op, f"{run_url}/results/no-such-scenario/callbacks-asio/seconds", 404)
+    # A fixed-load row has no capacity trials (tests/control covers a capacity row's).
+    trials_op = ("GET", "/api/v1/runs/{id}/results/{scenario}/{approach}/trials")
+    if rows:
+        trials_url = (f"{run_url}/results/{quote(rows[0]['scenario'])}/"
+                      f"{quote(rows[0]['approach'])}/trials")
+        _, trials = c.call(trials_op, trials_url, 200)
+        if trials is not None and trials.get("trials") != []:
+            c.fail(f"GET {trials_url}: a fixed-load row with trials: {shorten(trials)}")
+        _, problem = c.call(trials_op, trials_url + "?round=0", 400)
+        if problem and problem.get("field") != "round":
+            c.fail(f"GET {trials_url}?round=0: {problem}")
+    c.call(trials_op, f"{run_url}/results/no-such-scenario/callbacks-asio/trials", 404)
     reply, _ = c.call(("GET", "/api/v1/runs/{id}/results.csv"), run_url + "/results.csv", 200)
     if len(reply.body.decode().strip().split("\n")) != 5:
         c.fail(f"GET {run_url}/results.csv: expected a header and 4 rows")

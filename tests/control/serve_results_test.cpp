@@ -194,6 +194,68 @@ TEST(BenchdServeResults, AnUploadedFileRunsAndEveryResultDocumentIsServed) {
   daemon.stop();
 }
 
+/// A capacity row through the API: the resolution is checked, every trial is streamed as a
+/// `trial` event and served by the trials route, the result carries the search, and the scenario
+/// row its goal. benchd.max_rate=400 gives the worker a known capacity.
+TEST(BenchdServeResults, ACapacityRowStreamsItsTrialsAndServesItsSearch) {
+  const benchd::testing::TempDir dir;
+  Daemon daemon(dir.path());
+  ASSERT_NE(daemon.port(), 0) << daemon.process().stderrText();
+  const std::string file =
+      "scenario,k6Config,serverProfiles,delayCallDepth,delayInMillis,connections,"
+      "requestsPerSecond,warmupDurationInSeconds,testDurationInSeconds,capacityGoal\n"
+      "held,get-time-arrival-rate,,0,0,50,200,1,1,p99<=50ms\n";
+  ASSERT_EQ(putCsv(daemon, "capacity.csv", file).status, 201U);
+  const HttpResponse refused =
+      daemon.call("POST", "/api/v1/runs",
+                  R"({"repeat":1,"scenarioFile":"capacity.csv","capacityResolutionPercent":0.1})");
+  ASSERT_EQ(refused.status, 400U) << refused.body;
+  EXPECT_STREQ(jsonBody(refused)["field"].GetString(), "capacityResolutionPercent");
+  EXPECT_NE(refused.body.find("from 0.5 to 50"), std::string::npos) << refused.body;
+
+  const HttpResponse created = daemon.call(
+      "POST", "/api/v1/runs",
+      R"({"repeat":1,"scenarioFile":"capacity.csv",)"
+      R"("approaches":["callbacks-asio[benchd.max_rate=400]"],"capacityResolutionPercent":25})");
+  ASSERT_EQ(created.status, 202U) << created.body;
+  const int run = jsonBody(created)["id"].GetInt();
+  const std::string live = followEvents(daemon.port(), daemon.token(), run, 180s);
+  ASSERT_NE(live.find("\"status\":\"completed\""), std::string::npos) << live;
+  std::size_t trial_events = 0;
+  for (const StreamEvent& event : parseEvents(live)) {
+    if (event.type == "trial") {
+      ++trial_events;
+      const rapidjson::Document data = parseJson(event.data);
+      EXPECT_STREQ(data["scenario"].GetString(), "held");
+      EXPECT_EQ(data["trial"]["trial"].GetUint64(), trial_events);
+    }
+  }
+
+  const std::string base = "/api/v1/runs/" + std::to_string(run);
+  const rapidjson::Document results = jsonBody(daemon.call("GET", base + "/results"));
+  ASSERT_EQ(results["rows"].Size(), 1U);
+  EXPECT_STREQ(results["scenarios"][0]["capacityGoal"].GetString(), "p99<=50ms");
+  const rapidjson::Value& capacity = results["rows"][0]["capacity"];
+  ASSERT_TRUE(capacity.IsObject()) << daemon.call("GET", base + "/results").body;
+  EXPECT_STREQ(capacity["verdict"].GetString(), "found");
+  EXPECT_DOUBLE_EQ(capacity["resolution"].GetDouble(), 0.25);
+  const double found = capacity["requestsPerSecond"].GetDouble();
+  EXPECT_GE(found, 400.0 / 1.25 - 1.0);
+  EXPECT_LE(found, 400.0 * 1.05);
+  EXPECT_EQ(capacity["trials"].GetUint64(), trial_events);
+
+  const rapidjson::Document trials = jsonBody(
+      daemon.call("GET", base + "/results/held/callbacks-asio%5Bbenchd.max_rate%3D400%5D/trials"));
+  ASSERT_TRUE(trials["trials"].IsArray());
+  ASSERT_EQ(trials["trials"].Size(), trial_events);
+  EXPECT_EQ(trials["trials"][0]["intendedRequestsPerSecond"].GetDouble(), 200.0);
+  EXPECT_STREQ(trials["trials"][0]["outcome"].GetString(), "pass");
+  EXPECT_TRUE(trials["trials"][trials["trials"].Size() - 1]["confirmation"].GetBool());
+  // results.csv from the store has the rate in its extra column.
+  const HttpResponse csv = daemon.call("GET", base + "/results.csv");
+  EXPECT_NE(csv.body.find(",requests_per_second_capacity\n"), std::string::npos) << csv.body;
+}
+
 TEST(BenchdServeResults, RunsArePagedAndFilteredAndActiveOnesCannotBeDeleted) {
   const benchd::testing::TempDir dir;
   Daemon daemon(dir.path());

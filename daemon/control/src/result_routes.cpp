@@ -97,12 +97,50 @@ http::Response resultsDocument(const store::ResultStore& store, const http::Requ
   return jsonResponse(200, buffer);
 }
 
+/// One result of a run named by the route's {scenario}, {approach} and ?round= (default 1).
+struct RoundResult {
+  std::string scenario;
+  std::string approach;
+  std::uint32_t round = 1;
+  store::ResultId id = 0;
+};
+
+/// The result the request names, or the problem (400 for a bad round, 404 for none).
+std::variant<RoundResult, http::Response> roundResultOf(const store::ResultStore& store,
+                                                        const http::Request& request,
+                                                        const store::RunRecord& record) {
+  RoundResult named;
+  named.scenario = std::string(request.param("scenario").value_or(""));
+  named.approach = std::string(request.param("approach").value_or(""));
+  auto round_number = queryNumber(request, "round", 1, 1, record.run.repeats);
+  if (auto* problem = std::get_if<http::Response>(&round_number)) {
+    return std::move(*problem);
+  }
+  named.round = static_cast<std::uint32_t>(std::get<std::size_t>(round_number));
+  const std::optional<store::ResultId> result =
+      store.findResult(record.id, named.scenario, named.approach, named.round);
+  if (!result) {
+    return fieldProblem(
+        404, "scenario",
+        "run " + std::to_string(record.id) + " has no result for scenario '" + named.scenario +
+            "' and approach '" + named.approach + "'" +
+            (named.round > 1 ? " in round " + std::to_string(named.round) : std::string()));
+  }
+  named.id = *result;
+  return named;
+}
+
+void writeResultName(JsonWriter& json, const store::RunRecord& record, const RoundResult& named) {
+  field(json, "runId", std::int64_t{record.id});
+  field(json, "scenario", named.scenario);
+  field(json, "approach", named.approach);
+  field(json, "round", std::uint64_t{named.round});
+}
+
 /// GET /api/v1/runs/{id}/results/{scenario}/{approach}/seconds?phase=&round=: one result's
 /// stored seconds of one phase.
 http::Response secondsDocument(const store::ResultStore& store, const http::Request& request,
                                const store::RunRecord& record) {
-  const std::string scenario(request.param("scenario").value_or(""));
-  const std::string approach(request.param("approach").value_or(""));
   measurement::PhaseKind phase = measurement::PhaseKind::kTest;
   if (const auto name = request.queryParam("phase")) {
     if (*name == "warmup" || *name == "warm-up") {
@@ -113,33 +151,45 @@ http::Response secondsDocument(const store::ResultStore& store, const http::Requ
           "expected test or warmup (also spelt warm-up), got '" + std::string(*name) + "'");
     }
   }
-  auto round_number = queryNumber(request, "round", 1, 1, record.run.repeats);
-  if (auto* problem = std::get_if<http::Response>(&round_number)) {
+  auto found = roundResultOf(store, request, record);
+  if (auto* problem = std::get_if<http::Response>(&found)) {
     return std::move(*problem);
   }
-  const auto round = static_cast<std::uint32_t>(std::get<std::size_t>(round_number));
-  const std::optional<store::ResultId> result =
-      store.findResult(record.id, scenario, approach, round);
-  if (!result) {
-    return fieldProblem(404, "scenario",
-                        "run " + std::to_string(record.id) + " has no result for scenario '" +
-                            scenario + "' and approach '" + approach + "'" +
-                            (round > 1 ? " in round " + std::to_string(round) : std::string()));
-  }
+  const RoundResult& named = std::get<RoundResult>(found);
   rapidjson::StringBuffer buffer;
   JsonWriter json(buffer);
   json.StartObject();
-  field(json, "runId", std::int64_t{record.id});
-  field(json, "scenario", scenario);
-  field(json, "approach", approach);
-  field(json, "round", std::uint64_t{round});
+  writeResultName(json, record, named);
   field(json, "phase", measurement::phaseKindName(phase));
   key(json, "seconds");
   json.StartArray();
-  for (const results::SecondRecord& second : store.seconds(*result, phase)) {
+  for (const results::SecondRecord& second : store.seconds(named.id, phase)) {
     json.StartObject();
     writeSecondMembers(json, second);
     json.EndObject();
+  }
+  json.EndArray();
+  json.EndObject();
+  return jsonResponse(200, buffer);
+}
+
+/// GET /api/v1/runs/{id}/results/{scenario}/{approach}/trials?round=: a capacity row's
+/// fixed-rate trials in the order they ran (empty for a fixed-load row).
+http::Response trialsDocument(const store::ResultStore& store, const http::Request& request,
+                              const store::RunRecord& record) {
+  auto found = roundResultOf(store, request, record);
+  if (auto* problem = std::get_if<http::Response>(&found)) {
+    return std::move(*problem);
+  }
+  const RoundResult& named = std::get<RoundResult>(found);
+  rapidjson::StringBuffer buffer;
+  JsonWriter json(buffer);
+  json.StartObject();
+  writeResultName(json, record, named);
+  key(json, "trials");
+  json.StartArray();
+  for (const results::CapacityTrialRecord& trial : store.capacityTrials(named.id)) {
+    writeCapacityTrial(json, trial);
   }
   json.EndArray();
   json.EndObject();
@@ -259,6 +309,8 @@ void ControlApi::addResultRoutes(http::Router& router) {
   router.add("GET", "/api/v1/runs/{id}/results", onRun(resultsDocument));
   router.add("GET", "/api/v1/runs/{id}/results/{scenario}/{approach}/seconds",
              onRun(secondsDocument));
+  router.add("GET", "/api/v1/runs/{id}/results/{scenario}/{approach}/trials",
+             onRun(trialsDocument));
   router.add("GET", "/api/v1/runs/{id}/results.csv", onRun(resultsCsv));
   router.add("GET", "/api/v1/runs/{id}/results.md", onRun(resultsMarkdown));
   router.add("GET", "/api/v1/runs/{id}/charts", onRun(chartList));

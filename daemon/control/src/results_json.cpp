@@ -191,6 +191,46 @@ void writeSummaryRow(JsonWriter& json, const results::SummaryRow& row, bool diag
     field(json, "workerStop", d.worker_stop);
     json.EndObject();
   }
+  key(json, "capacity");
+  if (row.capacity) {
+    const results::CapacityResult& capacity = *row.capacity;
+    json.StartObject();
+    field(json, "goal", capacity.goal);
+    field(json, "requestsPerSecond", capacity.requests_per_second);
+    key(json, "failedAt");
+    if (capacity.failed_at > 0.0) {
+      json.Double(capacity.failed_at);
+    } else {
+      json.Null();
+    }
+    field(json, "verdict", capacity.verdict);
+    field(json, "lowerBound", capacity.lowerBound());
+    field(json, "trials", std::uint64_t{capacity.trials});
+    field(json, "resolution", capacity.resolution);
+    json.EndObject();
+  } else {
+    json.Null();
+  }
+  json.EndObject();
+}
+
+void writeCapacityTrial(JsonWriter& json, const results::CapacityTrialRecord& trial) {
+  json.StartObject();
+  field(json, "trial", std::uint64_t{trial.trial});
+  field(json, "intendedRequestsPerSecond", trial.intended_requests_per_second);
+  field(json, "achievedRequestsPerSecond", trial.achieved_requests_per_second);
+  field(json, "goalLatencyMillis", trial.goal_latency_millis);
+  field(json, "latencyMillisP50", trial.latency_p50_millis);
+  field(json, "latencyMillisP99", trial.latency_p99_millis);
+  field(json, "requestsOk", std::uint64_t{trial.requests_ok});
+  field(json, "requestsError", std::uint64_t{trial.requests_error});
+  field(json, "droppedArrivals", std::uint64_t{trial.dropped_arrivals});
+  field(json, "generatorCpuPercent", trial.generator_cpu_percent);
+  field(json, "outcome", trial.outcome);
+  field(json, "confirmation", trial.confirmation);
+  field(json, "reason", trial.reason);
+  field(json, "firstSecond", std::uint64_t{trial.first_second});
+  field(json, "lastSecond", std::uint64_t{trial.last_second});
   json.EndObject();
 }
 
@@ -215,6 +255,12 @@ void writeScenarioRow(JsonWriter& json, const scenario::ScenarioRow& row) {
   }
   field(json, "warmupSeconds", std::uint64_t{row.warmup_seconds});
   field(json, "testSeconds", std::uint64_t{row.test_seconds});
+  key(json, "capacityGoal");
+  if (row.capacity_goal) {
+    value(json, row.capacity_goal->text());
+  } else {
+    json.Null();
+  }
   field(json, "line", std::uint64_t{row.source_line});
   json.EndObject();
 }

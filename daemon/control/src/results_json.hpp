@@ -35,6 +35,9 @@ void writeSummaryRow(JsonWriter& json, const results::SummaryRow& row, bool diag
 
 /// A scenario file's row (schema `ScenarioRow`).
 void writeScenarioRow(JsonWriter& json, const scenario::ScenarioRow& row);
+/// One fixed-rate trial of a capacity search (api/openapi.yaml CapacityTrial); the `trial`
+/// event's data and the trials route's items.
+void writeCapacityTrial(JsonWriter& json, const results::CapacityTrialRecord& trial);
 
 /// The winners grid (schema `Winners`): approaches with colours, scenarios, one entry per
 /// metric with its direction and cells (winner, runner-up, ranked values, errors, lead, alpha,

@@ -32,6 +32,20 @@ std::string rowEventJson(const results::SummaryRow& row) {
   return buffer.GetString();
 }
 
+std::string trialEventJson(const runner::Progress& progress,
+                           const results::CapacityTrialRecord& trial) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter json(buffer);
+  json.StartObject();
+  field(json, "scenario", progress.scenario);
+  field(json, "approach", progress.approach);
+  field(json, "round", std::uint64_t{progress.round});
+  key(json, "trial");
+  writeCapacityTrial(json, trial);
+  json.EndObject();
+  return buffer.GetString();
+}
+
 std::string endEventJson(std::string_view status, const std::string& error) {
   rapidjson::StringBuffer buffer;
   JsonWriter json(buffer);

@@ -18,6 +18,10 @@ std::string snapshotEventJson(const runner::Progress& progress,
                               const results::SecondRecord& second);
 /// "row": a finished (row, approach) with its summary metrics.
 std::string rowEventJson(const results::SummaryRow& row);
+/// "trial": one fixed-rate trial of a capacity row's search, with where the run is (scenario,
+/// approach, round) beside the trial's members.
+std::string trialEventJson(const runner::Progress& progress,
+                           const results::CapacityTrialRecord& trial);
 /// "end": how the run ended ("completed", "stopped", "failed") and why, if it did not complete.
 std::string endEventJson(std::string_view status, const std::string& error);
 

@@ -123,6 +123,9 @@ struct RunQueue::Impl final : runner::RunObserver {
   void onResult(const runner::Progress& /*now*/, const results::SummaryRow& row) override {
     publish(current(), "row", rowEventJson(row));
   }
+  void onTrial(const runner::Progress& now, const results::CapacityTrialRecord& trial) override {
+    publish(current(), "trial", trialEventJson(now, trial));
+  }
 
   void onNotice(const std::string& line) override {
     logLine(LogLevel::kInfo, "run " + std::to_string(current()) + ": " + line);

@@ -1,8 +1,8 @@
 #include <benchd/loadgen/engine_options.hpp>
 #include <benchd/loadgen/host_limits.hpp>
-#include <benchd/results/metric_format.hpp>
 #include <benchd/results/winner_decision.hpp>
 #include <benchd/runner/approach_variant.hpp>
+#include <benchd/runner/capacity_search.hpp>
 #include <benchd/runner/cpu_list.hpp>
 #include <benchd/runner/memory_cap.hpp>
 #include <benchd/runner/round_order.hpp>
@@ -13,11 +13,20 @@
 #include <benchd/scenario/workload_catalog.hpp>
 
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <optional>
 #include <utility>
 
 namespace benchd::runner {
 namespace {
+
+/// `value` in the shortest form that reads back the same (0.5, 50, 0.1).
+std::string shortNumber(double value) {
+  std::array<char, 32> text{};
+  const auto result = std::to_chars(text.data(), text.data() + text.size(), value);
+  return {text.data(), result.ptr};
+}
 
 /// One line for results.md and the store: what was run and how.
 std::string settingsNote(const RunRequest& request, const RunSettings& settings,
@@ -139,11 +148,10 @@ ParsedChoices checkChoices(const RunRequest& request) {
   if (request.capacity_resolution_percent) {
     const double percent = *request.capacity_resolution_percent;
     if (!(percent >= kMinCapacityResolutionPercent && percent <= kMaxCapacityResolutionPercent)) {
-      throw RunRequestError(RunRequestField::kCapacityResolution,
-                            "expected a percentage from " +
-                                results::formatMetricValue(kMinCapacityResolutionPercent) + " to " +
-                                results::formatMetricValue(kMaxCapacityResolutionPercent) +
-                                ", got " + results::formatMetricValue(percent));
+      throw RunRequestError(
+          RunRequestField::kCapacityResolution,
+          "expected a percentage from " + shortNumber(kMinCapacityResolutionPercent) + " to " +
+              shortNumber(kMaxCapacityResolutionPercent) + ", got " + shortNumber(percent));
     }
   }
   if (request.memory_cap_bytes) {

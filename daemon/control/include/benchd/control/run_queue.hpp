@@ -17,9 +17,10 @@
 namespace benchd::control {
 
 /// One event of a run, as the daemon streams it (Server-Sent Events): `type` is "phase" (a step
-/// of a (row, approach) begins), "snapshot" (one second of load), "row" (a (row, approach)
-/// finished) or "end" (the run ended); `data` is one JSON object; `sequence` counts the run's
-/// events from 1, so a client can say where it left off.
+/// of a (row, approach) begins), "snapshot" (one second of load), "trial" (a capacity search's
+/// fixed-rate trial ended), "row" (a (row, approach) finished) or "end" (the run ended); `data` is
+/// one JSON object; `sequence` counts the run's events from 1, so a client can say where it left
+/// off.
 struct RunEvent {
   store::RunId run = 0;
   std::uint64_t sequence = 0;
