@@ -1,10 +1,12 @@
 // The chart library drawn offscreen: every panel of the scenario chart draws its data inside
 // its plot area (and nothing when there is none), errors show in red on the latency panel, the
 // winners grid fills cells with the winner's colour at the cell's alpha, writes errors in red
-// and walks its cells with the keyboard.
+// and walks its cells with the keyboard; the capacity chart draws each approach's trials by
+// outcome in its colour.
 
 #include "pixels.hpp"
 
+#include <benchd/charts/capacity_chart.hpp>
 #include <benchd/charts/scenario_chart.hpp>
 #include <benchd/charts/widget_image.hpp>
 #include <benchd/charts/winners_grid_view.hpp>
@@ -12,6 +14,7 @@
 #include <benchd/results/results_table.hpp>
 #include <benchd/results/winners.hpp>
 
+#include <QChart>
 #include <QSignalSpy>
 #include <QTest>
 #include <algorithm>
@@ -208,6 +211,39 @@ class ChartRenderTest : public QObject {
     QVERIFY2(last.contains(QStringLiteral("beta 3 (rank 2) with errors")), qPrintable(last));
     QTest::keyClick(&view, Qt::Key_Right);  // already at the last scenario: stays
     QVERIFY(selected.last().first().toString().contains(QStringLiteral(" in s2: ")));
+  }
+
+  void theCapacityChartDrawsEachApproachsTrialsByOutcomeInItsColour() {
+    benchd::charts::CapacityChart chart;
+    chart.setGoal(QStringLiteral("p99<=50ms"), 50.0);
+    using Trial = benchd::charts::CapacityChart::Trial;
+    const QString alpha = QStringLiteral("alpha");
+    const QString beta = QStringLiteral("beta");
+    chart.addTrial(Trial{alpha, 1000.0, 2.0, QStringLiteral("pass")});
+    chart.addTrial(Trial{alpha, 2000.0, 3.5, QStringLiteral("pass")});
+    chart.addTrial(Trial{alpha, 4000.0, 180.0, QStringLiteral("fail")});
+    chart.addTrial(Trial{beta, 1000.0, 4.0, QStringLiteral("pass")});
+    chart.addTrial(Trial{beta, 2000.0, 60.0, QStringLiteral("generator-saturated")});
+    QCOMPARE(chart.approaches(), (QStringList{alpha, beta}));
+    QCOMPARE(chart.pointCount(alpha, QStringLiteral("pass")), std::size_t{2});
+    QCOMPARE(chart.pointCount(alpha, QStringLiteral("fail")), std::size_t{1});
+    QCOMPARE(chart.pointCount(beta, QStringLiteral("pass")), std::size_t{1});
+    QCOMPARE(chart.pointCount(beta, QStringLiteral("fail")), std::size_t{0});
+    QCOMPARE(chart.pointCount(beta, QStringLiteral("generator-saturated")), std::size_t{1});
+    QVERIFY(chart.chart()->title().contains(QStringLiteral("p99<=50ms")));
+    // The first approach's colour is on the rendered chart (its filled points).
+    const QColor first(QString::fromStdString(std::string(
+        benchd::results::colourHex(benchd::results::approachColours({"alpha", "beta"}).front()))));
+    const QImage image = benchd::charts::renderWidget(chart, QSize(800, 500));
+    const int coloured = countPixels(image, image.rect(), [&first](QColor colour) {
+      return std::abs(colour.red() - first.red()) < 12 &&
+             std::abs(colour.green() - first.green()) < 12 &&
+             std::abs(colour.blue() - first.blue()) < 12;
+    });
+    QVERIFY2(coloured > 20, qPrintable(QString::number(coloured)));
+    chart.clear();
+    QVERIFY(chart.trials().empty());
+    QCOMPARE(chart.pointCount(alpha, QStringLiteral("pass")), std::size_t{0});
   }
 
   void aSmallerWidgetDrawsTheWholeGridScaledAndClicksFindTheirCell() {

@@ -8,10 +8,12 @@
 
 #include "api_json.hpp"
 #include "build_paths.hpp"
+#include "live_view.hpp"
 #include "main_window.hpp"
 #include "run_panel.hpp"
 #include "scenario_csv.hpp"
 
+#include <benchd/charts/capacity_chart.hpp>
 #include <benchd/charts/scenario_chart.hpp>
 #include <benchd/charts/winners_grid_view.hpp>
 #include <benchd/results/presented_second.hpp>
@@ -332,6 +334,37 @@ class GuiAppTest : public QObject {
     const benchd::results::PresentedSecond without = benchd::gui::presentedSecondFromJson(second);
     QVERIFY(!without.database_present);
     QCOMPARE(without.database_mib, 0.0);
+  }
+
+  void theLiveViewDrawsACapacityRowsTrialsAndStartsOverWithTheNext() {
+    // Trial events as the API writes them (api/openapi.yaml, TrialEvent).
+    const auto trial = [](const char* scenario, const char* approach, double rate, double p99,
+                          const char* outcome) {
+      return QJsonObject{{"scenario", scenario},
+                         {"approach", approach},
+                         {"round", 1},
+                         {"goal", "p99<=50ms"},
+                         {"goalBoundMillis", 50.0},
+                         {"trial", QJsonObject{{"intendedRequestsPerSecond", rate},
+                                               {"goalLatencyMillis", p99},
+                                               {"outcome", outcome}}}};
+    };
+    benchd::gui::LiveView live;
+    live.beginRun(7);
+    live.show();
+    QVERIFY(!live.capacityChart().isVisible());
+    live.onEvent(QStringLiteral("trial"), trial("held", "a", 1000.0, 3.0, "pass"));
+    live.onEvent(QStringLiteral("trial"), trial("held", "a", 2000.0, 90.0, "fail"));
+    live.onEvent(QStringLiteral("trial"), trial("held", "b", 1000.0, 4.0, "pass"));
+    QVERIFY(live.capacityChart().isVisible());
+    QCOMPARE(live.capacityChart().trials().size(), std::size_t{3});
+    QCOMPARE(live.capacityChart().pointCount(QStringLiteral("a"), QStringLiteral("fail")),
+             std::size_t{1});
+    QCOMPARE(live.capacityChart().approaches(), (QStringList{"a", "b"}));
+    live.onEvent(QStringLiteral("trial"), trial("other", "a", 500.0, 2.0, "pass"));
+    QCOMPARE(live.capacityChart().trials().size(), std::size_t{1});
+    live.beginRun(8);
+    QVERIFY(!live.capacityChart().isVisible());
   }
 
   void stopEndsTheRunAndAGoneDaemonIsReported() {

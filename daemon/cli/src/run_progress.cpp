@@ -81,13 +81,14 @@ void RunProgress::onNotice(const std::string& line) {
   }
 }
 
-void RunProgress::onTrial(const runner::Progress& progress,
+void RunProgress::onTrial(const runner::Progress& progress, const scenario::CapacityGoal& goal,
                           const results::CapacityTrialRecord& trial) {
   std::ostringstream line;
   line << where(progress) << " trial " << trial.trial << (trial.confirmation ? " (confirming)" : "")
        << ": " << std::fixed << std::setprecision(0) << trial.intended_requests_per_second
-       << " req/s asked, " << trial.achieved_requests_per_second << " achieved, p99 "
-       << std::setprecision(2) << trial.latency_p99_millis << " ms: " << trial.outcome;
+       << " req/s asked, " << trial.achieved_requests_per_second << " achieved, "
+       << goal.text().substr(0, goal.text().find('<')) << " " << std::setprecision(2)
+       << trial.goal_latency_millis << " ms: " << trial.outcome;
   if (!trial.reason.empty()) {
     line << " (" << trial.reason << ")";
   }

@@ -19,7 +19,7 @@ class RunProgress : public runner::RunObserver {
   void onStep(const runner::Progress& progress) override;
   void onSecond(const runner::Progress& progress, const results::SecondRecord& second) override;
   void onResult(const runner::Progress& progress, const results::SummaryRow& row) override;
-  void onTrial(const runner::Progress& progress,
+  void onTrial(const runner::Progress& progress, const scenario::CapacityGoal& goal,
                const results::CapacityTrialRecord& trial) override;
   void onNotice(const std::string& line) override;
 

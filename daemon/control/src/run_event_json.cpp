@@ -32,7 +32,7 @@ std::string rowEventJson(const results::SummaryRow& row) {
   return buffer.GetString();
 }
 
-std::string trialEventJson(const runner::Progress& progress,
+std::string trialEventJson(const runner::Progress& progress, const scenario::CapacityGoal& goal,
                            const results::CapacityTrialRecord& trial) {
   rapidjson::StringBuffer buffer;
   JsonWriter json(buffer);
@@ -40,6 +40,8 @@ std::string trialEventJson(const runner::Progress& progress,
   field(json, "scenario", progress.scenario);
   field(json, "approach", progress.approach);
   field(json, "round", std::uint64_t{progress.round});
+  field(json, "goal", goal.text());
+  field(json, "goalBoundMillis", goal.bound_millis);
   key(json, "trial");
   writeCapacityTrial(json, trial);
   json.EndObject();

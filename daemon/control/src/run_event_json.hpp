@@ -19,8 +19,8 @@ std::string snapshotEventJson(const runner::Progress& progress,
 /// "row": a finished (row, approach) with its summary metrics.
 std::string rowEventJson(const results::SummaryRow& row);
 /// "trial": one fixed-rate trial of a capacity row's search, with where the run is (scenario,
-/// approach, round) beside the trial's members.
-std::string trialEventJson(const runner::Progress& progress,
+/// approach, round) and the search's goal beside it.
+std::string trialEventJson(const runner::Progress& progress, const scenario::CapacityGoal& goal,
                            const results::CapacityTrialRecord& trial);
 /// "end": how the run ended ("completed", "stopped", "failed") and why, if it did not complete.
 std::string endEventJson(std::string_view status, const std::string& error);

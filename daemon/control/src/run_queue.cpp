@@ -123,8 +123,9 @@ struct RunQueue::Impl final : runner::RunObserver {
   void onResult(const runner::Progress& /*now*/, const results::SummaryRow& row) override {
     publish(current(), "row", rowEventJson(row));
   }
-  void onTrial(const runner::Progress& now, const results::CapacityTrialRecord& trial) override {
-    publish(current(), "trial", trialEventJson(now, trial));
+  void onTrial(const runner::Progress& now, const scenario::CapacityGoal& goal,
+               const results::CapacityTrialRecord& trial) override {
+    publish(current(), "trial", trialEventJson(now, goal, trial));
   }
 
   void onNotice(const std::string& line) override {

@@ -124,7 +124,8 @@ void writeCapacityTable(std::ostream& out, const scenario::ScenarioRow& row,
   out << "Capacity search: per approach, the highest open-model arrival rate whose fixed-rate "
          "trial kept "
       << row.capacity_goal->text()
-      << " with no errors, no dropped arrivals and at least 95 % of the rate achieved (trials "
+      << " (dropped arrivals counted above the bound) with no errors and at least 95 % of the "
+         "rate achieved (trials "
          "from "
       << row.requests_per_second.value_or(0)
       << " req/s, each a fresh worker, warm-up and test). The metrics further down are those "

@@ -58,7 +58,8 @@ CapacityRowRun::JudgedTrial CapacityRowRun::judge(std::uint32_t rate, const RowA
   results::CapacityTrialRecord record;
   record.intended_requests_per_second = static_cast<double>(rate);
   record.achieved_requests_per_second = test.achieved_requests_per_second;
-  record.goal_latency_millis = millisOf(test.latency.valueAtPercentile(goal.percentile));
+  record.goal_latency_millis = millisOf(test.latency.valueAtPercentile(
+      servedPercentileFor(goal, test.latency.count(), test.totals.dropped_arrivals)));
   record.latency_p50_millis = millisOf(test.latency.valueAtPercentile(50.0));
   record.latency_p99_millis = millisOf(test.latency.valueAtPercentile(99.0));
   record.requests_ok = test.totals.requests_ok;
@@ -116,7 +117,8 @@ std::optional<results::SummaryRow> CapacityRowRun::run() {
     search.record(judged.outcome);
     judged.record.confirmation = search.trials().back().confirmation;
     context_.store.addCapacityTrial(result_id_, judged.record);
-    context_.observer.onTrial(context_.progress(RunStep::kTest, 0.0, 0.0), judged.record);
+    context_.observer.onTrial(context_.progress(RunStep::kTest, 0.0, 0.0),
+                              *row_plan_.row.capacity_goal, judged.record);
     all_test_seconds_.insert(all_test_seconds_.end(), attempted.test_seconds.begin(),
                              attempted.test_seconds.end());
     if (judged.outcome == TrialOutcome::kPass) {

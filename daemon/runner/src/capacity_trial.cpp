@@ -1,6 +1,7 @@
 #include <benchd/loadgen/saturation.hpp>
 #include <benchd/runner/capacity_trial.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 
@@ -20,18 +21,38 @@ std::string fixed(double value, int decimals) {
   return text;
 }
 
+/// `value` to six significant digits without trailing zeros: 1 for 100 - 99, 0.1 for 100 - 99.9.
+std::string compact(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", value);
+  return text;
+}
+
 }  // namespace
+
+double servedPercentileFor(const scenario::CapacityGoal& goal, std::uint64_t served,
+                           std::uint64_t dropped) {
+  if (served == 0) {
+    return 100.0;
+  }
+  const double arrivals = static_cast<double>(served) + static_cast<double>(dropped);
+  return std::min(100.0, goal.percentile * arrivals / static_cast<double>(served));
+}
 
 TrialVerdict judgeTrial(const scenario::CapacityGoal& goal, const TrialMeasurement& trial) {
   std::string reason;
+  const double arrivals =
+      static_cast<double>(trial.requests_ok) + static_cast<double>(trial.dropped_arrivals);
+  const double allowed_share = 1.0 - goal.percentile / 100.0;
   if (trial.requests_ok == 0) {
     reason = "no request succeeded";
   } else if (trial.requests_error > 0) {
     reason = std::to_string(trial.requests_error) + " requests failed";
-  } else if (trial.dropped_arrivals > 0) {
-    reason = std::to_string(trial.dropped_arrivals) +
-             " arrivals found no free connection (raise the row's connections if the server "
-             "is not the limit)";
+  } else if (static_cast<double>(trial.dropped_arrivals) > allowed_share * arrivals) {
+    reason = std::to_string(trial.dropped_arrivals) + " arrivals found no free connection (" +
+             fixed(100.0 * static_cast<double>(trial.dropped_arrivals) / arrivals, 2) + " %; a p" +
+             shortNumber(goal.percentile) + " goal leaves " + compact(100.0 * allowed_share) +
+             " %; raise the row's connections if the server is not the limit)";
   } else if (trial.achieved_requests_per_second <
              loadgen::kAchievedShare * trial.intended_requests_per_second) {
     reason = "achieved " + fixed(trial.achieved_requests_per_second, 0) + " of " +

@@ -2,6 +2,7 @@
 
 #include "api_json.hpp"
 
+#include <benchd/charts/capacity_chart.hpp>
 #include <benchd/charts/scenario_chart.hpp>
 #include <benchd/results/presented_second.hpp>
 
@@ -56,6 +57,10 @@ LiveView::LiveView(QWidget* parent) : QWidget(parent) {
   chart_ = new charts::ScenarioChart(charts::ScenarioChart::Arrangement::kGrid, this);
   chart_->setObjectName(QStringLiteral("liveChart"));
   layout->addWidget(chart_, 1);
+  capacity_ = new charts::CapacityChart(this);
+  capacity_->setObjectName(QStringLiteral("liveCapacityChart"));
+  capacity_->hide();
+  layout->addWidget(capacity_);
 
   connect(chooser_, &QComboBox::textActivated, this, [this](const QString& key) {
     follow_current_ = key == current_;
@@ -70,6 +75,9 @@ void LiveView::beginRun(std::int64_t run) {
   chooser_->clear();
   chart_->clear();
   chart_->setTitle(QString());
+  capacity_->clear();
+  capacity_->hide();
+  capacity_scenario_.clear();
   run_->setText(tr("Run %1").arg(run));
   where_->setText(tr("waiting for the run to start…"));
   progress_->setValue(0);
@@ -85,6 +93,10 @@ void LiveView::onEvent(const QString& type, const QJsonObject& payload) {
     where_->setText(tr("Run %1%2")
                         .arg(payload.value(QStringLiteral("status")).toString(),
                              error.isEmpty() ? QString() : QStringLiteral(": ") + error));
+    return;
+  }
+  if (type == QLatin1String("trial")) {
+    addTrial(payload);
     return;
   }
   if (type != QLatin1String("phase") && type != QLatin1String("snapshot")) {
@@ -142,6 +154,22 @@ void LiveView::showSeries(const QString& key) {
   }
   chart_->setTitle(QStringLiteral("%1 (%2)").arg(key, found->phase));
   chart_->setSeconds(found->seconds);
+}
+
+void LiveView::addTrial(const QJsonObject& payload) {
+  const QString scenario = payload.value(QStringLiteral("scenario")).toString();
+  if (scenario != capacity_scenario_) {
+    capacity_scenario_ = scenario;
+    capacity_->clear();
+    capacity_->setGoal(payload.value(QStringLiteral("goal")).toString(),
+                       payload.value(QStringLiteral("goalBoundMillis")).toDouble());
+  }
+  const QJsonObject trial = payload.value(QStringLiteral("trial")).toObject();
+  capacity_->addTrial({payload.value(QStringLiteral("approach")).toString(),
+                       trial.value(QStringLiteral("intendedRequestsPerSecond")).toDouble(),
+                       trial.value(QStringLiteral("goalLatencyMillis")).toDouble(),
+                       trial.value(QStringLiteral("outcome")).toString()});
+  capacity_->show();
 }
 
 }  // namespace benchd::gui

@@ -3,7 +3,9 @@
 // left) and the six-panel chart of the (scenario, approach) being measured, one point per
 // second from the run's snapshot events. Every (scenario, approach) of the run keeps its
 // seconds, so the chooser can go back to one that finished; it follows the current one unless
-// the user picked another. Each phase (warm-up, test) starts a fresh series.
+// the user picked another. Each phase (warm-up, test) starts a fresh series. A capacity row's
+// trials (its `trial` events) are drawn below as they end, every approach of the row in one
+// capacity chart; the chart appears with the first trial and starts over with the next such row.
 
 #include <benchd/results/presented_second.hpp>
 
@@ -18,8 +20,9 @@ class QLabel;
 class QProgressBar;
 
 namespace benchd::charts {
+class CapacityChart;
 class ScenarioChart;
-}
+}  // namespace benchd::charts
 
 namespace benchd::gui {
 
@@ -34,6 +37,7 @@ class LiveView : public QWidget {
   /// One event of the followed run.
   void onEvent(const QString& type, const QJsonObject& payload);
   [[nodiscard]] charts::ScenarioChart& chart() const { return *chart_; }
+  [[nodiscard]] charts::CapacityChart& capacityChart() const { return *capacity_; }
 
  private:
   struct Series {
@@ -41,12 +45,15 @@ class LiveView : public QWidget {
     std::vector<results::PresentedSecond> seconds;
   };
   void showSeries(const QString& key);
+  void addTrial(const QJsonObject& payload);
 
   QLabel* run_ = nullptr;
   QLabel* where_ = nullptr;
   QProgressBar* progress_ = nullptr;
   QComboBox* chooser_ = nullptr;
   charts::ScenarioChart* chart_ = nullptr;
+  charts::CapacityChart* capacity_ = nullptr;
+  QString capacity_scenario_;     // the capacity row the capacity chart shows
   QMap<QString, Series> series_;  // "<approach>: <scenario>"
   QString current_;               // the key the run is measuring now
   bool follow_current_ = true;

@@ -3,8 +3,10 @@
 #include "api_client.hpp"
 #include "api_json.hpp"
 
+#include <benchd/charts/capacity_chart.hpp>
 #include <benchd/charts/scenario_chart.hpp>
 #include <benchd/results/presented_second.hpp>
+#include <benchd/scenario/capacity_goal.hpp>
 
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -21,6 +23,7 @@
 #include <QUrl>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <stdexcept>
 
 namespace benchd::gui {
 namespace {
@@ -28,6 +31,7 @@ namespace {
 constexpr int kScenarioRole = Qt::UserRole;
 constexpr int kApproachRole = Qt::UserRole + 1;
 constexpr int kRepeatRole = Qt::UserRole + 2;
+constexpr int kCapacityGoalRole = Qt::UserRole + 3;  // a capacity row's goal; empty otherwise
 
 QString numberText(const QJsonValue& value) {
   return value.isNull() ? QStringLiteral("-") : QString::number(value.toDouble(), 'g', 6);
@@ -47,8 +51,16 @@ ResultsView::ResultsView(ApiClient& api, QWidget* parent) : QWidget(parent), api
   results_ = new QListWidget(splitter);
   results_->setObjectName(QStringLiteral("resultList"));
   results_->setAccessibleName(tr("Results of the run"));
-  chart_ = new charts::ScenarioChart(charts::ScenarioChart::Arrangement::kGrid, splitter);
+  auto* chart_area = new QWidget(splitter);
+  auto* charts_layout = new QVBoxLayout(chart_area);
+  charts_layout->setContentsMargins(0, 0, 0, 0);
+  chart_ = new charts::ScenarioChart(charts::ScenarioChart::Arrangement::kGrid, chart_area);
   chart_->setObjectName(QStringLiteral("resultChart"));
+  charts_layout->addWidget(chart_, 3);
+  capacity_ = new charts::CapacityChart(chart_area);
+  capacity_->setObjectName(QStringLiteral("resultCapacityChart"));
+  capacity_->hide();
+  charts_layout->addWidget(capacity_, 1);
   splitter->setStretchFactor(1, 4);
   layout->addWidget(splitter, 3);
 
@@ -93,6 +105,9 @@ ResultsView::ResultsView(ApiClient& api, QWidget* parent) : QWidget(parent), api
               showResult(current->data(kScenarioRole).toString(),
                          current->data(kApproachRole).toString(),
                          current->data(kRepeatRole).toInt());
+              showTrials(
+                  current->data(kScenarioRole).toString(), current->data(kApproachRole).toString(),
+                  current->data(kRepeatRole).toInt(), current->data(kCapacityGoalRole).toString());
             }
           });
   connect(compare, &QPushButton::clicked, this, &ResultsView::compare);
@@ -140,6 +155,17 @@ void ResultsView::showRun(std::int64_t run) {
       }
       QString tooltip = row.value(QStringLiteral("failureReason")).toString();
       const QJsonObject diagnostics = row.value(QStringLiteral("diagnostics")).toObject();
+      const QJsonObject capacity = row.value(QStringLiteral("capacity")).toObject();
+      if (!capacity.isEmpty()) {
+        label += tr(" (capacity %1 req/s%2)")
+                     .arg(capacity.value(QStringLiteral("requestsPerSecond")).toDouble(), 0, 'f', 0)
+                     .arg(capacity.value(QStringLiteral("lowerBound")).toBool() ? tr(" or more")
+                                                                                : QString());
+        tooltip = tr("Capacity search under %1: %2 after %3 trials")
+                      .arg(capacity.value(QStringLiteral("goal")).toString(),
+                           capacity.value(QStringLiteral("verdict")).toString())
+                      .arg(capacity.value(QStringLiteral("trials")).toInt());
+      }
       if (row.value(QStringLiteral("failed")).toBool()) {
         label += tr(" (failed)");
       } else if (diagnostics.value(QStringLiteral("busyHost")).toBool()) {
@@ -157,6 +183,7 @@ void ResultsView::showRun(std::int64_t run) {
       item->setData(kScenarioRole, scenario);
       item->setData(kApproachRole, approach);
       item->setData(kRepeatRole, repeat);
+      item->setData(kCapacityGoalRole, capacity.value(QStringLiteral("goal")).toString());
       item->setToolTip(tooltip);
     }
     if (results_->count() > 0) {
@@ -191,6 +218,45 @@ void ResultsView::showResult(const QString& scenario, const QString& approach, i
                                     : QStringLiteral("%1: %2").arg(approach, scenario));
         chart_->setSeconds(seconds);
       });
+}
+
+void ResultsView::showTrials(const QString& scenario, const QString& approach, int repeat,
+                             const QString& goal) {
+  capacity_->clear();
+  if (goal.isEmpty()) {
+    capacity_->hide();
+    return;
+  }
+  double bound_millis = 0.0;
+  try {
+    bound_millis = scenario::CapacityGoal::parse(goal.toStdString()).bound_millis;
+  } catch (const std::invalid_argument&) {
+    // A goal the daemon wrote always reads back; without its bound the chart has no goal line.
+  }
+  capacity_->setGoal(goal, bound_millis);
+  capacity_->show();
+  const std::int64_t run = run_;
+  api_.get(QStringLiteral("/api/v1/runs/%1/results/%2/%3/trials?round=%4")
+               .arg(run)
+               .arg(encoded(scenario), encoded(approach))
+               .arg(repeat),
+           [this, run, approach](const ApiReply& reply) {
+             if (run != run_) {
+               return;
+             }
+             if (!reply.ok()) {
+               emit message(tr("Cannot load the capacity trials: %1").arg(reply.error), true);
+               return;
+             }
+             for (const QJsonValue value :
+                  reply.json().object().value(QStringLiteral("trials")).toArray()) {
+               const QJsonObject trial = value.toObject();
+               capacity_->addTrial(
+                   {approach, trial.value(QStringLiteral("intendedRequestsPerSecond")).toDouble(),
+                    trial.value(QStringLiteral("goalLatencyMillis")).toDouble(),
+                    trial.value(QStringLiteral("outcome")).toString()});
+             }
+           });
 }
 
 void ResultsView::compare() {

@@ -81,8 +81,9 @@ class RunObserver {
   virtual void onSecond(const Progress& /*progress*/, const results::SecondRecord& /*second*/) {}
   /// A (row, approach) finished, failed rows included.
   virtual void onResult(const Progress& /*progress*/, const results::SummaryRow& /*row*/) {}
-  /// A capacity row's search ran one more fixed-rate trial (its worker already stopped).
-  virtual void onTrial(const Progress& /*progress*/,
+  /// A capacity row's search under `goal` ran one more fixed-rate trial (its worker already
+  /// stopped).
+  virtual void onTrial(const Progress& /*progress*/, const scenario::CapacityGoal& /*goal*/,
                        const results::CapacityTrialRecord& /*trial*/) {}
   /// Something about the run as a whole a person should read (e.g. the charts could not be
   /// rendered); one line.

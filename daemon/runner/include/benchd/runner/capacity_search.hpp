@@ -33,7 +33,8 @@ struct CapacitySearchSettings {
 };
 
 /// What one fixed-rate trial showed (the judge of a trial decides: the goal percentile within
-/// its bound, no errors, no dropped arrivals, the achieved rate close to the intended one).
+/// its bound with dropped arrivals counted above it, no errors, the achieved rate close to the
+/// intended one).
 enum class TrialOutcome {
   kPass,
   kFail,
