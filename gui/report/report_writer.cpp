@@ -1,5 +1,6 @@
 #include "report_writer.hpp"
 
+#include <benchd/charts/capacity_chart.hpp>
 #include <benchd/charts/scenario_chart.hpp>
 #include <benchd/charts/widget_image.hpp>
 #include <benchd/charts/winners_grid_view.hpp>
@@ -28,6 +29,45 @@ void savePng(const QImage& image, const fs::path& file) {
                              " (is the folder writable and the disk not full?)");
   }
   fs::rename(temporary, file);
+}
+
+/// The capacity chart of each capacity row: its first round's trials, every approach's, in the
+/// order the run has them. Returns how many were written.
+std::size_t writeCapacityCharts(const store::ResultStore& store, store::RunId run,
+                                const std::vector<results::SummaryRow>& first_round,
+                                const ReportSettings& settings,
+                                const std::function<void(const std::string&)>& say) {
+  std::size_t written = 0;
+  for (const scenario::ScenarioRow& row : store.scenarioRows(run)) {
+    if (!row.capacity_goal) {
+      continue;
+    }
+    charts::CapacityChart chart;
+    chart.setGoal(QString::fromStdString(row.capacity_goal->text()),
+                  row.capacity_goal->bound_millis);
+    for (const results::SummaryRow& result : first_round) {
+      if (result.scenario != row.name) {
+        continue;
+      }
+      const std::optional<store::ResultId> id =
+          store.findResult(run, result.scenario, result.approach);
+      if (!id) {
+        continue;
+      }
+      for (const results::CapacityTrialRecord& trial : store.capacityTrials(*id)) {
+        chart.addTrial({QString::fromStdString(result.approach), trial.intended_requests_per_second,
+                        trial.goal_latency_millis, QString::fromStdString(trial.outcome)});
+      }
+    }
+    if (chart.trials().empty()) {
+      continue;  // every search failed before its first trial ended
+    }
+    const std::string name = row.name + "/capacity.png";
+    savePng(charts::renderWidget(chart, settings.capacity_chart_size), settings.out_dir / name);
+    ++written;
+    say(name + " (capacity trials)");
+  }
+  return written;
 }
 
 }  // namespace
@@ -81,6 +121,7 @@ ReportSummary writeReport(const store::ResultStore& store, store::RunId run,
     ++summary.charts;
     say("[" + std::to_string(number) + "/" + std::to_string(summaries.size()) + "] " + name);
   }
+  summary.capacity_charts = writeCapacityCharts(store, run, summaries, settings, say);
   if (!summaries.empty()) {
     const results::WinnersGrid grid =
         results::decideRunWinners(runs, record->run.approaches, record->run.winner_rule,

@@ -1,6 +1,7 @@
 #pragma once
 // The PNG report of a stored run: per (scenario, approach) with stored test seconds, the
-// six-panel chart as <out>/<scenario>/<approach>.png, and the winners grid as
+// six-panel chart as <out>/<scenario>/<approach>.png; per capacity row, its first round's
+// trials of every approach as <out>/<scenario>/capacity.png; and the winners grid as
 // <out>/results.png — the images results.md embeds (docs/run.md#resultsmd).
 //
 // Reads the store (its own connection: WAL lets it read while a writer writes); what it relies
@@ -19,13 +20,15 @@ namespace benchd::report {
 
 struct ReportSettings {
   std::filesystem::path out_dir;
-  QSize chart_size{1800, 1500};  ///< per (scenario, approach) chart, in pixels
+  QSize chart_size{1800, 1500};          ///< per (scenario, approach) chart, in pixels
+  QSize capacity_chart_size{1400, 900};  ///< per capacity row
 };
 
 struct ReportSummary {
   std::size_t charts = 0;   ///< (scenario, approach) charts written
   std::size_t skipped = 0;  ///< results with no stored test seconds (failed before the test)
-  bool grid = false;        ///< results.png written (there was at least one result)
+  std::size_t capacity_charts = 0;  ///< capacity rows' charts written
+  bool grid = false;                ///< results.png written (there was at least one result)
 };
 
 /// Writes the report of `run`. Each image is written to a temporary name and renamed, so a

@@ -66,6 +66,22 @@ TEST(CapacitySearch, StepsByDoublingAndHalvingThenBisectsGeometrically) {
   EXPECT_EQ(down.trials()[2].outcome, TrialOutcome::kPass);
 }
 
+TEST(CapacitySearch, AWarmStartNearTheCapacityFindsItInFewerTrials) {
+  // Where a later round starts: at the rate earlier rounds found, in steps of a quarter.
+  for (const double capacity : {760.0, 1'000.0, 1'240.0}) {
+    CapacitySearch cold({.start_rate = 100.0, .resolution = 0.03});
+    runSearch(cold, capacityOf(capacity));
+    CapacitySearch warm(
+        {.start_rate = 1'000.0, .resolution = 0.03, .step_factor = kWarmStepFactor});
+    runSearch(warm, capacityOf(capacity));
+    ASSERT_EQ(warm.verdict(), CapacityVerdict::kFound) << capacity;
+    EXPECT_LE(warm.capacity(), capacity);
+    EXPECT_LE((*warm.failedAt() - warm.capacity()) / warm.capacity(), 0.03) << capacity;
+    EXPECT_LT(warm.trials().size(), cold.trials().size()) << capacity;
+    EXPECT_DOUBLE_EQ(warm.trials()[1].rate, capacity >= 1'000.0 ? 1'250.0 : 800.0) << capacity;
+  }
+}
+
 TEST(CapacitySearch, ALuckyPassIsNotReportedWhenItsConfirmationFails) {
   // 1,000 passes once (a quiet moment) and fails every later time; the server holds 900.
   int trials_at_lucky_rate = 0;
@@ -83,15 +99,31 @@ TEST(CapacitySearch, ALuckyPassIsNotReportedWhenItsConfirmationFails) {
   EXPECT_LE((*search.failedAt() - search.capacity()) / search.capacity(), 0.03);
 }
 
-TEST(CapacitySearch, AGeneratorThatSaturatesEndsTheSearchWithALowerBound) {
-  CapacitySearch search({.start_rate = 1'000.0});
+TEST(CapacitySearch, AGeneratorThatSaturatesBoundsTheSearchAndItsRateIsALowerBound) {
+  // The server never fails; above 5,000 req/s the load generator cannot keep up.
+  CapacitySearch search({.start_rate = 1'000.0, .resolution = 0.03});
   runSearch(search, [](double rate) {
     return rate <= 5'000.0 ? TrialOutcome::kPass : TrialOutcome::kGeneratorSaturated;
   });
   EXPECT_EQ(search.verdict(), CapacityVerdict::kGeneratorSaturated);
-  EXPECT_DOUBLE_EQ(search.capacity(), 4'000.0);
-  EXPECT_FALSE(search.failedAt().has_value());
   EXPECT_EQ(verdictName(search.verdict()), "generator-saturated");
+  // Narrowed to the generator's limit, not stopped at the last doubling (4,000).
+  EXPECT_LE(search.capacity(), 5'000.0);
+  ASSERT_TRUE(search.failedAt().has_value());
+  EXPECT_GT(*search.failedAt(), 5'000.0);
+  EXPECT_LE((*search.failedAt() - search.capacity()) / search.capacity(), 0.03);
+
+  // A server that fails below the generator's limit is found as usual, even after the
+  // generator saturated higher up.
+  CapacitySearch server({.start_rate = 1'000.0, .resolution = 0.03});
+  runSearch(server, [](double rate) {
+    return rate > 5'000.0   ? TrialOutcome::kGeneratorSaturated
+           : rate > 4'500.0 ? TrialOutcome::kFail
+                            : TrialOutcome::kPass;
+  });
+  EXPECT_EQ(server.verdict(), CapacityVerdict::kFound);
+  EXPECT_LE(server.capacity(), 4'500.0);
+  EXPECT_GT(*server.failedAt(), 4'500.0);
 }
 
 TEST(CapacitySearch, NothingPassingDownToTheMinimumIsCapacityZero) {
@@ -129,6 +161,7 @@ TEST(CapacitySearch, SettingsOutOfRangeAreRefusedByName) {
   EXPECT_NE(message({.resolution = 0.0}).find("resolution"), std::string::npos);
   EXPECT_NE(message({.max_trials = 1}).find("max_trials"), std::string::npos);
   EXPECT_NE(message({.min_rate = 0.0}).find("min_rate"), std::string::npos);
+  EXPECT_NE(message({.step_factor = 1.0}).find("step_factor"), std::string::npos);
   EXPECT_EQ(message({}), "");
 }
 

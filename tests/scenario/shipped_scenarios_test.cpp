@@ -43,7 +43,7 @@ TEST(ShippedScenarios, EveryScenarioFileLoadsAndPlans) {
       EXPECT_LE(plan.peak_connections, row.connections) << row.name;
     }
   }
-  EXPECT_EQ(files, 11U);
+  EXPECT_EQ(files, 12U);
 }
 
 TEST(ShippedScenarios, TheOriginalsHaveTheirRows) {

@@ -103,6 +103,27 @@ void writeKeyNumbers(std::ostream& out, const SummaryRow& row) {
   out << "\n\n";
 }
 
+/// `path` for a Markdown link: every byte but letters, digits, '/', '-', '_', '.' and '~'
+/// percent-encoded, so a variant's name ("callbacks-asio#2", "x[k=v]") does not end the link or
+/// start a fragment.
+std::string linkPath(std::string_view path) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string encoded;
+  for (const char c : path) {
+    const auto byte = static_cast<unsigned char>(c);
+    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                       c == '/' || c == '-' || c == '_' || c == '.' || c == '~';
+    if (plain) {
+      encoded += c;
+    } else {
+      encoded += '%';
+      encoded += kHex[byte >> 4U];
+      encoded += kHex[byte & 0x0fU];
+    }
+  }
+  return encoded;
+}
+
 /// One run's capacity search in a sentence.
 std::string capacityText(const CapacityResult& capacity) {
   std::string text = formatMetricValue(capacity.requests_per_second) + " req/s under " +
@@ -120,7 +141,7 @@ std::string capacityText(const CapacityResult& capacity) {
 /// A capacity row's answer first: per approach the rate its searches found (the median of the
 /// runs, their lowest and highest) and how they ended.
 void writeCapacityTable(std::ostream& out, const scenario::ScenarioRow& row,
-                        const std::vector<SummaryRow>& results) {
+                        const std::vector<SummaryRow>& results, bool has_chart) {
   out << "Capacity search: per approach, the highest open-model arrival rate whose fixed-rate "
          "trial kept "
       << row.capacity_goal->text()
@@ -174,6 +195,12 @@ void writeCapacityTable(std::ostream& out, const scenario::ScenarioRow& row,
     out << searches << " | " << trials << " |\n";
   }
   out << "\n";
+  if (has_chart) {
+    out << "![" << markdownCell(row.name) << ": capacity trials](./"
+        << linkPath(row.name + "/capacity.png")
+        << ")\n\nEach trial of the first round: the rate asked against the goal's latency "
+           "percentile, filled where it passed, hollow where it failed.\n\n";
+  }
 }
 
 /// Over the finished runs of one (row, approach): per key metric the median, its confidence
@@ -214,27 +241,6 @@ void writeRunSpread(std::ostream& out, const std::vector<const SummaryRow*>& run
   }
   out << "\nThe interval covers the median with probability " << formatMetricValue(100.0 * coverage)
       << " %" << (coverage < 0.95 ? " (fewer than 6 runs cannot reach 95 %)" : "") << ".\n\n";
-}
-
-/// `path` for a Markdown link: every byte but letters, digits, '/', '-', '_', '.' and '~'
-/// percent-encoded, so a variant's name ("callbacks-asio#2", "x[k=v]") does not end the link or
-/// start a fragment.
-std::string linkPath(std::string_view path) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string encoded;
-  for (const char c : path) {
-    const auto byte = static_cast<unsigned char>(c);
-    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                       c == '/' || c == '-' || c == '_' || c == '.' || c == '~';
-    if (plain) {
-      encoded += c;
-    } else {
-      encoded += '%';
-      encoded += kHex[byte >> 4U];
-      encoded += kHex[byte & 0x0fU];
-    }
-  }
-  return encoded;
 }
 
 /// "1st", "2nd", "3rd", "4th", ... "11th", "12th", "13th", "21st".
@@ -357,7 +363,8 @@ void writeResultsMarkdown(std::ostream& out, const ResultsDocument& document) {
   for (const scenario::ScenarioRow& row : document.rows) {
     out << "### " << row.name << "\n\n";
     if (row.capacity_goal) {
-      writeCapacityTable(out, row, document.results);
+      writeCapacityTable(out, row, document.results,
+                         document.images.count(row.name + "/capacity.png") != 0);
     }
     // One heading and chart per approach (its first run's chart), then every run of it.
     std::vector<std::string> approaches;

@@ -227,7 +227,8 @@ void BenchmarkRun::runAll(Context& context, ResultsFolder& folder, RunReport& re
         RowRun row_run(row_context, row_plan, approach, result_id);
         std::optional<CapacityRowRun> capacity_run;
         if (row_plan.row.capacity_goal) {
-          capacity_run.emplace(row_run, row_context, row_plan, approach, result_id);
+          capacity_run.emplace(row_run, row_context, row_plan, approach, result_id,
+                               warmStartRate(report.rows, row_plan.row.name, approach.name));
         }
         std::optional<results::SummaryRow> summary =
             capacity_run ? capacity_run->run() : row_run.run();

@@ -1,5 +1,6 @@
 #include "capacity_row_run.hpp"
 
+#include <benchd/results/statistics.hpp>
 #include <benchd/results/summary_metrics.hpp>
 #include <benchd/runner/capacity_trial.hpp>
 
@@ -32,24 +33,79 @@ double millisOf(std::uint64_t micros) {
   return static_cast<double>(micros) / 1000.0;
 }
 
+/// Whether a trial has certainly failed already, asked after each of its test seconds: a failed
+/// request, or more arrivals above the goal's bound (or dropped) than the goal's percentile
+/// leaves of all the arrivals the trial will make. Counts only buckets wholly above the bound,
+/// so it never ends a trial the judge would pass. One per trial; not thread-safe (the load
+/// generator's snapshot callback calls it, one second at a time).
+class CertainFailure {
+ public:
+  CertainFailure(const scenario::CapacityGoal& goal, std::uint32_t rate, std::uint32_t test_seconds)
+      : bound_micros_(static_cast<std::uint64_t>(std::ceil(goal.bound_millis * 1000.0))),
+        allowed_(static_cast<std::uint64_t>(
+            std::floor((1.0 - goal.percentile / 100.0) * static_cast<double>(rate) *
+                       static_cast<double>(test_seconds)))) {}
+
+  bool operator()(const results::SecondRecord& second) {
+    const measurement::LoadCounters& counters = second.load.counters;
+    if (counters.errors.total() > 0) {
+      return true;
+    }
+    late_ += counters.dropped_arrivals;
+    for (const measurement::HistogramBucket& bucket : second.load.latency_buckets) {
+      if (bucket.lowest_micros > bound_micros_) {
+        late_ += bucket.count;
+      }
+    }
+    return late_ > allowed_;
+  }
+
+ private:
+  std::uint64_t bound_micros_;
+  std::uint64_t allowed_;
+  std::uint64_t late_ = 0;  ///< arrivals above the bound or dropped so far
+};
+
 }  // namespace
 
-CapacitySearchSettings capacitySettingsFor(const scenario::ScenarioRow& row, double resolution) {
+CapacitySearchSettings capacitySettingsFor(const scenario::ScenarioRow& row, double resolution,
+                                           std::optional<double> warm_start) {
   CapacitySearchSettings settings;
   settings.resolution = resolution;
   settings.start_rate = row.requests_per_second.value_or(static_cast<std::uint32_t>(1'000));
+  if (warm_start && *warm_start >= settings.min_rate) {
+    settings.start_rate = *warm_start;
+    settings.step_factor = kWarmStepFactor;
+  }
   settings.max_trials = kMaxCapacityTrials;
   settings.max_rate = std::max(settings.max_rate, settings.start_rate);
   return settings;
 }
 
+std::optional<double> warmStartRate(const std::vector<results::SummaryRow>& finished,
+                                    const std::string& scenario, const std::string& approach) {
+  std::vector<double> rates;
+  for (const results::SummaryRow& row : finished) {
+    if (row.scenario == scenario && row.approach == approach && !row.failed && row.capacity &&
+        row.capacity->requests_per_second > 0.0) {
+      rates.push_back(row.capacity->requests_per_second);
+    }
+  }
+  if (rates.empty()) {
+    return std::nullopt;
+  }
+  return results::stats::median(rates);
+}
+
 CapacityRowRun::CapacityRowRun(RowRun& steps, const RowRunContext& context, const RowPlan& row_plan,
-                               const Approach& approach, store::ResultId result_id)
+                               const Approach& approach, store::ResultId result_id,
+                               std::optional<double> warm_start)
     : steps_(steps),
       context_(context),
       row_plan_(row_plan),
       approach_(approach),
-      result_id_(result_id) {}
+      result_id_(result_id),
+      warm_start_(warm_start) {}
 
 CapacityRowRun::JudgedTrial CapacityRowRun::judge(std::uint32_t rate, const RowAttempt& attempted,
                                                   std::uint32_t first_second) const {
@@ -89,7 +145,8 @@ std::optional<results::SummaryRow> CapacityRowRun::run() {
   if (const std::optional<RowFailure> refused = steps_.refusal()) {
     return steps_.failedRow(*refused);
   }
-  CapacitySearch search(capacitySettingsFor(row_plan_.row, context_.settings.capacity_resolution));
+  CapacitySearch search(
+      capacitySettingsFor(row_plan_.row, context_.settings.capacity_resolution, warm_start_));
   SecondNumbering numbering;
   // Every passing trial by the rate the search asked for: the summary is the one at the rate
   // found (a failed confirmation can take the highest pass back). Until one passes, the latest
@@ -102,7 +159,9 @@ std::optional<results::SummaryRow> CapacityRowRun::run() {
     scenario::ScenarioRow trial_row = row_plan_.row;
     trial_row.requests_per_second = rate;
     const std::uint32_t first_second = numbering.test;
-    RowAttempt attempted = steps_.attempt(trial_row, numbering);
+    RowAttempt attempted = steps_.attempt(
+        trial_row, numbering,
+        CertainFailure(*row_plan_.row.capacity_goal, rate, row_plan_.row.test_seconds));
     ++trial_number;
     if (attempted.stopped) {
       return std::nullopt;
@@ -114,6 +173,10 @@ std::optional<results::SummaryRow> CapacityRowRun::run() {
     }
     JudgedTrial judged = judge(rate, attempted, first_second);
     judged.record.trial = trial_number;
+    if (attempted.ended_early && !judged.record.reason.empty()) {
+      judged.record.reason += " (ended after " + std::to_string(attempted.test_seconds.size()) +
+                              " s: its failure was certain)";
+    }
     search.record(judged.outcome);
     judged.record.confirmation = search.trials().back().confirmation;
     context_.store.addCapacityTrial(result_id_, judged.record);

@@ -24,9 +24,12 @@ namespace benchd::runner {
 /// on the run's thread.
 class CapacityRowRun {
  public:
-  /// `steps` is the (row, approach)'s RowRun; it must outlive this.
+  /// `steps` is the (row, approach)'s RowRun; it must outlive this. `warm_start` is the rate
+  /// earlier rounds found (warmStartRate), where this search starts in kWarmStepFactor steps;
+  /// none: from the row's requestsPerSecond, doubling.
   CapacityRowRun(RowRun& steps, const RowRunContext& context, const RowPlan& row_plan,
-                 const Approach& approach, store::ResultId result_id);
+                 const Approach& approach, store::ResultId result_id,
+                 std::optional<double> warm_start);
 
   /// The summary row (a failed one included); nullopt when a stop request cut the search short.
   std::optional<results::SummaryRow> run();
@@ -50,11 +53,22 @@ class CapacityRowRun {
   const RowPlan& row_plan_;
   const Approach& approach_;
   store::ResultId result_id_;
+  std::optional<double> warm_start_;
   std::vector<results::SecondRecord> all_test_seconds_;
 };
 
-/// The search's settings for a row: from its requestsPerSecond, at `resolution` (a share).
+/// The search's settings for a row at `resolution` (a share): from its requestsPerSecond,
+/// doubling; or from `warm_start` in kWarmStepFactor steps.
 [[nodiscard]] CapacitySearchSettings capacitySettingsFor(const scenario::ScenarioRow& row,
-                                                         double resolution);
+                                                         double resolution,
+                                                         std::optional<double> warm_start);
+
+/// Where a later round's search of (scenario, approach) starts: the median rate the earlier
+/// rounds among `finished` found (searches that found none and failed runs left out); none
+/// before the first such round. Each round's bracket still rests on its own trials, so this
+/// saves trials, not independence: a resumed run computes the same from its stored results.
+[[nodiscard]] std::optional<double> warmStartRate(const std::vector<results::SummaryRow>& finished,
+                                                  const std::string& scenario,
+                                                  const std::string& approach);
 
 }  // namespace benchd::runner

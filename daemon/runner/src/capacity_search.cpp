@@ -37,6 +37,8 @@ CapacitySearch::CapacitySearch(CapacitySearchSettings settings) : settings_(sett
   check(settings_.resolution >= 0.001 && settings_.resolution <= 1.0,
         "capacity search: resolution must be from 0.001 (0.1 %) to 1 (100 %)");
   check(settings_.max_trials >= 2, "capacity search: max_trials must be at least 2");
+  check(settings_.step_factor >= 1.01 && settings_.step_factor <= 16.0,
+        "capacity search: step_factor must be from 1.01 to 16");
   next_ = settings_.start_rate;
 }
 
@@ -67,10 +69,10 @@ void CapacitySearch::record(TrialOutcome outcome) {
       low_confirmed_ = false;
     }
   } else {
-    if (outcome == TrialOutcome::kGeneratorSaturated) {
-      // Above this the generator, not the server, is what fails: nothing more to learn here.
-      end(CapacityVerdict::kGeneratorSaturated);
-      return;
+    // A trial where the generator saturated brackets like a failure: the search narrows below
+    // it all the same, and only the verdict says whose limit the bracket's top end is.
+    if (!high_ || rate <= *high_) {
+      high_saturated_ = outcome == TrialOutcome::kGeneratorSaturated;
     }
     high_ = high_ ? std::min(*high_, rate) : rate;
     if (confirming_ || (low_ && rate <= *low_)) {
@@ -89,7 +91,7 @@ void CapacitySearch::record(TrialOutcome outcome) {
 
 void CapacitySearch::plan() {
   if (low_ && high_ && (*high_ - *low_) / *low_ <= settings_.resolution && low_confirmed_) {
-    end(CapacityVerdict::kFound);
+    end(high_saturated_ ? CapacityVerdict::kGeneratorSaturated : CapacityVerdict::kFound);
     return;
   }
   if (trials_.size() >= settings_.max_trials) {
@@ -97,7 +99,7 @@ void CapacitySearch::plan() {
     return;
   }
   if (!low_ && high_) {
-    const double lower = *high_ / 2.0;
+    const double lower = *high_ / settings_.step_factor;
     if (*high_ <= settings_.min_rate) {
       end(CapacityVerdict::kNone);
       return;
@@ -110,7 +112,7 @@ void CapacitySearch::plan() {
       end(CapacityVerdict::kAtMaximum);
       return;
     }
-    next_ = std::min(*low_ * 2.0, settings_.max_rate);
+    next_ = std::min(*low_ * settings_.step_factor, settings_.max_rate);
     return;
   }
   // Both ends known.

@@ -153,9 +153,11 @@ void ResultsFolder::finish(const std::vector<results::SummaryRow>& rows,
     }
   }
   for (const results::SummaryRow& row : rows) {
-    const std::string image = row.scenario + "/" + row.approach + ".png";
-    if (std::filesystem::exists(dir_ / image)) {
-      document.images.insert(image);
+    for (const std::string& image :
+         {row.scenario + "/" + row.approach + ".png", row.scenario + "/capacity.png"}) {
+      if (std::filesystem::exists(dir_ / image)) {
+        document.images.insert(image);
+      }
     }
   }
   writeFile(dir_ / "results.md",

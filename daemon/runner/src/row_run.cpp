@@ -126,7 +126,8 @@ std::optional<results::SummaryRow> RowRun::run() {
   }
 }
 
-RowAttempt RowRun::attempt(const scenario::ScenarioRow& row, SecondNumbering& numbering) {
+RowAttempt RowRun::attempt(const scenario::ScenarioRow& row, SecondNumbering& numbering,
+                           const EndsEarly& ends_early) {
   RowAttempt attempted;
   try {
     WorkerLaunch launch;
@@ -151,8 +152,8 @@ RowAttempt RowRun::attempt(const scenario::ScenarioRow& row, SecondNumbering& nu
       return attempted;
     }
     std::optional<measurement::PhaseKind> died_in;
-    std::optional<loadgen::ScenarioResult> phases =
-        measure(worker, row, numbering, attempted.test_seconds, died_in);
+    std::optional<loadgen::ScenarioResult> phases = measure(
+        worker, row, numbering, attempted.test_seconds, ends_early, attempted.ended_early, died_in);
     if (!phases) {
       attempted.stopped = true;
       return attempted;
@@ -244,8 +245,8 @@ std::optional<RowFailure> RowRun::verifyAnswers(WorkerSupervisor& worker, const 
 
 std::optional<loadgen::ScenarioResult> RowRun::measure(
     WorkerSupervisor& worker, const scenario::ScenarioRow& row, SecondNumbering& numbering,
-    std::vector<results::SecondRecord>& test_seconds,
-    std::optional<measurement::PhaseKind>& died_in) {
+    std::vector<results::SecondRecord>& test_seconds, const EndsEarly& ends_early,
+    bool& ended_early, std::optional<measurement::PhaseKind>& died_in) {
   const std::unique_ptr<DatabaseServer>& database = context_.database;
   const pid_t database_pid =
       row_plan_.needs_database && database ? database->serverPid() : pid_t{0};
@@ -283,6 +284,10 @@ std::optional<loadgen::ScenarioResult> RowRun::measure(
     context_.observer.onSecond(context_.progress(stepOf(snapshot.phase), elapsed, phase_seconds),
                                second);
     if (snapshot.phase == measurement::PhaseKind::kTest) {
+      if (ends_early && !ended_early && ends_early(second)) {
+        ended_early = true;
+        context_.engine.requestStop();
+      }
       test_seconds.push_back(std::move(second));
     }
   };

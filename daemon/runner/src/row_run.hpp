@@ -48,11 +48,17 @@ struct SecondNumbering {
   std::uint32_t test = 0;
 };
 
+/// Asked after every stored test second of an attempt (the second as stored): true ends the
+/// test phase there, as a stop request would, but the attempt goes on to its judgement. For a
+/// capacity trial whose failure is already certain.
+using EndsEarly = std::function<bool(const results::SecondRecord&)>;
+
 /// What one pass through the steps gave: the load's phases, or why it failed, or a stop.
 struct RowAttempt {
   std::optional<loadgen::ScenarioResult> phases;  ///< set unless failed or stopped
   std::optional<RowFailure> failure;
   bool stopped = false;                             ///< a stop request cut it short
+  bool ended_early = false;                         ///< its EndsEarly said so
   std::vector<results::SecondRecord> test_seconds;  ///< as stored, numbered on
   std::string worker_stop;  ///< how the worker ended at its stop, if not cleanly
   std::uint64_t memory_cap_bytes = 0;
@@ -89,7 +95,8 @@ class RowRun {
   /// Launch a fresh worker → wait until healthy → verify its answers → the phases of `row` (the
   /// plan's row, or a trial's copy at another rate), every second stored under this result as
   /// numbered by `numbering` (which moves on) → judge what the load left → stop the worker.
-  RowAttempt attempt(const scenario::ScenarioRow& row, SecondNumbering& numbering);
+  RowAttempt attempt(const scenario::ScenarioRow& row, SecondNumbering& numbering,
+                     const EndsEarly& ends_early = {});
 
  private:
   [[nodiscard]] bool stopping() const { return context_.stop_requested.load(); }
@@ -102,6 +109,7 @@ class RowRun {
                                                  const scenario::ScenarioRow& row,
                                                  SecondNumbering& numbering,
                                                  std::vector<results::SecondRecord>& test_seconds,
+                                                 const EndsEarly& ends_early, bool& ended_early,
                                                  std::optional<measurement::PhaseKind>& died_in);
   std::optional<RowFailure> judgeAfterLoad(WorkerSupervisor& worker,
                                            const loadgen::ScenarioResult& phases,

@@ -140,9 +140,12 @@ void printPlan(std::ostream& out, const RunPlan& plan, const std::string& scenar
       << plan.peak_connections << " connections\n";
   if (plan.approaches.size() >= 2) {
     // Before a study starts: what these repeats can find (every metric of every row a cell).
-    out << "winners: "
-        << results::detectableLeadText(plan.repeats, plan.rows.size() * results::kMetricCount)
-        << "\n";
+    // A capacity row ranks two cells: the rate found and the errors.
+    std::size_t cells = 0;
+    for (const RowPlan& row_plan : plan.rows) {
+      cells += row_plan.row.capacity_goal ? 2 : results::kMetricCount;
+    }
+    out << "winners: " << results::detectableLeadText(plan.repeats, cells) << "\n";
   }
 }
 

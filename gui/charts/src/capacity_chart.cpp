@@ -25,6 +25,14 @@ QString seriesName(const QString& approach, const QString& outcome) {
   return QStringLiteral("%1 (%2)").arg(approach, outcome);
 }
 
+/// The goal as the chart shows it: Qt Charts reads titles and legend names as rich text, where
+/// "<=" would start a tag and cut the rest off.
+QString shownGoal(const QString& goal) {
+  QString shown = goal;
+  shown.replace(QStringLiteral("<="), QStringLiteral(" \u2264 "));
+  return shown.toHtmlEscaped();
+}
+
 /// The log axes' range around `low`..`high`: whole decades, so the ticks read 1, 10, 100.
 std::pair<qreal, qreal> decades(double low, double high) {
   const double bottom = std::pow(10.0, std::floor(std::log10(std::max(low, 1e-3))));
@@ -93,7 +101,7 @@ void CapacityChart::redraw() {
   chart_->setTitle(goal_.isEmpty() ? tr("Capacity search")
                                    : tr("Capacity search: the rate asked against the latency "
                                         "of the goal %1")
-                                         .arg(goal_));
+                                         .arg(shownGoal(goal_)));
   std::vector<std::string> names;
   for (const QString& approach : approaches_) {
     names.push_back(approach.toStdString());
@@ -117,7 +125,7 @@ void CapacityChart::redraw() {
   const auto [y_low, y_high] = decades(latency_low, latency_high);
   auto* x_axis = new QLogValueAxis();
   x_axis->setTitleText(tr("arrival rate asked, req/s"));
-  x_axis->setLabelFormat(QStringLiteral("%g"));
+  x_axis->setLabelFormat(QStringLiteral("%.0f"));
   x_axis->setRange(x_low, x_high);
   auto* y_axis = new QLogValueAxis();
   y_axis->setTitleText(tr("latency at the goal's percentile, ms"));
@@ -133,7 +141,7 @@ void CapacityChart::redraw() {
   };
   if (bound_millis_ > 0.0) {
     auto* goal = new QLineSeries();
-    goal->setName(tr("goal %1").arg(goal_));
+    goal->setName(tr("goal %1").arg(shownGoal(goal_)));
     goal->setPen(QPen(Qt::darkRed, 1.5, Qt::DashLine));
     goal->append(x_low, bound_millis_);
     goal->append(x_high, bound_millis_);

@@ -20,17 +20,24 @@ inline constexpr std::uint32_t kMaxCapacityTrials = 20;
 /// What a run's plan counts per search for its time estimate.
 inline constexpr std::uint32_t kTypicalCapacityTrials = 10;
 
-/// How a capacity search steps: from `start_rate`, doubling after each passing trial and halving
-/// after each failing one until a pass and a fail bracket the capacity, then bisecting
-/// (geometric mean) until the bracket's width is at most `resolution` of its low end, then
-/// running the low end once more to confirm it.
+/// How a capacity search steps: from `start_rate`, multiplying by `step_factor` after each passing
+/// trial and dividing by it after each failing one until a pass and a fail bracket the capacity,
+/// then bisecting (geometric mean) until the bracket's width is at most `resolution` of its low
+/// end, then running the low end once more to confirm it.
 struct CapacitySearchSettings {
   double start_rate = 1'000.0;  ///< req/s of the first trial, from min_rate to max_rate
   double resolution = kDefaultCapacityResolution;  ///< (high - low) / low narrow enough
   std::uint32_t max_trials = kMaxCapacityTrials;
   double min_rate = 1.0;           ///< below this no rate passed: the capacity is 0
   double max_rate = 10'000'000.0;  ///< the highest rate the generator is asked for
+  /// 2 from a guess; a smaller step from a rate known to be close (the median an approach's
+  /// earlier rounds found: kWarmStepFactor), which brackets it in fewer trials.
+  double step_factor = 2.0;
 };
+
+/// The step of a search that starts at the rate earlier rounds of the same (row, approach)
+/// found: a round's capacity is within a quarter of the others' on a quiet machine.
+inline constexpr double kWarmStepFactor = 1.25;
 
 /// What one fixed-rate trial showed (the judge of a trial decides: the goal percentile within
 /// its bound with dropped arrivals counted above it, no errors, the achieved rate close to the
@@ -38,19 +45,20 @@ struct CapacitySearchSettings {
 enum class TrialOutcome {
   kPass,
   kFail,
-  /// Failed while the load generator itself was saturated: the server's limit was not reached,
-  /// so the search cannot go higher on this machine.
+  /// Failed while the load generator itself was saturated: not the server's limit, but the
+  /// highest rate this machine can ask for; the search narrows below it as below a failure.
   kGeneratorSaturated,
 };
 
 /// How a search ended.
 enum class CapacityVerdict {
-  kSearching,           ///< not ended: nextRate() has a rate
-  kFound,               ///< capacity() passed (twice), the bracket is within the resolution
-  kNone,                ///< no rate down to min_rate passed: capacity 0
-  kGeneratorSaturated,  ///< capacity() is a lower bound: the generator saturated above it
-  kAtMaximum,           ///< max_rate passed: capacity() is a lower bound
-  kTrialLimit,          ///< max_trials ran out: capacity() is the highest pass, unconfirmed
+  kSearching,  ///< not ended: nextRate() has a rate
+  kFound,      ///< capacity() passed (twice), the bracket is within the resolution
+  kNone,       ///< no rate down to min_rate passed: capacity 0
+  /// capacity() is a lower bound: the bracket's top end is where the generator saturated
+  kGeneratorSaturated,
+  kAtMaximum,   ///< max_rate passed: capacity() is a lower bound
+  kTrialLimit,  ///< max_trials ran out: capacity() is the highest pass, unconfirmed
 };
 
 [[nodiscard]] std::string verdictName(CapacityVerdict verdict);
@@ -82,7 +90,8 @@ class CapacitySearch {
   [[nodiscard]] CapacityVerdict verdict() const noexcept { return verdict_; }
   /// The highest rate that passed and still stands (0 when none did).
   [[nodiscard]] double capacity() const noexcept { return low_.value_or(0.0); }
-  /// The lowest rate that failed above capacity(), if any.
+  /// The lowest rate that failed above capacity(), if any (for kGeneratorSaturated, where the
+  /// generator saturated).
   [[nodiscard]] std::optional<double> failedAt() const noexcept { return high_; }
   [[nodiscard]] const std::vector<CapacityTrial>& trials() const noexcept { return trials_; }
   [[nodiscard]] const CapacitySearchSettings& settings() const noexcept { return settings_; }
@@ -95,7 +104,8 @@ class CapacitySearch {
   CapacitySearchSettings settings_;
   std::optional<double> low_;
   std::optional<double> high_;
-  std::vector<double> passes_;  ///< every rate that passed, confirmed or not
+  bool high_saturated_ = false;  ///< high_ failed with the generator saturated
+  std::vector<double> passes_;   ///< every rate that passed, confirmed or not
   bool low_confirmed_ = false;
   bool confirming_ = false;
   double next_ = 0.0;
