@@ -497,7 +497,7 @@ TEST(WinnerDecision, ACapacityScenarioRanksOnlyTheRateFoundAndItsErrors) {
   EXPECT_EQ(cellOf(grid, std::string(kCapacityMetric), "capacity").winner, "fast");
   // Its latency was measured at each approach's own capacity: not a contest.
   const WinnersCell& at_capacity = cellOf(grid, "latency_millis_p50", "capacity");
-  EXPECT_EQ(at_capacity.outcome, CellOutcome::kUndecided);
+  EXPECT_EQ(at_capacity.outcome, CellOutcome::kEmpty);
   EXPECT_EQ(at_capacity.winner, "");
   EXPECT_NE(at_capacity.verdict.find("own capacity"), std::string::npos) << at_capacity.verdict;
   // The fixed-load scenario ranks as ever, and has no capacity contest.

@@ -79,7 +79,8 @@ bool excludeBusyHostCells(WinnersGrid& grid,
 /// In a run with capacity rows (a kCapacityMetric column), a capacity scenario ranks only the
 /// rate its searches found and the errors (which de-rank as anywhere): its other metrics were
 /// measured at each approach's own capacity, different rates, so comparing them would charge
-/// the approach that held more load. Fixed-load scenarios have no capacity contest.
+/// the approach that held more load; they are no contest (kEmpty, with the reason as verdict).
+/// Fixed-load scenarios have no capacity contest.
 void limitCapacityContests(WinnersGrid& grid, const ResultsTable& runs,
                            const std::vector<std::string>& lower_bounds) {
   const std::optional<std::size_t> capacity = runs.metricIndex(kCapacityMetric);
@@ -112,10 +113,10 @@ void limitCapacityContests(WinnersGrid& grid, const ResultsTable& runs,
             "not ranked: a search stopped below the server's limit (the load "
             "generator saturated, or the highest rate held), so its rate is only a "
             "lower bound";
-      } else if (is_search && !kept && cell.outcome != CellOutcome::kEmpty) {
-        cell.outcome = CellOutcome::kUndecided;
-        cell.winner.clear();
-        cell.alpha = 0.0;
+      } else if (is_search && !kept) {
+        // Not a contest at all (so not counted among the grid's contests or its no-winners);
+        // the values stay in results.md's details.
+        cell = WinnersCell{};
         cell.verdict =
             "not ranked: a capacity scenario's metrics are measured at each "
             "approach's own capacity; its contest is " +
