@@ -512,6 +512,29 @@ TEST(WinnerDecision, ACapacityScenarioRanksOnlyTheRateFoundAndItsErrors) {
             plain.metrics.end());
 }
 
+TEST(WinnerDecision, ACapacityLeadMustExceedTheSearchesResolution) {
+  // fast holds 10 % more in every round: a lead a 3 % search shows, a 25 % one cannot.
+  for (const double resolution : {0.03, 0.25}) {
+    std::vector<SummaryRow> runs;
+    for (std::uint32_t round = 1; round <= 10; ++round) {
+      for (const char* approach : {"fast", "slow"}) {
+        SummaryRow row;
+        row.scenario = "capacity";
+        row.approach = approach;
+        row.round = round;
+        row.setMetric("requests_error", 0.0);
+        const double rate = std::string(approach) == "fast" ? 1'100.0 : 1'000.0;
+        row.capacity = CapacityResult{"p99<=50ms", rate + round, 0.0, "found", 8, resolution};
+        runs.push_back(row);
+      }
+    }
+    const WinnersGrid grid = decideRunWinners(runs, {"fast", "slow"}, WinnerRule::kSignificant,
+                                              shippedNoiseThresholds());
+    const WinnersCell& cell = cellOf(grid, std::string(kCapacityMetric), "capacity");
+    EXPECT_EQ(cell.winner, resolution < 0.1 ? "fast" : "") << resolution << ": " << cell.verdict;
+  }
+}
+
 TEST(WinnerDecision, ACapacityThatIsOnlyALowerBoundIsNotRanked) {
   const WinnersGrid grid = decideRunWinners(capacityRuns(4), {"fast", "slow"},
                                             WinnerRule::kSignificant, shippedNoiseThresholds());

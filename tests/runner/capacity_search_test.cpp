@@ -38,7 +38,9 @@ TEST(CapacitySearch, FindsAKnownCapacityWithinTheResolutionFromAnyDistance) {
     ASSERT_TRUE(search.failedAt().has_value()) << capacity;
     EXPECT_LE(search.capacity(), capacity);
     EXPECT_GT(*search.failedAt(), capacity);
-    EXPECT_LE((*search.failedAt() - search.capacity()) / search.capacity(), 0.03) << capacity;
+    // Within the resolution, or within 1 req/s (trials run at whole rates).
+    const double width = *search.failedAt() - search.capacity();
+    EXPECT_TRUE(width / search.capacity() <= 0.03 || width <= 1.0) << capacity << " " << width;
     EXPECT_LE(search.trials().size(), 20U) << capacity;
     // The rate reported passed twice: the last trial confirmed it.
     EXPECT_TRUE(search.trials().back().confirmation);

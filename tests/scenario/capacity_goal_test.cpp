@@ -40,6 +40,9 @@ TEST(CapacityGoal, ABadGoalIsRefusedSayingWhatWasExpected) {
   EXPECT_NE(refusal("p99<=50").find("unit must be ms or s"), std::string::npos);
   EXPECT_NE(refusal("p99<=50 ms").find("unit must be ms or s"), std::string::npos);
   EXPECT_NE(refusal("p99<=50us").find("'p99<=50us'"), std::string::npos);
+  EXPECT_NE(refusal("p99<=61s").find("at most 60 s"), std::string::npos);
+  EXPECT_NE(refusal("p99<=1e20ms").find("at most 60 s"), std::string::npos);
+  EXPECT_EQ(refusal("p99<=60s"), "");
   EXPECT_EQ(refusal("p50<=5ms"), "");
 }
 

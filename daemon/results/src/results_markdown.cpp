@@ -402,7 +402,9 @@ void writeResultsMarkdown(std::ostream& out, const ResultsDocument& document) {
         }
         if (result->capacity) {
           out << "Capacity: " << capacityText(*result->capacity)
-              << "; the numbers of its highest passing trial:\n\n";
+              << (result->capacity->requests_per_second > 0.0
+                      ? "; the numbers of its highest passing trial:\n\n"
+                      : "; no trial passed, the numbers of its last trial:\n\n");
         }
         writeKeyNumbers(out, *result);
       }

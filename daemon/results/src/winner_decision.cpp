@@ -126,6 +126,12 @@ void limitCapacityContests(WinnersGrid& grid, const ResultsTable& runs,
   }
 }
 
+/// The relative noise threshold a lead in `metric` must exceed (see DecisionSettings).
+double shareOf(std::string_view metric, const DecisionSettings& settings) {
+  const double share = settings.noise.of(metric);
+  return metric == kCapacityMetric ? std::max(share, settings.capacity_resolution) : share;
+}
+
 /// The values of two approaches' runs of one scenario, paired by round: the k-th run of each
 /// is from round k (runs are stored in the order they ran, and every round runs every approach
 /// once). A round where either run has no value (it failed) has no pair.
@@ -360,7 +366,7 @@ TestedCell testCell(WinnersCell& cell, const std::string& scenario, const std::s
     } else {
       const PairedRuns paired = pairedRuns(runs, *top_runs, *other_runs, metric);
       margins = marginsBeyondNoise(paired, direction,
-                                   noiseThreshold(metric_name, settings.noise.of(metric_name)));
+                                   noiseThreshold(metric_name, shareOf(metric_name, settings)));
       rounds = paired.top.size();
       const std::vector<double> leads = roundLeads(paired, direction);
       const stats::MedianInterval interval =
@@ -586,6 +592,10 @@ WinnersGrid decideRunWinners(const std::vector<SummaryRow>& runs,
     }
   }
   for (const SummaryRow& run : runs) {
+    if (run.capacity) {
+      settings.capacity_resolution =
+          std::max(settings.capacity_resolution, run.capacity->resolution);
+    }
     if (run.capacity && run.capacity->lowerBound() &&
         std::find(settings.capacity_lower_bounds.begin(), settings.capacity_lower_bounds.end(),
                   run.scenario) == settings.capacity_lower_bounds.end()) {

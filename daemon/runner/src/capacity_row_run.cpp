@@ -1,6 +1,5 @@
 #include "capacity_row_run.hpp"
 
-#include <benchd/results/statistics.hpp>
 #include <benchd/results/summary_metrics.hpp>
 #include <benchd/runner/capacity_trial.hpp>
 
@@ -33,69 +32,7 @@ double millisOf(std::uint64_t micros) {
   return static_cast<double>(micros) / 1000.0;
 }
 
-/// Whether a trial has certainly failed already, asked after each of its test seconds: a failed
-/// request, or more arrivals above the goal's bound (or dropped) than the goal's percentile
-/// leaves of all the arrivals the trial will make. Counts only buckets wholly above the bound,
-/// so it never ends a trial the judge would pass. One per trial; not thread-safe (the load
-/// generator's snapshot callback calls it, one second at a time).
-class CertainFailure {
- public:
-  CertainFailure(const scenario::CapacityGoal& goal, std::uint32_t rate, std::uint32_t test_seconds)
-      : bound_micros_(static_cast<std::uint64_t>(std::ceil(goal.bound_millis * 1000.0))),
-        allowed_(static_cast<std::uint64_t>(
-            std::floor((1.0 - goal.percentile / 100.0) * static_cast<double>(rate) *
-                       static_cast<double>(test_seconds)))) {}
-
-  bool operator()(const results::SecondRecord& second) {
-    const measurement::LoadCounters& counters = second.load.counters;
-    if (counters.errors.total() > 0) {
-      return true;
-    }
-    late_ += counters.dropped_arrivals;
-    for (const measurement::HistogramBucket& bucket : second.load.latency_buckets) {
-      if (bucket.lowest_micros > bound_micros_) {
-        late_ += bucket.count;
-      }
-    }
-    return late_ > allowed_;
-  }
-
- private:
-  std::uint64_t bound_micros_;
-  std::uint64_t allowed_;
-  std::uint64_t late_ = 0;  ///< arrivals above the bound or dropped so far
-};
-
 }  // namespace
-
-CapacitySearchSettings capacitySettingsFor(const scenario::ScenarioRow& row, double resolution,
-                                           std::optional<double> warm_start) {
-  CapacitySearchSettings settings;
-  settings.resolution = resolution;
-  settings.start_rate = row.requests_per_second.value_or(static_cast<std::uint32_t>(1'000));
-  if (warm_start && *warm_start >= settings.min_rate) {
-    settings.start_rate = *warm_start;
-    settings.step_factor = kWarmStepFactor;
-  }
-  settings.max_trials = kMaxCapacityTrials;
-  settings.max_rate = std::max(settings.max_rate, settings.start_rate);
-  return settings;
-}
-
-std::optional<double> warmStartRate(const std::vector<results::SummaryRow>& finished,
-                                    const std::string& scenario, const std::string& approach) {
-  std::vector<double> rates;
-  for (const results::SummaryRow& row : finished) {
-    if (row.scenario == scenario && row.approach == approach && !row.failed && row.capacity &&
-        row.capacity->requests_per_second > 0.0) {
-      rates.push_back(row.capacity->requests_per_second);
-    }
-  }
-  if (rates.empty()) {
-    return std::nullopt;
-  }
-  return results::stats::median(rates);
-}
 
 CapacityRowRun::CapacityRowRun(RowRun& steps, const RowRunContext& context, const RowPlan& row_plan,
                                const Approach& approach, store::ResultId result_id,
@@ -123,13 +60,14 @@ CapacityRowRun::JudgedTrial CapacityRowRun::judge(std::uint32_t rate, const RowA
   record.dropped_arrivals = test.totals.dropped_arrivals;
   record.generator_cpu_percent = test.generator_cpu_percent_avg;
   TrialMeasurement measured;
-  measured.intended_requests_per_second = record.intended_requests_per_second;
-  measured.achieved_requests_per_second = record.achieved_requests_per_second;
+  measured.intended_requests_per_second = test.intended_requests_per_second;
+  measured.achieved_requests_per_second = test.achieved_requests_per_second;
   measured.goal_latency_millis = record.goal_latency_millis;
   measured.requests_ok = record.requests_ok;
   measured.requests_error = record.requests_error;
   measured.dropped_arrivals = record.dropped_arrivals;
-  measured.generator_saturated = test.generator_saturated;
+  measured.generator_cpu_share =
+      test.generator_cpu_percent_avg / (100.0 * std::max<std::uint32_t>(1, test.generator_cores));
   TrialVerdict verdict = judgeTrial(goal, measured);
   record.outcome = outcomeName(verdict.outcome);
   record.reason = std::move(verdict.reason);

@@ -4,6 +4,7 @@
 
 #include <benchd/results/capacity_result.hpp>
 #include <benchd/runner/capacity_search.hpp>
+#include <benchd/runner/capacity_trial.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -56,19 +57,5 @@ class CapacityRowRun {
   std::optional<double> warm_start_;
   std::vector<results::SecondRecord> all_test_seconds_;
 };
-
-/// The search's settings for a row at `resolution` (a share): from its requestsPerSecond,
-/// doubling; or from `warm_start` in kWarmStepFactor steps.
-[[nodiscard]] CapacitySearchSettings capacitySettingsFor(const scenario::ScenarioRow& row,
-                                                         double resolution,
-                                                         std::optional<double> warm_start);
-
-/// Where a later round's search of (scenario, approach) starts: the median rate the earlier
-/// rounds among `finished` found (searches that found none and failed runs left out); none
-/// before the first such round. Each round's bracket still rests on its own trials, so this
-/// saves trials, not independence: a resumed run computes the same from its stored results.
-[[nodiscard]] std::optional<double> warmStartRate(const std::vector<results::SummaryRow>& finished,
-                                                  const std::string& scenario,
-                                                  const std::string& approach);
 
 }  // namespace benchd::runner

@@ -90,7 +90,11 @@ void CapacitySearch::record(TrialOutcome outcome) {
 }
 
 void CapacitySearch::plan() {
-  if (low_ && high_ && (*high_ - *low_) / *low_ <= settings_.resolution && low_confirmed_) {
+  // Narrow enough at the resolution, or within 1 req/s: trials run at whole rates, so a finer
+  // bracket at a low rate would only repeat them.
+  if (low_ && high_ &&
+      ((*high_ - *low_) / *low_ <= settings_.resolution || *high_ - *low_ <= 1.0) &&
+      low_confirmed_) {
     end(high_saturated_ ? CapacityVerdict::kGeneratorSaturated : CapacityVerdict::kFound);
     return;
   }
@@ -116,7 +120,7 @@ void CapacitySearch::plan() {
     return;
   }
   // Both ends known.
-  if ((*high_ - *low_) / *low_ > settings_.resolution) {
+  if ((*high_ - *low_) / *low_ > settings_.resolution && *high_ - *low_ > 1.0) {
     next_ = std::sqrt(*low_ * *high_);
     return;
   }

@@ -268,6 +268,9 @@ std::optional<loadgen::ScenarioResult> RowRun::measure(
     }
     return true;
   };
+  // This attempt's seconds start where the result's earlier attempts' ended.
+  const std::int64_t warmup_offset = numbering.warmup_end_micros;
+  const std::int64_t test_offset = numbering.test_end_micros;
   const auto on_snapshot = [&](const measurement::LoadSnapshot& snapshot) {
     if (stopping()) {
       // A stop that came between the check below and the engine's start of the row was
@@ -276,8 +279,11 @@ std::optional<loadgen::ScenarioResult> RowRun::measure(
     }
     results::SecondRecord second;
     second.load = results::LoadSecond::of(snapshot);
-    second.load.index =
-        snapshot.phase == measurement::PhaseKind::kTest ? numbering.test++ : numbering.warmup++;
+    const bool test_phase = snapshot.phase == measurement::PhaseKind::kTest;
+    second.load.index = test_phase ? numbering.test++ : numbering.warmup++;
+    second.load.start_micros += test_phase ? test_offset : warmup_offset;
+    std::int64_t& phase_end = test_phase ? numbering.test_end_micros : numbering.warmup_end_micros;
+    phase_end = std::max(phase_end, second.load.start_micros + second.load.duration_micros);
     second.system = samplers->sample(worker);
     context_.store.addSecond(result_id_, second);
     const double elapsed = common::secondsOfMicros((snapshot.start + snapshot.duration).count());

@@ -42,10 +42,13 @@ struct RowFailure {
 };
 
 /// Where the next stored second of each phase goes: a result's seconds are numbered on across
-/// the attempts that make it (a capacity search's trials), from 0.
+/// the attempts that make it (a capacity search's trials), from 0, and their start times too,
+/// so a later trial's seconds follow the earlier ones' in charts instead of overlapping them.
 struct SecondNumbering {
   std::uint32_t warmup = 0;
   std::uint32_t test = 0;
+  std::int64_t warmup_end_micros = 0;  ///< where the phase's stored seconds end so far
+  std::int64_t test_end_micros = 0;
 };
 
 /// Asked after every stored test second of an attempt (the second as stored): true ends the

@@ -60,6 +60,9 @@ CapacityGoal CapacityGoal::parse(std::string_view text) {
   } else {
     return refuse("the bound's unit must be ms or s");
   }
+  if (goal.bound_millis > kMaxBoundMillis) {
+    return refuse("the bound must be at most 60 s (the longest latency measured exactly)");
+  }
   return goal;
 }
 

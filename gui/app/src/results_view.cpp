@@ -223,6 +223,7 @@ void ResultsView::showResult(const QString& scenario, const QString& approach, i
 void ResultsView::showTrials(const QString& scenario, const QString& approach, int repeat,
                              const QString& goal) {
   capacity_->clear();
+  const std::uint64_t request = ++trials_request_;  // a later choice makes this one stale
   if (goal.isEmpty()) {
     capacity_->hide();
     return;
@@ -240,8 +241,8 @@ void ResultsView::showTrials(const QString& scenario, const QString& approach, i
                .arg(run)
                .arg(encoded(scenario), encoded(approach))
                .arg(repeat),
-           [this, run, approach](const ApiReply& reply) {
-             if (run != run_) {
+           [this, run, approach, request](const ApiReply& reply) {
+             if (run != run_ || request != trials_request_) {
                return;
              }
              if (!reply.ok()) {

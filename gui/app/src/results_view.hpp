@@ -53,6 +53,8 @@ class ResultsView : public QWidget {
   QListWidget* results_ = nullptr;
   charts::ScenarioChart* chart_ = nullptr;
   charts::CapacityChart* capacity_ = nullptr;
+  std::uint64_t trials_request_ =
+      0;  ///< the latest showTrials(); replies to older ones are dropped
   QSpinBox* base_ = nullptr;
   QSpinBox* other_ = nullptr;
   QDoubleSpinBox* threshold_ = nullptr;

@@ -23,7 +23,9 @@ struct CapacityResult {
   /// at-maximum or trial-limit.
   std::string verdict;
   std::uint32_t trials = 0;
-  double resolution = 0.0;  ///< the bracket's width it stopped at, as a share of its low end
+  /// The resolution it ran at (a share): it stopped once the bracket was that narrow relative
+  /// to its low end, or within 1 req/s.
+  double resolution = 0.0;
 
   /// The search stopped below the server's limit (the load generator saturated, or the highest
   /// rate asked held): the rate is a lower bound, not the capacity.
@@ -44,7 +46,8 @@ struct CapacityTrialRecord {
   std::uint64_t requests_error = 0;
   std::uint64_t dropped_arrivals = 0;
   double generator_cpu_percent = 0.0;  ///< the load generator's average, % of one core
-  /// pass, fail or generator-saturated (a failure while the generator itself was the limit).
+  /// pass, fail or generator-saturated (a failure while the generator was busy: CPU at 90 % of
+  /// its cores or more, so the failure may be its own).
   std::string outcome;
   bool confirmation = false;  ///< a second trial at the bracket's low end
   std::string reason;         ///< why it failed; empty for a pass

@@ -54,6 +54,10 @@ struct DecisionSettings {
   /// saturated, or the highest rate held; CapacityResult::lowerBound): their capacity cell is
   /// not ranked, since a lower bound cannot be told from another.
   std::vector<std::string> capacity_lower_bounds;
+  /// The coarsest resolution the run's capacity searches stopped at (a share): a lead in
+  /// kCapacityMetric must exceed it as well as the metric's noise threshold, since two searches
+  /// of the same server may end anywhere within it, and warm starts repeat where they end.
+  double capacity_resolution = 0.0;
 };
 
 /// Whether `metric` measures the whole host rather than the approach's processes (host CPU and

@@ -10,6 +10,9 @@ namespace benchd::scenario {
 /// `bound_millis`. Written as `p99<=50ms`, `p99.9<=200ms`, `p50<=5ms` or `p99<=1.5s`. A row with
 /// one is a capacity search (runner::CapacitySearch), not a fixed load.
 struct CapacityGoal {
+  /// The longest bound: the load generator's latency histogram is exact to about a minute.
+  static constexpr double kMaxBoundMillis = 60'000.0;
+
   double percentile = 99.0;  ///< above 0, below 100
   double bound_millis = 0.0;
 
