@@ -14,12 +14,18 @@
 #     ended at a lower bound is not ranked).
 #
 # Usage: bench/results/capacity.sh [--repeat N] [--approach A,B,...] [--file F] [--known K]
-#                                  [--preset P] [-w S] [-t S] [--out DIR] [--no-build] [-h]
+#                                  [--preset P] [-w S] [-t S] [--out DIR] [--no-build]
+#                                  [--report DIR] [-h]
 #   --approach  the approaches to compare (default: every approach plugin; the first is the
 #               ratios' reference)
 #   --known K   the reference's max_rate (default 4000)
-# Defaults: --repeat 5, scenarios/scenarios-capacity.csv (2 rows of 2 + 5 s per trial, about
-# 10 trials in the first round and 6 in later ones: about 45 min for 6 approaches).
+#   --report DIR  run nothing: print the figures of an earlier run of this script (its --out
+#               DIR), also one that was stopped (then of the rounds it finished)
+# Defaults: --repeat 5, scenarios/scenarios-capacity.csv (2 rows of 2 + 5 s per trial). A
+# search takes 8 to 16 trials, fewer in later rounds when the server, not the generator, is
+# the limit: on the 2-core development machine a round of the no-delay row took about 12 min
+# (the load generator's core is the limit there, and its noise makes long searches), one of
+# the nested-call row about 6 min. bench/results/capacity-nested-call.csv is that row alone.
 set -euo pipefail
 # shellcheck source=bench/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -30,32 +36,39 @@ approach=callbacks-asio,coroutines-asio,fibers-asio,threads-asio,threads-poco
 file=scenarios/scenarios-capacity.csv
 known=4000
 out=""
+report=""
 overrides=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --known)
-      [ $# -ge 2 ] || bench_usage_error "--known needs a value"
-      known=$2
+    --known | --report)
+      [ $# -ge 2 ] || bench_usage_error "$1 needs a value"
+      if [ "$1" = --known ]; then known=$2; else report=$2; fi
       bench_shift=2 ;;
     *) bench_results_option "$@" ;;
   esac
   shift "$bench_shift"
 done
 
-bench_build
-bench_results_out  # out, stem
 reference="callbacks-asio[benchd.max_rate=$known]"
-bench_log "$file, $approach and $reference, --repeat $repeat, results in $out"
-started=$(date +%s)
-bench_run "$benchd" run "$file" --quiet "${overrides[@]}" -a "$approach,$reference" \
-  --repeat "$repeat" -o "$out/capacity" >&2 || {
-  status=$?
-  [ "$status" -eq 3 ] || exit "$status"
-  bench_log "some results failed; see their results.md"
-}
+if [ -n "$report" ]; then
+  out=$report
+  stem=$(basename "$file" .csv)
+  [ -d "$out/capacity/$stem" ] || bench_die "--report $report: no $out/capacity/$stem"
+  echo "capacity: $file, the rounds an earlier run finished ($report)"
+else
+  bench_build
+  bench_results_out  # out, stem
+  bench_log "$file, $approach and $reference, --repeat $repeat, results in $out"
+  started=$(date +%s)
+  bench_run "$benchd" run "$file" --quiet "${overrides[@]}" -a "$approach,$reference" \
+    --repeat "$repeat" -o "$out/capacity" >&2 || {
+    status=$?
+    [ "$status" -eq 3 ] || exit "$status"
+    bench_log "some results failed; see their results.md"
+  }
+  echo "capacity: $file, $repeat rounds in $(($(date +%s) - started)) s"
+fi
 folder="$out/capacity/$stem"
-
-echo "capacity: $file, $repeat rounds in $(($(date +%s) - started)) s"
 # The grid as results.md has it: ranked from the stored results, which know a lower bound (a
 # results file does not).
 grid=$(cat "$folder/results.md")

@@ -5,7 +5,8 @@ Usage: openapi_conformance_test.py BENCHD OPENAPI_YAML CONTROL_SOURCE_DIR
 
 Starts `BENCHD serve` on an ephemeral loopback port with its state in a temporary folder,
 calls every operation of the spec (successes and the error cases the daemon really produces,
-plus a real short run with its live events, metrics, results, winners and comparison) and
+plus a real short run with its live events, metrics, results, winners and comparison, and a
+capacity row's search with its trials and trial events) and
 checks every answer against the spec: the status must be declared for the operation (or be one
 of the shared responses of components/responses for requests that match no operation), the
 Content-Type must be one of the declared media types, declared required header fields must be
@@ -58,6 +59,13 @@ GOOD_CSV = ("scenario,k6Config,serverProfiles,delayCallDepth,delayInMillis,conne
             "requestsPerSecond,warmupDurationInSeconds,testDurationInSeconds\n"
             "conformance-get-time,get-time.js,,0,0,5,50,0,1\n")
 BAD_CSV = GOOD_CSV.replace(",0,0,5,50,0,1", ",0,0,abc,50,0,1")  # line 2, column 6
+# A capacity row against a worker of known capacity (benchd.max_rate): a search of a few trials.
+CAPACITY_CSV = ("scenario,k6Config,serverProfiles,delayCallDepth,delayInMillis,connections,"
+                "requestsPerSecond,warmupDurationInSeconds,testDurationInSeconds,capacityGoal\n"
+                "conformance-capacity,get-time-arrival-rate.js,,0,0,50,200,1,1,p99<=50ms\n")
+CAPACITY_RUN_BODY = {"repeat": 1, "scenarioFile": "conformance-capacity.csv",
+                     "approaches": ["callbacks-asio[benchd.max_rate=400]"],
+                     "capacityResolutionPercent": 25}
 MAX_BODY_BYTES = 4096
 
 
@@ -956,15 +964,15 @@ def exercise(c, project_dir):
             c.fail(f"GET /api/v1/compare?{query}: field is {problem.get('field')!r}, not {field}")
 
     # -- the finished run's events: replayed from the store, and the short answer --
-    def stream(last_event_id):
+    def stream(last_event_id, url=run_url):
         for _ in range(50):  # the live stream's slot may take a moment to be released
-            connection, response = d.open_stream(run_url + "/events", last_event_id)
+            connection, response = d.open_stream(url + "/events", last_event_id)
             if response.status != 503:
                 break
             response.read()
             connection.close()
             time.sleep(0.1)
-        reply = Reply("GET", f"{run_url}/events (Last-Event-ID: {last_event_id})",
+        reply = Reply("GET", f"{url}/events (Last-Event-ID: {last_event_id})",
                       response.status, response.getheaders(), b"")
         events = []
         if response.status == 200:
@@ -1026,6 +1034,34 @@ def exercise(c, project_dir):
     c.call(run_delete, other_url, 204)
     reply, _ = c.call(("GET", "/metrics"), "/metrics", 200)
     c.check_metrics(reply)
+
+    # -- a capacity row: its search in the results, the trials route and the trial events,
+    #    each against its schema --
+    capacity_upload = "/api/v1/scenario-files/conformance-capacity.csv"
+    c.call(file_put, capacity_upload, 201, body=CAPACITY_CSV, headers=csv_type)
+    _, created = c.call(create, "/api/v1/runs", 202, body=json.dumps(CAPACITY_RUN_BODY),
+                        headers=json_type)
+    capacity_url = f"/api/v1/runs/{(created or {}).get('id')}"
+    state = poll(lambda: state_of(capacity_url).get("status") not in ("queued", "running")
+                 and state_of(capacity_url), 180)
+    if not state or state.get("status") != "completed":
+        c.fail(f"{capacity_url}: the capacity run did not complete: {state}")
+    else:
+        _, results = c.call(("GET", "/api/v1/runs/{id}/results"), capacity_url + "/results", 200)
+        capacity_rows = (results or {}).get("rows", [])
+        if len(capacity_rows) != 1 or not capacity_rows[0].get("capacity"):
+            c.fail(f"GET {capacity_url}/results: no capacity search: {shorten(results)}")
+        approach = quote(CAPACITY_RUN_BODY["approaches"][0])
+        trials_url = f"{capacity_url}/results/conformance-capacity/{approach}/trials"
+        _, trials = c.call(trials_op, trials_url, 200)
+        if not trials or len(trials.get("trials", [])) < 2:
+            c.fail(f"GET {trials_url}: expected the search's trials: {shorten(trials)}")
+        replayed = stream("0", capacity_url)
+        c.check_events(f"GET {capacity_url}/events (Last-Event-ID: 0)", replayed, from_start=True)
+        if "trial" not in {event["event"] for event in replayed}:
+            c.fail(f"GET {capacity_url}/events (Last-Event-ID: 0): no trial event")
+    c.call(run_delete, capacity_url, 204)
+    c.call(file_delete, capacity_upload, 204)
 
 
 def main(argv):
