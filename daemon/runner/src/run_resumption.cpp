@@ -78,9 +78,10 @@ void requireSameRows(const std::vector<scenario::ScenarioRow>& then,
   for (std::size_t index = 0; index < then.size(); ++index) {
     const std::string difference = rowDifference(then[index], now[index]);
     if (!difference.empty()) {
-      throw ResumeError(ResumeProblem::kChanged, changed + "row " + std::to_string(index + 1) +
-                                                     " ('" + then[index].name + "') was " +
-                                                     difference);
+      std::string reason = changed;
+      reason += "row " + std::to_string(index + 1) + " ('" + then[index].name + "') was ";
+      reason += difference;
+      throw ResumeError(ResumeProblem::kChanged, reason);
     }
   }
 }
