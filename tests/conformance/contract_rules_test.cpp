@@ -1,7 +1,9 @@
 // Every rule of the plugin contract (benchd::conformance::contractRules(), the list `benchd
 // verify-plugin` runs) against every approach plugin of the build: one test case per rule and
-// plugin, named "<rule id>__<plugin>" with '.' and '-' as '_', so a failure names both. The
-// whole hostile corpus is sent here; verify-plugin sends a sample of it.
+// plugin, named "<rule id>__<plugin>" with '.' and '-' as '_', so a failure names both, and
+// one more per nested-call rule and client profile besides the native one,
+// "<rule id>__<plugin>__<client>". The whole hostile corpus is sent here; verify-plugin sends a
+// sample of it.
 #include "approach_plugins.hpp"
 #include "build_paths.hpp"
 #include "worker_process.hpp"
@@ -9,13 +11,13 @@
 #include <benchd/conformance/hostile_corpus.hpp>
 #include <benchd/conformance/rule.hpp>
 #include <benchd/conformance/rules.hpp>
-#include <benchd/sdk/plugin_entry.hpp>
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <ostream>
 #include <string>
-#include <tuple>
+#include <vector>
 
 namespace benchd::testing {
 namespace {
@@ -38,21 +40,43 @@ const PluginUnderTest& corpusHolder() {
   return holder;
 }
 
-class Conformance : public ::testing::TestWithParam<std::tuple<std::size_t, std::string>> {};
+/// One test: a rule, a plugin, and the client profile its workers serve under (empty: the
+/// plugin's native client).
+struct RuleCase {
+  std::size_t rule;
+  std::string plugin;
+  std::string client;
+};
+
+/// What ctest shows after a case's name (gtest would dump the struct's bytes).
+void PrintTo(const RuleCase& rule_case, std::ostream* out) {
+  *out << contractRules()[rule_case.rule].id << " on " << rule_case.plugin
+       << (rule_case.client.empty() ? "" : " with ") << rule_case.client;
+}
+
+/// The profiles an approach plugin's descriptor lists (plugin_entry.cpp); each lists
+/// client-curl besides its native client, which the runs without a client profile check.
+std::vector<std::string> listedProfiles(const std::string& plugin_name) {
+  return {"no-keep-alive", "postgres",
+          plugin_name == "threads-poco" ? "client-poco" : "client-beast", "client-curl"};
+}
+
+class Conformance : public ::testing::TestWithParam<RuleCase> {};
 
 TEST_P(Conformance, Rule) {
-  const Rule& rule = contractRules()[std::get<0>(GetParam())];
-  const std::string& plugin_name = std::get<1>(GetParam());
+  const Rule& rule = contractRules()[GetParam().rule];
+  const std::string& plugin_name = GetParam().plugin;
   PluginUnderTest plugin = corpusHolder();
   plugin.worker = workerPath();
   plugin.plugin = pluginPath(plugin_name);
   plugin.name = plugin_name;
-  // What every approach plugin's descriptor lists (plugin_entry.cpp): no rule is skipped here.
-  plugin.implemented_profiles = {std::begin(sdk::kTransportAndDatabaseProfiles),
-                                 std::end(sdk::kTransportAndDatabaseProfiles)};
+  plugin.implemented_profiles = listedProfiles(plugin_name);
+  plugin.client_profile = GetParam().client;
   const conformance::RuleOutcome outcome = conformance::checkRule(rule, plugin);
   EXPECT_TRUE(outcome.passed) << rule.id << " (" << rule.statement << ", CONTRACT.md section "
-                              << rule.section << ") fails for " << plugin_name << ":\n"
+                              << rule.section << ") fails for " << plugin_name
+                              << (plugin.client_profile.empty() ? "" : " with ")
+                              << plugin.client_profile << ":\n"
                               << outcome.reason;
 }
 
@@ -81,11 +105,50 @@ TEST(ConformanceRuleCheck, ARuleOfAnOptionalProfileIsSkippedUnlessThePluginLists
   EXPECT_EQ(failed.reason, "checked");
 }
 
-std::vector<std::size_t> ruleIndexes() {
-  std::vector<std::size_t> indexes(contractRules().size());
-  for (std::size_t index = 0; index < indexes.size(); ++index)
-    indexes[index] = index;
-  return indexes;
+/// Every rule against every plugin with its native client, and the nested-call rules once more
+/// with each other client it lists (what `benchd verify-plugin` runs, ruleRuns()).
+std::vector<RuleCase> ruleCases() {
+  std::vector<const Rule*> rules;
+  for (const Rule& rule : contractRules())
+    rules.push_back(&rule);
+  std::vector<RuleCase> cases;
+  for (const std::string& plugin_name : approachPlugins()) {
+    std::vector<std::string> others = listedProfiles(plugin_name);
+    others.erase(others.begin() + 2);  // the native client: the runs without a profile
+    for (const conformance::RuleRun& run : conformance::ruleRuns(rules, others)) {
+      cases.push_back({static_cast<std::size_t>(run.rule - contractRules().data()), plugin_name,
+                       run.client_profile});
+    }
+  }
+  return cases;
+}
+
+TEST(ConformanceRuleRuns, NestedCallRulesRunOnceMorePerListedClient) {
+  const std::vector<const Rule*> rules = {conformance::selectRules("endpoints.health").front(),
+                                          conformance::selectRules("nested.no-resend").front()};
+  ASSERT_FALSE(rules[0]->nested);
+  ASSERT_TRUE(rules[1]->nested);
+  const std::vector<std::string> profiles = {"postgres", "client-curl", "client-beast"};
+  std::vector<std::string> ids;
+  for (const conformance::RuleRun& run : conformance::ruleRuns(rules, profiles))
+    ids.push_back(run.id());
+  EXPECT_EQ(ids, (std::vector<std::string>{"endpoints.health", "nested.no-resend",
+                                           "nested.no-resend[client-beast]",
+                                           "nested.no-resend[client-curl]"}));
+  ids.clear();
+  for (const conformance::RuleRun& run : conformance::ruleRuns(rules, profiles, "client-curl"))
+    ids.push_back(run.id());
+  EXPECT_EQ(ids, std::vector<std::string>{"nested.no-resend[client-curl]"});
+  EXPECT_TRUE(conformance::ruleRuns(rules, {"postgres"}, "client-curl").empty());
+}
+
+TEST(ConformanceRuleRuns, EveryRuleWithANestedCallIsMarked) {
+  for (const Rule& rule : contractRules()) {
+    if (rule.id.starts_with("nested.")) {
+      EXPECT_TRUE(rule.nested) << rule.id;
+    }
+  }
+  EXPECT_FALSE(conformance::selectRules("framing.chunks").front()->nested);
 }
 
 std::string identifier(std::string text) {
@@ -94,12 +157,13 @@ std::string identifier(std::string text) {
   return text;
 }
 
-INSTANTIATE_TEST_SUITE_P(Contract, Conformance,
-                         ::testing::Combine(::testing::ValuesIn(ruleIndexes()),
-                                            ::testing::ValuesIn(approachPlugins())),
+INSTANTIATE_TEST_SUITE_P(Contract, Conformance, ::testing::ValuesIn(ruleCases()),
                          [](const auto& param_info) {
-                           return identifier(contractRules()[std::get<0>(param_info.param)].id) +
-                                  "__" + testNameOf(std::get<1>(param_info.param));
+                           const RuleCase& rule_case = param_info.param;
+                           return identifier(contractRules()[rule_case.rule].id) + "__" +
+                                  testNameOf(rule_case.plugin) +
+                                  (rule_case.client.empty() ? std::string()
+                                                            : "__" + identifier(rule_case.client));
                          });
 
 }  // namespace

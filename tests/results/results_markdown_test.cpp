@@ -145,6 +145,22 @@ TEST(ResultsMarkdown, ShowsTheMedianItsIntervalAndTheSpreadOfRepeatedRuns) {
   EXPECT_EQ(single.str().find("finished runs"), std::string::npos);
 }
 
+TEST(ResultsMarkdown, NamesTheApproachesAScenarioDidNotRunAndWhy) {
+  ResultsDocument document = sampleDocument();
+  const std::string scenario = document.rows.front().name;
+  document.not_run.push_back({scenario, "threads-poco",
+                              "threads-poco does not implement "
+                              "client-beast (its clients: client-poco)"});
+  std::ostringstream out;
+  writeResultsMarkdown(out, document);
+  const std::string text = out.str();
+  const std::size_t heading = text.find(
+      "#### threads-poco (not run)\n\nthreads-poco does not "
+      "implement client-beast (its clients: client-poco).");
+  ASSERT_NE(heading, std::string::npos) << text;
+  EXPECT_GT(heading, text.find("### " + scenario)) << "under its scenario";
+}
+
 TEST(ResultsMarkdown, SaysWhenARunWasStopped) {
   ResultsDocument document = sampleDocument();
   document.stopped = true;

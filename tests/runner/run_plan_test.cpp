@@ -77,10 +77,73 @@ TEST(PlanRun, NamesProfilesNothingImplements) {
   EXPECT_TRUE(plan.rows[2].unsupported_profiles.empty());
   std::ostringstream text;
   printPlan(text, plan, "test.csv");
-  EXPECT_NE(text.str().find("UNSUPPORTED: server profile 'rest-client-jdk'"), std::string::npos)
+  EXPECT_NE(text.str().find("UNSUPPORTED: server profile 'rest-client-jdk' is a Java HTTP client "
+                            "of the original study; benchd compares C++ clients as the profiles "
+                            "client-beast, client-curl and client-poco: run "
+                            "scenarios/scenarios-cpp-clients.csv"),
+            std::string::npos)
       << text.str();
   EXPECT_NE(text.str().find("needs PostgreSQL: found"), std::string::npos) << text.str();
   EXPECT_NE(text.str().find("3 rows x 1 approaches"), std::string::npos) << text.str();
+}
+
+TEST(PlanRun, SkipsTheApproachesWhosePluginLacksTheRowsClient) {
+  const scenario::WorkloadCatalog workloads = shippedWorkloads();
+  const auto rows = rowsOf(scenarioCsv("native,get-movies.js,,1,100,10,10,0,5\n"
+                                       "curl,get-movies.js,client-curl,1,100,10,10,0,5\n"
+                                       "poco,get-movies.js,no-cache|client-poco,1,100,10,10,0,5\n"),
+                           workloads);
+  RunPlan plan = planRun(rows, workloads, {"asio", "poco"}, {}, roomyHost(), 2);
+  const std::chrono::seconds before = plan.total;
+  skipUnimplementedClients(plan, {{"asio", {"no-keep-alive", "client-beast", "client-curl"}},
+                                  {"poco", {"client-poco", "client-curl"}}});
+  EXPECT_TRUE(plan.rows[0].skipped.empty()) << "no client profile: every plugin's native one";
+  EXPECT_TRUE(plan.rows[1].skipped.empty()) << "both implement client-curl";
+  ASSERT_EQ(plan.rows[2].skipped.size(), 1U);
+  EXPECT_EQ(plan.rows[2].skipped[0].approach, "asio");
+  EXPECT_EQ(plan.rows[2].skipped[0].reason,
+            "asio does not implement client-poco (its clients: client-beast, client-curl)");
+  EXPECT_EQ(plan.rows[2].skipReason("poco"), nullptr);
+  ASSERT_NE(plan.rows[2].skipReason("asio"), nullptr);
+  EXPECT_EQ(before - plan.total, plan.rows[2].seconds_per_approach * 2) << "two rounds less";
+  EXPECT_EQ(runCount(plan), 10U);
+  std::ostringstream text;
+  printPlan(text, plan, "clients.csv");
+  EXPECT_NE(text.str().find("= 10 runs (the skipped pairs below left out)"), std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find("     skipped: asio does not implement client-poco"), std::string::npos)
+      << text.str();
+}
+
+TEST(PlanRun, SaysWhenAPluginListsNoClientOfItsOwn) {
+  const scenario::WorkloadCatalog workloads = shippedWorkloads();
+  const auto rows =
+      rowsOf(scenarioCsv("curl,get-movies.js,client-curl,1,100,10,10,0,5\n"), workloads);
+  RunPlan plan = planRun(rows, workloads, {"third-party"}, {}, roomyHost());
+  skipUnimplementedClients(plan, {{"third-party", {"no-keep-alive"}}});
+  ASSERT_EQ(plan.rows[0].skipped.size(), 1U);
+  EXPECT_EQ(plan.rows[0].skipped[0].reason,
+            "third-party does not implement client-curl (its clients: its native one only)");
+  EXPECT_EQ(plan.total, std::chrono::seconds(0));
+}
+
+TEST(PlanRun, TheCppClientsFileFitsAHostOfTwentyThousandDescriptors) {
+  // This machine's limits (docs/plans/client-stacks-capacity.md, section 2): the reason the
+  // original's 5,000 connections are 1,500 here.
+  loadgen::HostLimits small = roomyHost();
+  small.open_files_soft = 20'000;
+  small.open_files_hard = 20'000;
+  small.ephemeral_ports = 28'232;
+  small.somaxconn = 10'000;
+  const scenario::WorkloadCatalog workloads = shippedWorkloads();
+  const auto rows = scenario::loadScenarioFile(std::filesystem::path(benchd::testing::sourceDir()) /
+                                                   "scenarios" / "scenarios-cpp-clients.csv",
+                                               workloads);
+  const RunPlan plan = planRun(rows, workloads, {"x"}, {}, small);
+  for (const RowPlan& row_plan : plan.rows) {
+    EXPECT_TRUE(row_plan.limits.problems.empty()) << row_plan.row.name;
+    EXPECT_TRUE(row_plan.unsupported_profiles.empty()) << row_plan.row.name;
+  }
 }
 
 TEST(PlanRun, ReportsHostLimitsThatWouldRefuseARow) {

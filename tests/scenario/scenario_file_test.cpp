@@ -246,6 +246,13 @@ TEST(ScenarioFileErrors, EmptyServerProfile) {
             "'|', got 'postgres||no-cache'");
 }
 
+TEST(ScenarioFileErrors, TwoClientProfilesInOneRow) {
+  EXPECT_EQ(rowError("a,get-time.js,client-curl|no-cache|client-poco,1,0,1,1,0,1\n"),
+            "scenarios/x.csv:2: column 3 (serverProfiles): at most one client profile "
+            "(client-...) per row, got 'client-curl|no-cache|client-poco'");
+  EXPECT_EQ(rowError("a,get-time.js,client-curl|no-cache,1,0,1,1,0,1\n"), "");
+}
+
 TEST(ScenarioFileErrors, TooFewConnectionsForTheWorkloadsGroups) {
   EXPECT_EQ(rowError("a,get-post-movies-smooth-vus-spike.js,,0,0,3,,0,1\n"),
             "scenarios/x.csv:2: column 6 (connections): 3 connections leave sub-scenario "

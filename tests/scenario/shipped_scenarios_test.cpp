@@ -43,7 +43,7 @@ TEST(ShippedScenarios, EveryScenarioFileLoadsAndPlans) {
       EXPECT_LE(plan.peak_connections, row.connections) << row.name;
     }
   }
-  EXPECT_EQ(files, 12U);
+  EXPECT_EQ(files, 13U);
 }
 
 TEST(ShippedScenarios, TheOriginalsHaveTheirRows) {
@@ -93,6 +93,25 @@ TEST(ShippedScenarios, ProfilesMatchTheReference) {
   }
   EXPECT_EQ(load("scenarios-soaktest.csv")[0].test_seconds, 1200U);
   EXPECT_EQ(load("scenarios-sharp-spikes.csv")[5].connections, 30'000U);
+}
+
+TEST(ShippedScenarios, TheCppClientsFileHasTheOriginalsShapeForEachClient) {
+  const auto rows = load("scenarios-cpp-clients.csv");
+  const auto original = load("scenarios-clients.csv");
+  ASSERT_EQ(rows.size(), 9U);
+  std::map<std::string, std::set<std::uint32_t>> depths_per_client;
+  for (const ScenarioRow& row : rows) {
+    ASSERT_EQ(row.server_profiles.size(), 1U) << row.name;
+    depths_per_client[row.server_profiles[0]].insert(row.delay_call_depth);
+    EXPECT_EQ(row.workload, original[0].workload) << row.name;
+    EXPECT_EQ(row.delay_millis, original[0].delay_millis) << row.name;
+    EXPECT_EQ(row.test_seconds, original[0].test_seconds) << row.name;
+    EXPECT_EQ(row.connections, 1500U) << row.name;
+  }
+  const std::set<std::uint32_t> depths = {1, 2, 5};
+  EXPECT_EQ(depths_per_client,
+            (std::map<std::string, std::set<std::uint32_t>>{
+                {"client-beast", depths}, {"client-curl", depths}, {"client-poco", depths}}));
 }
 
 TEST(ShippedScenarios, QuickCoversEveryWorkloadOnASmallMachine) {

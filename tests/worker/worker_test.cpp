@@ -91,7 +91,7 @@ TEST(WorkerArguments, UnknownProfileIsAUsageError) {
   expectRefusal(
       runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", "0", "--profile", "mysql"}), 2,
       "--profile: unknown profile 'mysql' (known: no-cache, no-keep-alive, read-write, "
-      "postgres)");
+      "postgres, client-beast, client-curl, client-poco)");
 }
 
 TEST(WorkerArguments, PostgresProfileNeedsTheDatabaseAndTheDatabaseNeedsTheProfile) {
@@ -173,6 +173,10 @@ TEST(WorkerPluginRefusal, AProfileThePluginDoesNotImplementIsRefusedBeforeCreate
   expectRefusal(runToExit({"--plugin", fixturePlugin("no_profiles"), "--port", "0", "--profile",
                            "no-keep-alive"}),
                 3, "plugin fixture does not implement no-keep-alive");
+  // So are the nested call's clients: threads-poco has no Beast client.
+  expectRefusal(runToExit({"--plugin", pluginPath("threads-poco"), "--port", "0", "--profile",
+                           "client-beast"}),
+                3, "plugin threads-poco does not implement client-beast");
 }
 
 TEST(WorkerPluginRefusal, ABadProfileListIsRefusedNamingTheField) {

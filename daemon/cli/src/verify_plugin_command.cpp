@@ -5,11 +5,13 @@
 #include <benchd/common/usage_error.hpp>
 #include <benchd/conformance/hostile_corpus.hpp>
 #include <benchd/conformance/rules.hpp>
+#include <benchd/microservice/service_profile.hpp>
 #include <benchd/runner/plugin_catalog.hpp>
 #include <benchd/runner/plugin_folders.hpp>
 
 #include <rapidjson/prettywriter.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -33,10 +35,12 @@ struct VerifyOptions {
   bool list = false;
   bool full_corpus = false;
   std::optional<unsigned> threads;
+  std::string client;  ///< --client: only the nested-call rules, with this client profile
 };
 
 std::string verifyUsage() {
-  return "usage: benchd verify-plugin PATH [--rule ID]... [--threads N] [--full-corpus] [--json]\n"
+  return "usage: benchd verify-plugin PATH [--rule ID]... [--client PROFILE] [--threads N]\n"
+         "                            [--full-corpus] [--json]\n"
          "       benchd verify-plugin --list\n"
          "\n"
          "Checks the approach plugin PATH (a .so) against the rules of the plugin contract\n"
@@ -46,12 +50,16 @@ std::string verifyUsage() {
          "plugin in a benchd-worker of its own on a loopback port and prints PASS or FAIL with\n"
          "the reason: what was sent, what was expected, what came back, and the sentence of\n"
          "CONTRACT.md the rule checks. A rule about an optional profile the plugin does not\n"
-         "list (no-keep-alive) prints SKIP instead. The in-tree conformance suite checks the\n"
-         "same rules. A full check takes about a minute.\n"
+         "list (no-keep-alive) prints SKIP instead. The rules whose requests make nested calls\n"
+         "run with the plugin's native client and once more with each client profile it lists\n"
+         "(client-curl, ...), as RULE[client-curl]. The in-tree conformance suite checks the\n"
+         "same rules. A full check takes a few minutes.\n"
          "benchd-worker is $BENCHD_WORKER when set, else the one installed with benchd.\n"
          "\n"
          "  --rule ID          check only the rules whose id is ID or starts with it (e.g.\n"
          "                     'query' or 'stop.timeout'); repeatable\n"
+         "  --client PROFILE   check only the nested-call rules, with this client profile\n"
+         "                     (one the plugin lists, e.g. client-curl)\n"
          "  --threads N        --threads for every worker (1 to 1024; default: the worker's,\n"
          "                     the machine's hardware threads)\n"
          "  --full-corpus      send the whole hostile-request corpus instead of " +
@@ -90,6 +98,16 @@ VerifyOptions parseVerifyOptions(std::span<const std::string_view> arguments) {
                                  "' ('benchd verify-plugin --list' lists them)");
       }
       options.rules.emplace_back(id);
+    } else if (option == "--client") {
+      const std::string_view client = value();
+      if (!microservice::isClientProfile(client)) {
+        std::string known;
+        for (const std::string_view name : microservice::kClientProfiles)
+          known += (known.empty() ? "" : ", ") + std::string(name);
+        throw common::UsageError("--client: '" + std::string(client) +
+                                 "' is no client profile (known: " + known + ")");
+      }
+      options.client = client;
     } else if (option == "--threads") {
       options.threads = common::parseIntegerOption<unsigned>("--threads", value(), 1, 1024);
     } else if (option.starts_with("--")) {
@@ -151,7 +169,7 @@ void requirePluginFile(const fs::path& path) {
 }
 
 struct Checked {
-  const conformance::Rule* rule;
+  conformance::RuleRun run;
   conformance::RuleOutcome outcome;
 };
 
@@ -190,12 +208,15 @@ void writeJson(const runner::PluginDescription& plugin, const fs::path& worker,
   json.StartArray();
   for (const Checked& each : checked) {
     json.StartObject();
-    common::field(json, "id", each.rule->id);
-    common::field(json, "statement", each.rule->statement);
-    common::field(json, "contractSection", each.rule->section);
-    common::field(json, "contractText", each.rule->citation);
-    if (!each.rule->profile.empty())
-      common::field(json, "profile", each.rule->profile);
+    const conformance::Rule& rule = *each.run.rule;
+    common::field(json, "id", each.run.id());
+    common::field(json, "statement", rule.statement);
+    common::field(json, "contractSection", rule.section);
+    common::field(json, "contractText", rule.citation);
+    if (!rule.profile.empty())
+      common::field(json, "profile", rule.profile);
+    if (!each.run.client_profile.empty())
+      common::field(json, "clientProfile", each.run.client_profile);
     common::field(json, "passed", each.outcome.passed);
     common::field(json, "skipped", each.outcome.skipped);
     if (!each.outcome.passed)
@@ -261,7 +282,16 @@ int runVerifyPlugin(std::span<const std::string_view> arguments) {
     plugin.corpus_problem = error.what();
   }
 
-  const std::vector<const conformance::Rule*> rules = chosenRules(options.rules);
+  if (!options.client.empty() && std::find(description.profiles.begin(), description.profiles.end(),
+                                           options.client) == description.profiles.end()) {
+    throw std::runtime_error(path.string() + ": " + description.name + " does not implement " +
+                             options.client + " (its profiles: " +
+                             (description.profiles.empty() ? std::string("none beyond the core's")
+                                                           : joined(description.profiles)) +
+                             ")");
+  }
+  const std::vector<conformance::RuleRun> runs =
+      conformance::ruleRuns(chosenRules(options.rules), description.profiles, options.client);
   if (!options.json) {
     std::cout << "Verifying " << path.string() << ": " << description.name << " "
               << description.version << " (" << description.concurrency_model << ", "
@@ -269,19 +299,21 @@ int runVerifyPlugin(std::span<const std::string_view> arguments) {
               << (description.profiles.empty() ? std::string("none beyond the core's")
                                                : joined(description.profiles))
               << "\n"
-              << "with " << worker.string() << ", " << rules.size()
-              << (rules.size() == 1 ? " rule\n\n" : " rules\n\n") << std::flush;
+              << "with " << worker.string() << ", " << runs.size()
+              << (runs.size() == 1 ? " rule\n\n" : " rules\n\n") << std::flush;
   }
   std::vector<Checked> checked;
   Tally tally;
-  for (const conformance::Rule* rule : rules) {
+  for (const conformance::RuleRun& run : runs) {
+    plugin.client_profile = run.client_profile;
+    const conformance::Rule* rule = run.rule;
     conformance::RuleOutcome outcome = conformance::checkRule(*rule, plugin);
     tally.add(outcome);
     if (!options.json) {
       std::cout << (outcome.skipped  ? "SKIP  "
                     : outcome.passed ? "PASS  "
                                      : "FAIL  ")
-                << rule->id << "  " << rule->statement << "\n";
+                << run.id() << "  " << rule->statement << "\n";
       if (outcome.skipped)
         std::cout << indented(outcome.reason) << "\n";
       if (!outcome.passed && !outcome.skipped) {
@@ -291,7 +323,7 @@ int runVerifyPlugin(std::span<const std::string_view> arguments) {
       }
       std::cout << std::flush;
     }
-    checked.push_back({rule, std::move(outcome)});
+    checked.push_back({run, std::move(outcome)});
   }
   if (options.json) {
     writeJson(description, worker, checked, tally);

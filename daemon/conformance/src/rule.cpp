@@ -16,6 +16,8 @@ std::string RuleContext::epoch(std::string_view query) const {
 }
 
 std::unique_ptr<WorkerProcess> RuleContext::serve(std::vector<std::string> extra_args) const {
+  if (!plugin_.client_profile.empty())
+    extra_args.insert(extra_args.begin(), {"--profile", plugin_.client_profile});
   if (plugin_.threads)
     extra_args.insert(extra_args.begin(), {"--threads", std::to_string(*plugin_.threads)});
   try {

@@ -409,6 +409,11 @@ void writeResultsMarkdown(std::ostream& out, const ResultsDocument& document) {
         writeKeyNumbers(out, *result);
       }
     }
+    for (const NotRunApproach& skipped : document.not_run) {
+      if (skipped.scenario == row.name) {
+        out << "#### " << skipped.approach << " (not run)\n\n" << skipped.reason << ".\n\n";
+      }
+    }
   }
 }
 

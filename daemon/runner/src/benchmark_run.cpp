@@ -122,7 +122,8 @@ RunReport BenchmarkRun::executeRecorded(Context& context) {
   report.run_id = context.run_id;
   std::optional<ResultsFolder> folder;
   try {
-    folder.emplace(settings_.results_dir, settings_.keep_csv, new_run, plannedRows(settings_.plan));
+    folder.emplace(settings_.results_dir, settings_.keep_csv, new_run, plannedRows(settings_.plan),
+                   notRunApproaches(settings_.plan));
     runAll(context, *folder, report);
   } catch (const std::exception& error) {
     ledger_.finish(store::RunStatus::kFailed, error.what());
@@ -210,6 +211,12 @@ void BenchmarkRun::runAll(Context& context, ResultsFolder& folder, RunReport& re
         }
         const std::size_t approach_index = order.empty() ? position : order[position];
         const Approach& approach = settings_.approaches[approach_index];
+        if (const std::string* skipped = row_plan.skipReason(approach.name)) {
+          if (round == 1) {
+            observer_.onNotice("skipped in " + row_plan.row.name + ": " + *skipped);
+          }
+          continue;  // its time is not in the plan's total
+        }
         if (finished.contains({row_plan.row.name, approach.name, round})) {
           context.planned_done += row_plan.seconds_per_approach;
           continue;

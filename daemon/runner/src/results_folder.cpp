@@ -76,8 +76,13 @@ void writeSystemCsv(std::ostream& out, const std::vector<results::SecondRecord>&
 }  // namespace
 
 ResultsFolder::ResultsFolder(std::filesystem::path dir, bool keep_csv, store::NewRun run,
-                             std::vector<scenario::ScenarioRow> rows)
-    : dir_(std::move(dir)), keep_csv_(keep_csv), run_(std::move(run)), rows_(std::move(rows)) {
+                             std::vector<scenario::ScenarioRow> rows,
+                             std::vector<results::NotRunApproach> not_run)
+    : dir_(std::move(dir)),
+      keep_csv_(keep_csv),
+      run_(std::move(run)),
+      rows_(std::move(rows)),
+      not_run_(std::move(not_run)) {
   std::error_code error;
   std::filesystem::create_directories(dir_, error);
   if (error) {
@@ -145,6 +150,7 @@ void ResultsFolder::finish(const std::vector<results::SummaryRow>& rows,
   document.settings_note = run_.options_text;
   document.rows = rows_;
   document.results = rows;
+  document.not_run = not_run_;
   document.winners = results::decideRunWinners(rows, run_.approaches, run_.winner_rule,
                                                store::noiseThresholdsOf(run_));
   for (const char* image : {"results.png"}) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <benchd/results/results_markdown.hpp>
 #include <benchd/results/series.hpp>
 #include <benchd/results/summary_row.hpp>
 #include <benchd/sampling/system_specs.hpp>
@@ -19,8 +20,10 @@ namespace benchd::runner {
 /// Used by one thread.
 class ResultsFolder {
  public:
+  /// `not_run`: the (scenario, approach)s the plan skips, which results.md names.
   ResultsFolder(std::filesystem::path dir, bool keep_csv, store::NewRun run,
-                std::vector<scenario::ScenarioRow> rows);
+                std::vector<scenario::ScenarioRow> rows,
+                std::vector<results::NotRunApproach> not_run = {});
 
   void addResult(const results::SummaryRow& row,
                  const std::vector<results::SecondRecord>& test_seconds);
@@ -37,6 +40,7 @@ class ResultsFolder {
   bool keep_csv_;
   store::NewRun run_;
   std::vector<scenario::ScenarioRow> rows_;
+  std::vector<results::NotRunApproach> not_run_;
   std::vector<results::SummaryRow> results_;
 };
 

@@ -17,22 +17,6 @@
 namespace benchd::runner {
 namespace {
 
-std::string quotedList(const std::vector<std::string>& names) {
-  std::string text;
-  for (const std::string& name : names) {
-    text += (text.empty() ? "'" : ", '") + name + "'";
-  }
-  return text;
-}
-
-std::string implementedProfiles() {
-  std::string text;
-  for (const std::string_view profile : microservice::kImplementedProfiles) {
-    text += (text.empty() ? "" : ", ") + std::string(profile);
-  }
-  return text;
-}
-
 RunStep stepOf(measurement::PhaseKind kind) {
   return kind == measurement::PhaseKind::kWarmup ? RunStep::kWarmup : RunStep::kTest;
 }
@@ -177,9 +161,11 @@ RowAttempt RowRun::attempt(const scenario::ScenarioRow& row, SecondNumbering& nu
 
 std::optional<RowFailure> RowRun::refusal() const {
   if (!row_plan_.unsupported_profiles.empty()) {
-    return RowFailure{"server profile " + quotedList(row_plan_.unsupported_profiles) +
-                      " is implemented by no installed plugin nor the core (implemented: " +
-                      implementedProfiles() + ")"};
+    std::string reason;
+    for (const std::string& profile : row_plan_.unsupported_profiles) {
+      reason += (reason.empty() ? "" : "; ") + microservice::unsupportedProfileReason(profile);
+    }
+    return RowFailure{reason};
   }
   if (!row_plan_.limits.problems.empty()) {
     std::string reason = "refused by the host's limits:";

@@ -37,6 +37,16 @@ std::vector<scenario::ScenarioRow> plannedRows(const RunPlan& plan) {
   return rows;
 }
 
+std::vector<results::NotRunApproach> notRunApproaches(const RunPlan& plan) {
+  std::vector<results::NotRunApproach> not_run;
+  for (const RowPlan& row_plan : plan.rows) {
+    for (const SkippedApproach& skip : row_plan.skipped) {
+      not_run.push_back({row_plan.row.name, skip.approach, skip.reason});
+    }
+  }
+  return not_run;
+}
+
 RunLedger RunLedger::record(store::ResultStore& store, const RunSettings& settings,
                             store::RunStatus initial) {
   const store::RunId id = store.createRun(runRecordOf(settings, common::epochMillisNow()), initial);

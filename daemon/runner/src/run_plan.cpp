@@ -80,13 +80,61 @@ RunPlan planRun(const std::vector<scenario::ScenarioRow>& rows,
   return plan;
 }
 
+const std::string* RowPlan::skipReason(const std::string& approach) const {
+  const auto found =
+      std::find_if(skipped.begin(), skipped.end(),
+                   [&approach](const SkippedApproach& skip) { return skip.approach == approach; });
+  return found == skipped.end() ? nullptr : &found->reason;
+}
+
+void skipUnimplementedClients(RunPlan& plan, const std::vector<PlannedApproach>& approaches) {
+  for (RowPlan& row_plan : plan.rows) {
+    const auto client =
+        std::find_if(row_plan.row.server_profiles.begin(), row_plan.row.server_profiles.end(),
+                     [](const std::string& p) { return microservice::isClientProfile(p); });
+    if (client == row_plan.row.server_profiles.end()) {
+      continue;
+    }
+    for (const PlannedApproach& approach : approaches) {
+      if (std::find(approach.profiles.begin(), approach.profiles.end(), *client) !=
+              approach.profiles.end() ||
+          row_plan.skipReason(approach.name) != nullptr) {
+        continue;
+      }
+      std::string listed;
+      for (const std::string& profile : approach.profiles) {
+        if (microservice::isClientProfile(profile)) {
+          listed += (listed.empty() ? "" : ", ") + profile;
+        }
+      }
+      row_plan.skipped.push_back(
+          {approach.name, approach.name + " does not implement " + *client + " (its clients: " +
+                              (listed.empty() ? "its native one only" : listed) + ")"});
+      plan.total -= row_plan.seconds_per_approach * static_cast<std::int64_t>(plan.repeats);
+    }
+  }
+}
+
+std::size_t runCount(const RunPlan& plan) {
+  std::size_t runs = 0;
+  for (const RowPlan& row_plan : plan.rows) {
+    runs += (plan.approaches.size() - row_plan.skipped.size()) * plan.repeats;
+  }
+  return runs;
+}
+
 void printPlan(std::ostream& out, const RunPlan& plan, const std::string& scenario_file) {
   out << "plan: " << scenario_file << ": " << plan.rows.size() << " rows x "
       << plan.approaches.size() << " approaches";
   if (plan.repeats > 1) {
     out << " x " << plan.repeats << " repeats (rounds, each in its own shuffled order)";
   }
-  out << " = " << plan.rows.size() * plan.approaches.size() * plan.repeats << " runs\n";
+  const std::size_t runs = runCount(plan);
+  out << " = " << runs << " runs";
+  if (runs != plan.rows.size() * plan.approaches.size() * plan.repeats) {
+    out << " (the skipped pairs below left out)";
+  }
+  out << "\n";
   out << "approaches:";
   for (const std::string& approach : plan.approaches) {
     out << " " << approach;
@@ -117,9 +165,11 @@ void printPlan(std::ostream& out, const RunPlan& plan, const std::string& scenar
         << formatDuration(row_plan.seconds_per_approach) << " per approach"
         << (plan.repeats > 1 ? " and repeat" : "") << ")\n";
     for (const std::string& profile : row_plan.unsupported_profiles) {
-      out << "     UNSUPPORTED: server profile '" << profile
-          << "' is implemented by no installed plugin nor the core; this row will get a "
-             "failed result for every approach\n";
+      out << "     UNSUPPORTED: " << microservice::unsupportedProfileReason(profile)
+          << "; this row will get a failed result for every approach\n";
+    }
+    for (const SkippedApproach& skip : row_plan.skipped) {
+      out << "     skipped: " << skip.reason << "\n";
     }
     if (row_plan.needs_database) {
       out << "     needs PostgreSQL: "

@@ -196,6 +196,7 @@ std::vector<Approach> resolveVariants(const PluginCatalog& catalog,
       approach.name = plugin.name;
       approach.plugin = plugin.path;
       approach.plugin_name = plugin.name;
+      approach.profiles = plugin.profiles;
       approaches.push_back(std::move(approach));
     }
     return approaches;
@@ -212,6 +213,7 @@ std::vector<Approach> resolveVariants(const PluginCatalog& catalog,
     approach.name = variant.name();
     approach.plugin = plugin.path;
     approach.plugin_name = plugin.name;
+    approach.profiles = plugin.profiles;
     // `memory_cap` is the runner's key (the worker's cgroup), every other one the plugin's.
     for (const auto& [key, value] : variant.options) {
       if (key != kMemoryCapVariantKey) {
@@ -331,13 +333,16 @@ PreparedRun prepareRun(const RunRequest& request, const RunEnvironment& environm
   RunSettings& settings = prepared.settings;
   settings.approaches = resolveVariants(prepared.catalog, requestedApproaches(request));
   std::vector<std::string> names;
+  std::vector<PlannedApproach> planned;
   for (const Approach& approach : settings.approaches) {
     names.push_back(approach.name);
+    planned.push_back({approach.name, approach.profiles});
   }
 
   loadgen::raiseOpenFileLimit();
   settings.plan = planRun(rows, workloads, names, request.overrides, loadgen::readHostLimits(),
                           request.repeats);
+  skipUnimplementedClients(settings.plan, planned);
   settings.repeats = request.repeats;
   settings.memory_cap_bytes = request.memory_cap_bytes;
   settings.capacity_resolution =

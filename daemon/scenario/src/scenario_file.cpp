@@ -114,6 +114,14 @@ std::vector<std::string> readProfiles(const RowLocation& where, std::string_view
     }
     profiles.emplace_back(profile);
   }
+  // A nested call has one client: two would leave the plugin to pick one silently.
+  const auto clients = std::count_if(profiles.begin(), profiles.end(), [](const std::string& p) {
+    return p.starts_with(kClientProfilePrefix);
+  });
+  if (clients > 1) {
+    where.fail(kProfilesColumn, "at most one client profile (" + std::string(kClientProfilePrefix) +
+                                    "...) per row, got " + singleQuoted(text));
+  }
   return profiles;
 }
 

@@ -54,7 +54,10 @@ tcp::endpoint selfEndpointOf(const tcp::endpoint& bound) {
 }
 
 EventLoop::EventLoop(EventLoopGroup& owner, std::size_t loop_index)
-    : group(owner), index(loop_index), upstream(*this) {}
+    : group(owner), index(loop_index), upstream(*this) {
+  if (owner.settings().hasProfile(kCurlClientProfile))
+    curl = std::make_unique<CurlUpstream>(*this);
+}
 
 EventLoopGroup::EventLoopGroup(sdk::ServerSettings settings, const benchd_host_api* host)
     : settings_(std::move(settings)),
@@ -150,6 +153,8 @@ void EventLoopGroup::closeConnections(bool all) {
   for (auto& loop : loops_) {
     asio::post(loop->io, [&l = *loop, all] {
       l.upstream.closeIdle();
+      if (l.curl)
+        l.curl->closeIdle();
       // Closing may unregister a connection, so iterate over a copy.
       const std::vector<DrainableConnection*> connections(l.connections.begin(),
                                                           l.connections.end());

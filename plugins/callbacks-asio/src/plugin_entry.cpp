@@ -1,6 +1,7 @@
 // The entry symbol of the callbacks-asio plugin.
 #include "server.hpp"
 
+#include <benchd/asio_common/event_loop_group.hpp>
 #include <benchd/plugin.h>
 #include <benchd/sdk/plugin_entry.hpp>
 
@@ -14,7 +15,7 @@ constexpr benchd::sdk::PluginFacts kFacts = {
         "asynchronous keep-alive client, one event loop per thread",
     .concurrency_model = BENCHD_MODEL_CALLBACKS,
     .io_stack = "Boost.Asio 1.81 + Beast",
-    .implemented_profiles = benchd::sdk::kTransportAndDatabaseProfiles,
+    .implemented_profiles = benchd::asio_common::kEventLoopProfiles,
 };
 
 }  // namespace

@@ -137,6 +137,10 @@ class UpstreamCall : public std::enable_shared_from_this<UpstreamCall> {
 
 void callUpstream(EventLoop& loop, const std::string& target, asio_common::ClientWatch& watch,
                   UpstreamCompletion done) {
+  if (loop.curl) {  // the client-curl profile
+    loop.curl->asyncGet(target, watch, std::move(done));
+    return;
+  }
   std::make_shared<UpstreamCall>(loop, target, std::move(done))->start(watch);
 }
 

@@ -20,6 +20,8 @@ using boost::system::error_code;
 asio::awaitable<UpstreamResult> callUpstream(asio_common::EventLoop* loop, std::string target,
                                              asio_common::ClientWatch* watch) {
   const LiveCoroutine live(*loop);
+  if (loop->curl)  // the client-curl profile
+    co_return co_await loop->curl->asyncGet(std::move(target), *watch, asio::deferred);
   const auto request = asio_common::upstreamRequest(target);
   const auto response_timeout =
       sdk::upstreamResponseTimeoutFor(target, loop->group.upstreamResponseMargin());

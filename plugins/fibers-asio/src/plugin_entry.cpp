@@ -1,6 +1,7 @@
 // The entry symbol of the fibers-asio plugin.
 #include "server.hpp"
 
+#include <benchd/asio_common/event_loop_group.hpp>
 #include <benchd/plugin.h>
 #include <benchd/sdk/plugin_entry.hpp>
 
@@ -15,7 +16,7 @@ constexpr benchd::sdk::PluginFacts kFacts = {
         "scheduler thread per event loop",
     .concurrency_model = BENCHD_MODEL_GREEN_THREADS,
     .io_stack = "Boost.Fiber 1.81 + Boost.Asio/Beast",
-    .implemented_profiles = benchd::sdk::kTransportAndDatabaseProfiles,
+    .implemented_profiles = benchd::asio_common::kEventLoopProfiles,
 };
 
 }  // namespace

@@ -18,6 +18,8 @@ using fiber_scheduler_asio::use_fiber;
 
 UpstreamResult callUpstream(asio_common::EventLoop& loop, const std::string& target,
                             asio_common::ClientWatch& watch) {
+  if (loop.curl)  // the client-curl profile
+    return loop.curl->asyncGet(target, watch, use_fiber);
   const auto request = asio_common::upstreamRequest(target);
   const auto response_timeout =
       sdk::upstreamResponseTimeoutFor(target, loop.group.upstreamResponseMargin());

@@ -1,10 +1,15 @@
 // The entry symbol of the threads-asio plugin.
 #include "server.hpp"
 
+#include <benchd/curl_support/curl_support.hpp>
 #include <benchd/plugin.h>
 #include <benchd/sdk/plugin_entry.hpp>
 
 namespace {
+
+/// Beast (blocking) is the native client (client-beast, or no client profile).
+constexpr const char* kProfiles[] = {"no-keep-alive", "postgres", "client-beast",
+                                     benchd::curl_support::kCurlClientProfile};
 
 constexpr benchd::sdk::PluginFacts kFacts = {
     .name = benchd::threads_asio::kApproachName,
@@ -16,7 +21,7 @@ constexpr benchd::sdk::PluginFacts kFacts = {
         "(5000), backlog (2000), stack_kib (256)",
     .concurrency_model = BENCHD_MODEL_OS_THREADS,
     .io_stack = "Boost.Asio 1.81 + Beast, synchronous calls on blocking threads",
-    .implemented_profiles = benchd::sdk::kTransportAndDatabaseProfiles,
+    .implemented_profiles = kProfiles,
 };
 
 }  // namespace

@@ -15,14 +15,26 @@ std::optional<sdk::Reply> handleRequest(
 
   if (request.delay_call_depth > 0) {
     state.upstream_calls.fetch_add(1, std::memory_order_relaxed);
-    const UpstreamClient::Outcome nested = state.upstream.call(
-        sdk::upstreamTarget(kApproachName, request), client.socket().native_handle());
-    if (nested.client_gone || state.signals.stopped())
-      return std::nullopt;
-    if (nested.result.error)
-      return sdk::errorReply(502, "nested call failed: " + nested.result.error.message());
-    if (nested.result.status != 200)
-      return sdk::errorReply(502, "nested call answered " + std::to_string(nested.result.status));
+    const std::string target = sdk::upstreamTarget(kApproachName, request);
+    const int client_fd = client.socket().native_handle();
+    if (state.curl) {  // the client-curl profile; the stop ends its wait as it ends Beast's
+      const auto nested = state.curl->get(target, client_fd, state.signals.stopFd());
+      if (nested.client_gone || state.signals.stopped())
+        return std::nullopt;
+      if (!nested.error.empty())
+        return sdk::errorReply(502, "nested call failed: " + nested.error);
+      if (nested.status != 200)
+        return sdk::errorReply(502, "nested call answered " + std::to_string(nested.status));
+    } else {
+      const UpstreamClient::Outcome nested = state.upstream.call(target, client_fd);
+      if (nested.client_gone || state.signals.stopped())
+        return std::nullopt;
+      if (nested.result.error)
+        return sdk::errorReply(502, "nested call failed: " + nested.result.error.message());
+      if (nested.result.status != 200) {
+        return sdk::errorReply(502, "nested call answered " + std::to_string(nested.result.status));
+      }
+    }
   } else if (request.delay_millis > 0) {
     if (client.sleepWatchingPeer(std::chrono::milliseconds(request.delay_millis)) !=
         BlockingStream::WaitEnd::kElapsed) {

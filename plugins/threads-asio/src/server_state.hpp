@@ -3,6 +3,7 @@
 #include "server_signals.hpp"
 #include "upstream_client.hpp"
 
+#include <benchd/curl_support/blocking_curl_client.hpp>
 #include <benchd/sdk/blocking_database_pool.hpp>
 #include <benchd/sdk/host.hpp>
 #include <benchd/sdk/plugin_support.hpp>
@@ -28,6 +29,10 @@ struct ServerState {
         header_deadline(sdk::headerDeadline(settings)),
         upstream(signals, sdk::upstreamResponseMargin(settings),
                  sdk::upstreamIdleTimeout(settings)),
+        curl(settings.hasProfile(curl_support::kCurlClientProfile)
+                 ? std::make_unique<curl_support::BlockingCurlClient>(
+                       sdk::upstreamResponseMargin(settings), sdk::upstreamIdleTimeout(settings))
+                 : nullptr),
         database(sdk::hostHasDatabase(host_api) ? std::make_unique<sdk::BlockingDatabasePool>(
                                                       host_api, sdk::databaseDeadline(settings))
                                                 : nullptr) {}
@@ -38,6 +43,9 @@ struct ServerState {
   const std::chrono::milliseconds header_deadline;
   ServerSignals signals;
   UpstreamClient upstream;
+  /// The nested call's client under the `client-curl` profile; null otherwise, and then
+  /// `upstream` (Beast, blocking) serves the nested calls.
+  std::unique_ptr<curl_support::BlockingCurlClient> curl;
   /// The `postgres` row's sessions; null for the other rows.
   std::unique_ptr<sdk::BlockingDatabasePool> database;
   std::atomic<std::int64_t> requests_served{0};

@@ -1,10 +1,15 @@
 // The entry symbol of the threads-poco plugin.
 #include "server.hpp"
 
+#include <benchd/curl_support/curl_support.hpp>
 #include <benchd/plugin.h>
 #include <benchd/sdk/plugin_entry.hpp>
 
 namespace {
+
+/// Poco's HTTPClientSession is the native client (client-poco, or no client profile).
+constexpr const char* kProfiles[] = {"no-keep-alive", "postgres", "client-poco",
+                                     benchd::curl_support::kCurlClientProfile};
 
 constexpr benchd::sdk::PluginFacts kFacts = {
     .name = benchd::threads_poco::kApproachName,
@@ -16,7 +21,7 @@ constexpr benchd::sdk::PluginFacts kFacts = {
         "(5000), max_queued (5000), backlog (2000), stack_kib (256)",
     .concurrency_model = BENCHD_MODEL_OS_THREADS,
     .io_stack = "Poco 1.11 Net (TCPServer, HTTPServerSession, HTTPClientSession)",
-    .implemented_profiles = benchd::sdk::kTransportAndDatabaseProfiles,
+    .implemented_profiles = kProfiles,
 };
 
 }  // namespace

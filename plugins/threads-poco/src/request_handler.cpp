@@ -32,8 +32,17 @@ std::optional<sdk::Reply> serve(ServerState& state, const sdk::ServiceRequest& r
                                 const std::string& body, ClientWatch& watch) {
   if (request.delay_call_depth > 0) {
     state.upstream_calls.fetch_add(1, std::memory_order_relaxed);
-    const UpstreamResult upstream =
-        state.upstream.get(sdk::upstreamTarget(kApproachName, request), watch);
+    const std::string target = sdk::upstreamTarget(kApproachName, request);
+    UpstreamResult upstream;
+    if (state.curl) {  // the client-curl profile
+      auto outcome = state.curl->get(target, watch.clientFd());
+      if (outcome.client_gone)
+        return std::nullopt;
+      upstream = {std::move(outcome.error), static_cast<int>(outcome.status),
+                  std::move(outcome.body)};
+    } else {
+      upstream = state.upstream.get(target, watch);
+    }
     if (watch.clientGone())
       return std::nullopt;
     if (!upstream.error.empty())

@@ -2,6 +2,7 @@
 
 #include "upstream_session_pool.hpp"
 
+#include <benchd/curl_support/blocking_curl_client.hpp>
 #include <benchd/sdk/blocking_database_pool.hpp>
 #include <benchd/sdk/host.hpp>
 #include <benchd/sdk/request_deadline.hpp>
@@ -23,6 +24,10 @@ struct ServerState {
       : host(host_api),
         header_deadline(sdk::headerDeadline(settings)),
         upstream(sdk::upstreamResponseMargin(settings), sdk::upstreamIdleTimeout(settings)),
+        curl(settings.hasProfile(curl_support::kCurlClientProfile)
+                 ? std::make_unique<curl_support::BlockingCurlClient>(
+                       sdk::upstreamResponseMargin(settings), sdk::upstreamIdleTimeout(settings))
+                 : nullptr),
         database(sdk::hostHasDatabase(host_api) ? std::make_unique<sdk::BlockingDatabasePool>(
                                                       host_api, sdk::databaseDeadline(settings))
                                                 : nullptr) {}
@@ -33,11 +38,21 @@ struct ServerState {
   std::chrono::milliseconds header_deadline;
   std::atomic<bool> draining{false};
   UpstreamSessionPool upstream;
+  /// The nested call's client under the `client-curl` profile; null otherwise, and then
+  /// `upstream` (Poco's HTTPClientSession) serves the nested calls.
+  std::unique_ptr<curl_support::BlockingCurlClient> curl;
   /// The `postgres` row's sessions; null for the other rows.
   std::unique_ptr<sdk::BlockingDatabasePool> database;
   std::atomic<std::int64_t> requests_served{0};
   std::atomic<std::int64_t> requests_in_flight{0};
   std::atomic<std::int64_t> upstream_calls{0};
+
+  /// Closes the idle pooled connections of the nested call's client.
+  void closeIdleUpstream() {
+    upstream.closeIdle();
+    if (curl)
+      curl->closeIdle();
+  }
 };
 
 }  // namespace benchd::threads_poco

@@ -43,6 +43,9 @@ struct PluginUnderTest {
   /// why in `corpus_problem`.
   std::vector<HostileCase> corpus;
   std::string corpus_problem;
+  /// The client profile the workers serve under (e.g. "client-curl"), for the rules that make
+  /// nested calls (Rule::nested); empty: the plugin's native client.
+  std::string client_profile;
 };
 
 /// A rule that does not hold. what() is the reason: what was sent, expected and received.
@@ -63,8 +66,9 @@ class RuleContext {
   [[nodiscard]] std::string epoch(std::string_view query) const;
 
   /// A worker serving the plugin on an ephemeral port, stats every 50 ms, with `extra_args`
-  /// (e.g. {"--profile", "read-write"}) after the plugin's --threads. Fails the rule when the
-  /// worker does not get ready.
+  /// (e.g. {"--profile", "read-write"}) after the plugin's --threads and the client profile
+  /// (PluginUnderTest::client_profile), if any. Fails the rule when the worker does not get
+  /// ready.
   [[nodiscard]] std::unique_ptr<WorkerProcess> serve(
       std::vector<std::string> extra_args = {}) const;
   /// A worker started with `--plugin <file>` and `args`, not waited for (for arguments the
@@ -92,6 +96,9 @@ struct Rule {
   /// The sentence(s) of CONTRACT.md the rule checks, word for word (contractCitation(id));
   /// contractRules() fills it in.
   std::string citation = {};
+  /// The rule's requests make nested calls, so it runs once more for each client profile the
+  /// plugin lists (ruleRuns in rules.hpp); contractRules() fills it in.
+  bool nested = false;
 };
 
 /// The outcome of one rule against one plugin.

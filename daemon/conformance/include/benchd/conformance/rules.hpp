@@ -4,6 +4,7 @@
 
 #include <benchd/conformance/rule.hpp>
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -20,5 +21,26 @@ std::string_view contractCitation(std::string_view rule_id);
 /// The rules whose id is `id_or_prefix` or starts with it ("query" selects query.numbers,
 /// query.ranges, ...), in list order; empty when none matches.
 std::vector<const Rule*> selectRules(std::string_view id_or_prefix);
+
+/// The ids of the rules whose requests make nested calls (Rule::nested): each is run with the
+/// plugin's native client and once with each client profile the plugin lists.
+const std::vector<std::string_view>& nestedCallRuleIds();
+
+/// One check: a rule, run with a client profile or with the plugin's native client.
+struct RuleRun {
+  const Rule* rule = nullptr;
+  std::string client_profile;  ///< empty: the native client
+
+  /// The rule's id, then "[client-curl]" when it runs with a client profile.
+  [[nodiscard]] std::string id() const;
+};
+
+/// The runs of `rules` against a plugin that implements `implemented_profiles`, in rule order:
+/// each rule once with the native client, and each nested rule once more per client profile
+/// listed (microservice::kClientProfiles order). With `only_client` (a client profile), only the
+/// nested rules, each with that client alone.
+std::vector<RuleRun> ruleRuns(const std::vector<const Rule*>& rules,
+                              const std::vector<std::string>& implemented_profiles,
+                              std::string_view only_client = {});
 
 }  // namespace benchd::conformance

@@ -7,12 +7,26 @@
 
 namespace benchd::microservice {
 
+/// The profiles that choose the nested call's HTTP client (at most one per row; a row without
+/// one uses the plugin's native client). A plugin implements those that fit its model and lists
+/// them in its descriptor; a (row, approach) whose plugin does not list the row's client is not
+/// run (docs/scenarios.md#client-profiles).
+inline constexpr std::array<std::string_view, 3> kClientProfiles = {"client-beast", "client-curl",
+                                                                    "client-poco"};
+
 /// Every server profile benchd implements: the core's "no-cache" and "read-write",
-/// "no-keep-alive", which every approach plugin honours in its transport, and "postgres", which
-/// the in-tree plugins implement (a plugin lists it in its descriptor). Scenario files may name
-/// others (the original's Java client profiles); a run must not ignore those silently.
-inline constexpr std::array<std::string_view, 4> kImplementedProfiles = {
-    "no-cache", "no-keep-alive", "read-write", "postgres"};
+/// "no-keep-alive", which every approach plugin honours in its transport, "postgres", which
+/// the in-tree plugins implement (a plugin lists it in its descriptor), and the client profiles.
+/// Scenario files may name others (the original's Java client profiles); a run must not ignore
+/// those silently.
+inline constexpr std::array<std::string_view, 7> kImplementedProfiles = {
+    "no-cache",     "no-keep-alive", "read-write", "postgres",
+    "client-beast", "client-curl",   "client-poco"};
+
+/// The original study's Java HTTP clients (its scenarios-clients.csv); benchd answers their
+/// question with kClientProfiles.
+inline constexpr std::array<std::string_view, 3> kOriginalJavaClientProfiles = {
+    "rest-client-jdk", "rest-client-apache5", "rest-client-reactor-netty"};
 
 /// The profiles the core implements for every plugin. The others a plugin implements itself and
 /// lists in its descriptor (plugin.h's implemented_profiles).
@@ -25,6 +39,13 @@ inline constexpr std::string_view kPostgresProfile = "postgres";
 [[nodiscard]] constexpr bool isCoreProfile(std::string_view profile) {
   return profile == kCoreProfiles[0] || profile == kCoreProfiles[1];
 }
+
+/// Whether `profile` chooses the nested call's client (one of kClientProfiles).
+[[nodiscard]] bool isClientProfile(std::string_view profile);
+
+/// Why a row naming `profile`, which is not in kImplementedProfiles, cannot run: one sentence,
+/// pointing from the original's Java clients to scenarios-cpp-clients.csv.
+[[nodiscard]] std::string unsupportedProfileReason(std::string_view profile);
 
 /// The server profiles that change the core's behaviour. Profiles that only concern the
 /// transport (e.g. "no-keep-alive") are the plugins' business and are ignored here.

@@ -13,6 +13,13 @@
 
 namespace benchd::results {
 
+/// An approach a scenario did not run by design (its plugin lacks the row's client profile).
+struct NotRunApproach {
+  std::string scenario;
+  std::string approach;
+  std::string reason;
+};
+
 /// Everything results.md shows; built by the runner, rendered here.
 struct ResultsDocument {
   std::string title;  ///< the scenario file's stem
@@ -27,6 +34,7 @@ struct ResultsDocument {
   std::string settings_note;  ///< overrides, approaches, CPU pinning: one line
   std::vector<scenario::ScenarioRow> rows;
   std::vector<SummaryRow> results;
+  std::vector<NotRunApproach> not_run;  ///< shown under their scenario, with the reason
   WinnersGrid winners;
   /// Image paths relative to the results folder that exist ("results.png",
   /// "<scenario>/<approach>.png"); the others are announced as not available.

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <benchd/results/results_markdown.hpp>
 #include <benchd/runner/run_plan.hpp>
 #include <benchd/store/result_store.hpp>
 
@@ -75,5 +76,7 @@ class RunLedger {
                                         std::int64_t started_epoch_millis);
 /// The scenario rows as the run uses them (overrides applied), in file order.
 [[nodiscard]] std::vector<scenario::ScenarioRow> plannedRows(const RunPlan& plan);
+/// The (scenario, approach)s the plan skips, with the reason, for results.md.
+[[nodiscard]] std::vector<results::NotRunApproach> notRunApproaches(const RunPlan& plan);
 
 }  // namespace benchd::runner

@@ -18,6 +18,12 @@ namespace benchd::runner {
 /// verifying answers, stopping it. An estimate for the plan and the ETA, not a limit.
 inline constexpr std::chrono::seconds kPerRunOverhead{3};
 
+/// An approach the row does not run, and why (its plugin does not implement the row's client).
+struct SkippedApproach {
+  std::string approach;
+  std::string reason;  ///< "threads-poco does not implement client-beast (it implements: ...)"
+};
+
 /// One scenario row as it will run.
 struct RowPlan {
   scenario::ScenarioRow row;    ///< with -w/-t overrides applied
@@ -30,6 +36,11 @@ struct RowPlan {
   std::uint32_t peak_connections = 0;            ///< the most connections its phases open at once
   std::chrono::seconds seconds_per_approach{0};  ///< warm-up + test + kPerRunOverhead
   loadgen::HostLimitCheck limits;                ///< problems refuse the row, warnings don't
+  /// Approaches this row does not run (skipUnimplementedClients): no result, not ranked.
+  std::vector<SkippedApproach> skipped;
+
+  /// The reason `approach` is skipped in this row, or null when it runs.
+  [[nodiscard]] const std::string* skipReason(const std::string& approach) const;
 };
 
 /// What `benchd run` will do: rows × approaches, their lengths and what the host may refuse.
@@ -60,11 +71,27 @@ RunPlan planRun(const std::vector<scenario::ScenarioRow>& rows,
                 const std::vector<std::string>& approaches, const DurationOverrides& overrides,
                 const loadgen::HostLimits& limits, std::uint32_t repeats = 1);
 
+/// An approach as the plan sees it: its name and the profiles its plugin implements itself
+/// (its descriptor's implemented_profiles).
+struct PlannedApproach {
+  std::string name;
+  std::vector<std::string> profiles;
+};
+
+/// Marks each (row, approach) whose row names a client profile (microservice::kClientProfiles)
+/// that the approach's plugin does not list as skipped, and takes its time out of the total:
+/// a client a plugin cannot use is not a failure of that plugin. Pure function.
+void skipUnimplementedClients(RunPlan& plan, const std::vector<PlannedApproach>& approaches);
+
+/// How many (row, approach, round) runs the plan has, skipped ones left out.
+[[nodiscard]] std::size_t runCount(const RunPlan& plan);
+
 /// "1 h 02 min 05 s", "3 min 10 s", "45 s".
 std::string formatDuration(std::chrono::seconds duration);
 
 /// The plan for people: one line per row with its phases, workload, profiles, connections and
-/// rate; then unsupported profiles, host-limit problems and warnings, and the totals.
+/// rate; then unsupported profiles, skipped approaches, host-limit problems and warnings, and
+/// the totals.
 void printPlan(std::ostream& out, const RunPlan& plan, const std::string& scenario_file);
 
 }  // namespace benchd::runner

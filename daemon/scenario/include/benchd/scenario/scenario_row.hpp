@@ -6,19 +6,25 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace benchd::scenario {
 
+/// The prefix of the profiles that choose the nested call's HTTP client ("client-curl"); a row
+/// names at most one (microservice::kClientProfiles lists those benchd implements).
+inline constexpr std::string_view kClientProfilePrefix = "client-";
+
 /// One data row of a scenario CSV file: the original's nine positional columns and benchd's
 /// optional tenth, checked and converted. Column names in comments are the header names.
 struct ScenarioRow {
-  std::string name;                          ///< scenario: names the results folder
-  std::string workload;                      ///< k6Config without a trailing ".js"
-  std::vector<std::string> server_profiles;  ///< serverProfiles split at '|'; may be empty
-  std::uint32_t delay_call_depth = 0;        ///< delayCallDepth: nested self-calls before the wait
-  std::uint32_t delay_millis = 0;            ///< delayInMillis: the wait at the innermost call
-  std::uint32_t connections = 0;             ///< connections (k6 VUs); always > 0
+  std::string name;      ///< scenario: names the results folder
+  std::string workload;  ///< k6Config without a trailing ".js"
+  /// serverProfiles split at '|'; may be empty; at most one names a client (kClientProfilePrefix)
+  std::vector<std::string> server_profiles;
+  std::uint32_t delay_call_depth = 0;  ///< delayCallDepth: nested self-calls before the wait
+  std::uint32_t delay_millis = 0;      ///< delayInMillis: the wait at the innermost call
+  std::uint32_t connections = 0;       ///< connections (k6 VUs); always > 0
   std::optional<std::uint32_t> requests_per_second;  ///< empty column: no rate given
   std::uint32_t warmup_seconds = 0;  ///< warmupDurationInSeconds; 0 skips the warm-up
   std::uint32_t test_seconds = 0;    ///< testDurationInSeconds; always > 0

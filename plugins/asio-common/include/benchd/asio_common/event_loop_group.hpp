@@ -1,5 +1,6 @@
 #pragma once
 
+#include <benchd/asio_common/curl_upstream.hpp>
 #include <benchd/asio_common/database_pool.hpp>
 #include <benchd/asio_common/loop_counters.hpp>
 #include <benchd/asio_common/upstream_pool.hpp>
@@ -25,6 +26,12 @@
 namespace benchd::asio_common {
 
 class EventLoopGroup;
+
+/// The profiles the event-loop plugins implement themselves: the transport's, the database
+/// of `postgres`, and the nested call's clients: Beast (their native one, also without a
+/// client profile) and libcurl's multi interface on the loop (CurlUpstream).
+inline constexpr const char* kEventLoopProfiles[] = {"no-keep-alive", "postgres", "client-beast",
+                                                     kCurlClientProfile};
 
 /// Whether a failed accept ran out of descriptors or kernel memory (EMFILE, ENFILE, ENOBUFS,
 /// ENOMEM): then accepting again at once fails again at once, and the listener waits
@@ -75,6 +82,9 @@ struct EventLoop {
   boost::asio::io_context io{1};
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work;
   UpstreamPool upstream;
+  /// The nested call's client under the `client-curl` profile (kCurlClientProfile); null
+  /// otherwise, and then `upstream` (Beast) serves the nested calls.
+  std::unique_ptr<CurlUpstream> curl;
   std::thread thread;
 };
 

@@ -1,0 +1,46 @@
+// The profile names the core knows: which choose the nested call's client, and what a row
+// naming one nobody implements is told.
+#include <benchd/microservice/service_profile.hpp>
+#include <benchd/scenario/scenario_row.hpp>
+
+#include <gtest/gtest.h>
+
+namespace benchd::microservice {
+namespace {
+
+TEST(ServiceProfileNames, ClientProfilesAreTheOnesTheScenarioFileCountsAsClients) {
+  for (const std::string_view client : kClientProfiles) {
+    EXPECT_TRUE(client.starts_with(scenario::kClientProfilePrefix)) << client;
+    EXPECT_TRUE(isClientProfile(client)) << client;
+  }
+  EXPECT_FALSE(isClientProfile("postgres"));
+  EXPECT_FALSE(isClientProfile("client-"));
+  EXPECT_FALSE(isClientProfile("rest-client-jdk"));
+}
+
+TEST(ServiceProfileNames, TheOriginalsJavaClientsPointToTheCppClientsFile) {
+  for (const std::string_view java : kOriginalJavaClientProfiles) {
+    const std::string reason = unsupportedProfileReason(java);
+    EXPECT_NE(reason.find("'" + std::string(java) + "' is a Java HTTP client of the original"),
+              std::string::npos)
+        << reason;
+    EXPECT_NE(reason.find("client-beast, client-curl and client-poco: run "
+                          "scenarios/scenarios-cpp-clients.csv"),
+              std::string::npos)
+        << reason;
+  }
+  EXPECT_EQ(unsupportedProfileReason("gzip"),
+            "server profile 'gzip' is implemented by no installed plugin nor the core "
+            "(implemented: no-cache, no-keep-alive, read-write, postgres, client-beast, "
+            "client-curl, client-poco)");
+}
+
+TEST(ServiceProfileNames, ClientProfilesLeaveTheCoreAsItIs) {
+  const std::vector<std::string> names = {"client-curl", "no-cache"};
+  const ServiceProfile profile = ServiceProfile::fromNames(names);
+  EXPECT_FALSE(profile.cache_enabled);
+  EXPECT_TRUE(profile.read_only);
+}
+
+}  // namespace
+}  // namespace benchd::microservice
