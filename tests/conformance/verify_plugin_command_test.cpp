@@ -32,14 +32,42 @@ std::string callbacksAsio() {
 
 TEST(VerifyPlugin, AnApproachPluginPassesEveryRule) {
   const CommandResult result = verifyPlugin({callbacksAsio()}, kFullCheckTimeout);
-  const std::size_t rules = conformance::contractRules().size();
+  // Every rule, and the nested-call ones once more per client the plugin lists besides.
+  std::vector<const conformance::Rule*> all;
+  for (const conformance::Rule& rule : conformance::contractRules())
+    all.push_back(&rule);
+  const std::size_t rules = conformance::ruleRuns(all, {"client-beast", "client-curl"}).size();
+  ASSERT_GT(rules, all.size());
   EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
   EXPECT_NE(
       result.out.find(std::to_string(rules) + " of " + std::to_string(rules) + " rules passed"),
       std::string::npos)
       << result.out;
   EXPECT_NE(result.out.find("PASS  endpoints.health  "), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("PASS  nested.no-resend[client-curl]  "), std::string::npos)
+      << result.out;
   EXPECT_EQ(result.out.find("FAIL"), std::string::npos) << result.out;
+}
+
+TEST(VerifyPlugin, ClientNarrowsToTheNestedCallRulesWithThatClient) {
+  const CommandResult result =
+      verifyPlugin({callbacksAsio(), "--client", "client-curl", "--rule", "nested"});
+  EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+  EXPECT_NE(result.out.find("PASS  nested.idle-pool-closed[client-curl]  "), std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("3 of 3 rules passed"), std::string::npos) << result.out;
+  EXPECT_EQ(result.out.find("PASS  nested.no-resend  "), std::string::npos)
+      << "the native client's runs are left out: " << result.out;
+}
+
+TEST(VerifyPlugin, AClientThePluginDoesNotListIsNamed) {
+  const CommandResult result =
+      verifyPlugin({pluginDir() + "/threads-poco.so", "--client", "client-beast"});
+  EXPECT_EQ(result.exit_code, 1) << result.out << result.err;
+  EXPECT_NE(result.err.find("threads-poco does not implement client-beast (its profiles: "
+                            "no-keep-alive, postgres, client-poco, client-curl)"),
+            std::string::npos)
+      << result.err;
 }
 
 TEST(VerifyPlugin, AWrongPluginFailsNamingTheRuleAndTheReason) {
@@ -78,7 +106,8 @@ TEST(VerifyPlugin, JsonHoldsEveryRuleChecked) {
   EXPECT_EQ(document["rulesFailed"].GetUint(), 0U);
   EXPECT_EQ(document["rulesSkipped"].GetUint(), 0U);
   ASSERT_TRUE(document["plugin"]["profiles"].IsArray());
-  EXPECT_EQ(document["plugin"]["profiles"].Size(), 2U) << "no-keep-alive and postgres";
+  EXPECT_EQ(document["plugin"]["profiles"].Size(), 4U)
+      << "no-keep-alive, postgres, client-beast and client-curl";
 }
 
 TEST(VerifyPlugin, APluginTheLoaderRefusesIsNamedWithTheReason) {
@@ -103,6 +132,7 @@ TEST(VerifyPlugin, BadArgumentsAreUsageErrors) {
            {},
            {callbacksAsio(), "--rule", "no-such-rule"},
            {callbacksAsio(), "--threads", "0"},
+           {callbacksAsio(), "--client", "client-httplib"},
            {callbacksAsio(), callbacksAsio()},
            {"--frobnicate"},
        }) {

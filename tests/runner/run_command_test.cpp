@@ -176,6 +176,56 @@ TEST(BenchdRun, FailsWhatCannotRunAndCarriesOn) {
   EXPECT_NE(result.err.find("FAILED"), std::string::npos) << describe(result);
 }
 
+/// A client profile a plugin does not implement skips that pair: no result, no failure, named in
+/// the plan, the progress and results.md; the plugins that implement it run it with that client.
+TEST(BenchdRun, SkipsThePairsWhosePluginLacksTheRowsClientAndRunsTheRest) {
+  const TempDir dir;
+  const fs::path file =
+      writeFile(dir.path() / "clients.csv",
+                scenarioCsv("beast-depth-1,get-time.js,client-beast,1,0,10,50,0,2\n"
+                            "curl-depth-1,get-time.js,client-curl,1,0,10,50,0,2\n"));
+  const std::vector<std::string> run = {
+      "run", "--repeat",          "1",  file.string(),
+      "-o",  dir.path().string(), "-a", "callbacks-asio,threads-poco"};
+  std::vector<std::string> plan = run;
+  plan.push_back("--plan");
+  const CommandResult planned = runCommand(benchdExecutable().string(), plan);
+  ASSERT_EQ(planned.exit_code, 0) << describe(planned);
+  EXPECT_NE(planned.out.find("= 3 runs (the skipped pairs below left out)"), std::string::npos)
+      << describe(planned);
+  EXPECT_NE(planned.out.find("     skipped: threads-poco does not implement client-beast (its "
+                             "clients: client-poco, client-curl)"),
+            std::string::npos)
+      << describe(planned);
+
+  const CommandResult result =
+      runCommand(benchdExecutable().string(), run, std::chrono::minutes(3));
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_NE(result.out.find(": 3 results"), std::string::npos) << describe(result);
+  EXPECT_NE(result.err.find("skipped in beast-depth-1: threads-poco does not implement "
+                            "client-beast"),
+            std::string::npos)
+      << describe(result);
+  const results::ResultsTable table =
+      results::readResultsCsvFile(dir.path() / "clients" / "results.csv");
+  EXPECT_EQ(table.rows().size(), 3U) << describe(result);
+  EXPECT_EQ(findRow(table, "beast-depth-1", "threads-poco"), nullptr);
+  for (const auto& [scenario, approach] :
+       std::vector<std::pair<std::string, std::string>>{{"beast-depth-1", "callbacks-asio"},
+                                                        {"curl-depth-1", "callbacks-asio"},
+                                                        {"curl-depth-1", "threads-poco"}}) {
+    const results::ResultsRow* row = findRow(table, scenario, approach);
+    ASSERT_NE(row, nullptr) << scenario << " " << approach;
+    EXPECT_GT(number(table, *row, "requests_ok"), 0) << scenario << " " << approach;
+    EXPECT_EQ(number(table, *row, "requests_error"), 0) << scenario << " " << approach;
+  }
+  const std::string markdown = readFile(dir.path() / "clients" / "results.md");
+  EXPECT_NE(markdown.find("#### threads-poco (not run)\n\nthreads-poco does not implement "
+                          "client-beast"),
+            std::string::npos)
+      << markdown;
+}
+
 /// --repeat in rounds over variants: an A/A pair (--aa) and a plugin with an option it does not
 /// know. Every run is stored and in results-runs.csv, results.csv holds one median row per pair,
 /// each round runs every approach once, and the seed given is the seed recorded.
