@@ -279,7 +279,7 @@ struct CurlUpstream::State {
 
   // ---- transfers -----------------------------------------------------------------------
 
-  void start(std::string target, ClientWatch& watch,
+  void start(const std::string& target, ClientWatch& watch,
              std::unique_ptr<detail::UpstreamCompletion> done) {
     if (watch.clientGone()) {
       done->complete(UpstreamResult{asio::error::operation_aborted, 0, {}});
@@ -443,9 +443,9 @@ asio::io_context::executor_type CurlUpstream::executor() const noexcept {
   return state_->loop.io.get_executor();
 }
 
-void CurlUpstream::start(std::string target, ClientWatch& watch,
+void CurlUpstream::start(const std::string& target, ClientWatch& watch,
                          std::unique_ptr<detail::UpstreamCompletion> done) {
-  state_->start(std::move(target), watch, std::move(done));
+  state_->start(target, watch, std::move(done));
 }
 
 void CurlUpstream::closeIdle() {

@@ -21,7 +21,7 @@ inline constexpr std::chrono::seconds kPerRunOverhead{3};
 /// An approach the row does not run, and why (its plugin does not implement the row's client).
 struct SkippedApproach {
   std::string approach;
-  std::string reason;  ///< "threads-poco does not implement client-beast (it implements: ...)"
+  std::string reason;  ///< "threads-poco does not implement client-beast (its clients: ...)"
 };
 
 /// One scenario row as it will run.

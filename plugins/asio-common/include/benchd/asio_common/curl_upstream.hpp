@@ -105,7 +105,7 @@ class CurlUpstream {
   auto asyncGet(std::string target, ClientWatch& watch, Token&& token) {
     return boost::asio::async_initiate<Token, void(UpstreamResult)>(
         [this](auto handler, std::string&& path, ClientWatch* client) {
-          start(std::move(path), *client,
+          start(path, *client,
                 std::make_unique<detail::UpstreamCompletionOf<decltype(handler)>>(
                     std::move(handler), executor()));
         },
@@ -123,7 +123,7 @@ class CurlUpstream {
 
  private:
   [[nodiscard]] boost::asio::io_context::executor_type executor() const noexcept;
-  void start(std::string target, ClientWatch& watch,
+  void start(const std::string& target, ClientWatch& watch,
              std::unique_ptr<detail::UpstreamCompletion> done);
 
   std::unique_ptr<State> state_;
