@@ -9,7 +9,8 @@ m(d) = S (d + 1) + C d, with S a served request's share and C a nested call's. A
 line over the depths has intercept S and slope S + C, so C = slope - intercept; that is the
 nested call's cost, for CPU (microseconds) and context switches. The rest are read at depth 5:
 OS threads (max), upstream connections open (max) and the worker's descriptors (max), and the
-upstream connections still open in the test's last second (after the spike). Every figure is
+upstream connections still open in the test's last second (the pool the spike left, idle
+connections close 30 s after their last call). Every figure is
 the median of the rounds (failed runs left out, their count shown). The reference in the same
 run is each plugin's native client (client-beast, or client-poco in threads-poco): the
 "x native" column is a client's CPU per nested call over the native one's.
@@ -99,7 +100,7 @@ def main():
 
     print("| plugin | client | CPU µs / nested call | x native | ctx sw / nested call "
           "| OS threads max (d5) | upstream conns max (d5) | worker fds max (d5) "
-          "| conns after spike (d5) | p99 ms d1 / d2 / d5 | failed runs |")
+          "| conns open at the end (d5) | p99 ms d1 / d2 / d5 | failed runs |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|")
     for key in sorted(set(table) | set(failed)):
         cpu = per_nested_call(key, "cpu_us")

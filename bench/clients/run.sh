@@ -4,7 +4,7 @@
 # 1, 2 and 5, the smooth spike, 1,500 connections) against every approach plugin, each pair a
 # plugin implements (the others are skipped), then cost-table.py over the run's store: per
 # (plugin, client) the CPU and context switches one nested call adds, the threads, upstream
-# connections and descriptors at depth 5, the connections left after the spike and p99 per
+# connections and descriptors at depth 5, the upstream connections open at the end and p99 per
 # depth, each the median of the rounds.
 #
 # Usage: bench/clients/run.sh [--repeat N] [--approach A,B,...] [--file F] [--preset P]
