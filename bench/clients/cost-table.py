@@ -3,17 +3,20 @@
 
 Usage: cost-table.py STORE [RUN_ID]   (default: the store's latest run)
 
-Each row of scenarios-cpp-clients.csv names one client profile and a call depth d. At depth d a
-load request costs d + 1 served requests and d nested calls, so a per-request figure is
-m(d) = S (d + 1) + C d, with S a served request's share and C a nested call's. A least-squares
-line over the depths has intercept S and slope S + C, so C = slope - intercept; that is the
-nested call's cost, for CPU (microseconds) and context switches. The rest are read at depth 5:
+Each row of scenarios-cpp-clients.csv names one client profile and a call depth d. Every level
+of a chain adds one served request and one nested call, so the slope of a least-squares line of
+a per-request figure over the depths is what one level costs: for CPU (microseconds) and context
+switches. A served request costs a plugin the same whatever its client, so the difference of two
+clients' slopes is the difference of their nested calls. (The intercept is no served request's
+cost: at these rates it holds the worker's fixed costs per second, spread over the requests.)
+The rest are read at depth 5:
 OS threads (max), upstream connections open (max) and the worker's descriptors (max), and the
 upstream connections still open in the test's last second (the pool the spike left, idle
 connections close 30 s after their last call). Every figure is
 the median of the rounds (failed runs left out, their count shown). The reference in the same
-run is each plugin's native client (client-beast, or client-poco in threads-poco): the
-"x native" column is a client's CPU per nested call over the native one's.
+run is each plugin's native client (client-beast, or client-poco in threads-poco): "x native"
+is a client's CPU per level over the native one's, "+ native" their difference (what the
+client's nested call costs beyond the native one's).
 """
 import sqlite3
 import statistics
@@ -88,26 +91,27 @@ def main():
         values = table.get(key, {}).get(depth, {}).get(name, [])
         return statistics.median(values) if values else None
 
-    print(f"run {run_id}: what one nested call costs, per (plugin, client); medians of the rounds")
+    print(f"run {run_id}: what one level of a chain costs, per (plugin, client); medians of the rounds")
     print()
-    def per_nested_call(key, name):
+    def per_level(key, name):
         points = [(d, median(key, d, name)) for d in sorted(table.get(key, {}))]
         points = [(d, v) for d, v in points if v is not None]
         if len({d for d, _ in points}) < 2:
             return None
-        intercept, slope = fit(points)
-        return slope - intercept
+        return fit(points)[1]
 
-    print("| plugin | client | CPU µs / nested call | x native | ctx sw / nested call "
+    print("| plugin | client | CPU µs / level | x native | + native µs | ctx sw / level "
           "| OS threads max (d5) | upstream conns max (d5) | worker fds max (d5) "
           "| conns open at the end (d5) | p99 ms d1 / d2 / d5 | failed runs |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|")
     for key in sorted(set(table) | set(failed)):
-        cpu = per_nested_call(key, "cpu_us")
-        ctx = per_nested_call(key, "ctx")
-        native = per_nested_call((key[0], NATIVE.get(key[0], "client-beast")), "cpu_us")
+        cpu = per_level(key, "cpu_us")
+        ctx = per_level(key, "ctx")
+        native = per_level((key[0], NATIVE.get(key[0], "client-beast")), "cpu_us")
         ratio = "–" if cpu is None or not native else f"{cpu / native:.2f}"
-        cells = ["–" if cpu is None else f"{cpu:.1f}", ratio, "–" if ctx is None else f"{ctx:.2f}"]
+        extra = "–" if cpu is None or native is None else f"{cpu - native:+.1f}"
+        cells = ["–" if cpu is None else f"{cpu:.1f}", ratio, extra,
+                 "–" if ctx is None else f"{ctx:.2f}"]
 
         def at5(name, spec=".0f"):
             value = median(key, 5, name)
@@ -115,7 +119,8 @@ def main():
 
         p99 = " / ".join("–" if median(key, d, "p99") is None else f"{median(key, d, 'p99'):.0f}"
                          for d in (1, 2, 5))
-        print(f"| {key[0]} | {key[1]} | {cells[0]} | {cells[1]} | {cells[2]} | {at5('threads')} "
+        print(f"| {key[0]} | {key[1]} | {cells[0]} | {cells[1]} | {cells[2]} | {cells[3]} "
+              f"| {at5('threads')} "
               f"| {at5('upstream_max')} | {at5('fds_max')} | {at5('upstream_last')} | {p99} "
               f"| {failed.get(key, 0)} |")
 

@@ -3,7 +3,7 @@
 # (scenarios/scenarios-cpp-clients.csv: client-beast, client-curl and client-poco at call depths
 # 1, 2 and 5, the smooth spike, 1,500 connections) against every approach plugin, each pair a
 # plugin implements (the others are skipped), then cost-table.py over the run's store: per
-# (plugin, client) the CPU and context switches one nested call adds, the threads, upstream
+# (plugin, client) the CPU and context switches one level of a chain adds, the threads, upstream
 # connections and descriptors at depth 5, the upstream connections open at the end and p99 per
 # depth, each the median of the rounds.
 #
