@@ -155,7 +155,7 @@ TEST(UpstreamSessionPool, ReusedSessionClosedBeforeAnyAnswerIsSentOnceMoreOnANew
   EXPECT_TRUE(second.error.empty()) << second.error;
   EXPECT_EQ(second.status, 200);
   EXPECT_EQ(server.connections.load(), 2);
-  pool.closeIdle();
+  pool.drain();
 }
 
 TEST(StaleKeepAlive, OnlyAPeerCloseBeforeAnyAnswerOnAReusedSessionIsResent) {

@@ -128,7 +128,7 @@ struct CurlUpstream::State {
     if (purpose != CURLSOCKTYPE_IPCXN) {
       return CURL_SOCKET_BAD;
     }
-    if (!state.loop.group.reserveUpstreamConnection()) {
+    if (!state.loop.group.upstreamBudget().tryReserve()) {
       transfer->no_capacity = true;
       return CURL_SOCKET_BAD;
     }
@@ -136,7 +136,7 @@ struct CurlUpstream::State {
     error_code error;
     entry->socket.open(address->family == AF_INET6 ? tcp::v6() : tcp::v4(), error);
     if (error) {
-      state.loop.group.releaseUpstreamConnection();
+      state.loop.group.upstreamBudget().release();
       return CURL_SOCKET_BAD;
     }
     const curl_socket_t fd = entry->socket.native_handle();
@@ -155,7 +155,7 @@ struct CurlUpstream::State {
     found->second->socket.close(ignored);  // pending waits end as aborted, and find no entry
     state->sockets.erase(found);
     LoopCounters::add(state->loop.counters.upstream_connections_open, -1);
-    state->loop.group.releaseUpstreamConnection();
+    state->loop.group.upstreamBudget().release();
     return 0;
   }
 
@@ -450,14 +450,6 @@ void CurlUpstream::start(const std::string& target, ClientWatch& watch,
 
 void CurlUpstream::closeIdle() {
   state_->closeExpired(Clock::time_point::max());
-}
-
-std::size_t CurlUpstream::runningTransfers() const noexcept {
-  return state_->running.size();
-}
-
-std::size_t CurlUpstream::openSockets() const noexcept {
-  return state_->sockets.size();
 }
 
 }  // namespace benchd::asio_common

@@ -227,16 +227,4 @@ void EventLoopGroup::reportCounters(benchd_counter_sink sink, void* sink_context
     database_->reportCounters(sink, sink_context);
 }
 
-bool EventLoopGroup::reserveUpstreamConnection() noexcept {
-  if (upstream_connections_.fetch_add(1, std::memory_order_relaxed) >= sdk::kUpstreamPoolCapacity) {
-    upstream_connections_.fetch_sub(1, std::memory_order_relaxed);
-    return false;
-  }
-  return true;
-}
-
-void EventLoopGroup::releaseUpstreamConnection() noexcept {
-  upstream_connections_.fetch_sub(1, std::memory_order_relaxed);
-}
-
 }  // namespace benchd::asio_common

@@ -23,7 +23,7 @@ UpstreamConnection::UpstreamConnection(EventLoop& owner) : loop(owner), stream(o
 
 UpstreamConnection::~UpstreamConnection() {
   LoopCounters::add(loop.counters.upstream_connections_open, -1);
-  loop.group.releaseUpstreamConnection();
+  loop.group.upstreamBudget().release();
 }
 
 UpstreamPool::UpstreamPool(EventLoop& loop)
@@ -42,7 +42,7 @@ std::unique_ptr<UpstreamConnection> UpstreamPool::takeIdle() {
 }
 
 std::unique_ptr<UpstreamConnection> UpstreamPool::open() {
-  if (!loop_.group.reserveUpstreamConnection())
+  if (!loop_.group.upstreamBudget().tryReserve())
     return nullptr;
   return std::make_unique<UpstreamConnection>(loop_);
 }

@@ -22,8 +22,8 @@ using Clock = std::chrono::steady_clock;
 /// most one connection. Used by one thread at a time (the pool hands it out under its lock).
 class BlockingCurlClient::Handle {
  public:
-  Handle(BlockingCurlClient& owner, curl_slist* headers, std::chrono::milliseconds idle_timeout)
-      : owner_(owner), multi_(curl_multi_init()), easy_(curl_easy_init()) {
+  Handle(sdk::ConnectionBudget& budget, curl_slist* headers, std::chrono::milliseconds idle_timeout)
+      : budget_(budget), multi_(curl_multi_init()), easy_(curl_easy_init()) {
     if (multi_ == nullptr || easy_ == nullptr) {
       release();
       throw std::runtime_error("libcurl could not make a handle");
@@ -149,13 +149,13 @@ class BlockingCurlClient::Handle {
     if (purpose != CURLSOCKTYPE_IPCXN) {
       return CURL_SOCKET_BAD;
     }
-    if (!handle->owner_.reserveSocket()) {
+    if (!handle->budget_.tryReserve()) {
       handle->no_capacity_ = true;
       return CURL_SOCKET_BAD;
     }
     const int fd = ::socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
     if (fd < 0) {
-      handle->owner_.releaseSocket();
+      handle->budget_.release();
       return CURL_SOCKET_BAD;
     }
     return fd;
@@ -163,7 +163,7 @@ class BlockingCurlClient::Handle {
 
   static int closeSocket(void* data, curl_socket_t fd) {
     auto* handle = static_cast<Handle*>(data);
-    handle->owner_.releaseSocket();
+    handle->budget_.release();
     return ::close(fd);
   }
 
@@ -186,7 +186,7 @@ class BlockingCurlClient::Handle {
     return 0;
   }
 
-  BlockingCurlClient& owner_;
+  sdk::ConnectionBudget& budget_;
   CURLM* multi_;
   CURL* easy_;
   AnswerSink answer_;
@@ -204,19 +204,11 @@ BlockingCurlClient::BlockingCurlClient(std::chrono::milliseconds response_margin
                                        std::chrono::milliseconds idle_timeout)
     : response_margin_(response_margin),
       idle_timeout_(idle_timeout),
-      sweep_interval_(sdk::upstreamIdleSweepInterval(idle_timeout)),
       headers_((initialiseCurlOnce(), nestedCallHeaders())),
-      idle_(idle_timeout),
-      sweeper_([this](const std::stop_token& stop) { sweep(stop); }) {}
+      idle_(idle_timeout) {}
 
 BlockingCurlClient::~BlockingCurlClient() {
-  sweeper_.request_stop();
-  sweeper_.join();
-  {
-    std::vector<HandlePtr> closing;
-    const std::lock_guard lock(mutex_);
-    idle_.clear(closing);
-  }
+  idle_.closeIdle();  // their easy handles point at headers_
   curl_slist_free_all(headers_);
 }
 
@@ -229,7 +221,7 @@ BlockingCurlClient::Outcome BlockingCurlClient::get(const std::string& target, i
   HandlePtr handle = takeIdle();
   if (!handle) {
     try {
-      handle.reset(new Handle(*this, headers_, idle_timeout_));
+      handle.reset(new Handle(budget_, headers_, idle_timeout_));
     } catch (const std::exception& error) {
       return {error.what(), 0, {}, false};
     }
@@ -238,69 +230,15 @@ BlockingCurlClient::Outcome BlockingCurlClient::get(const std::string& target, i
       handle->run(base_url_ + target, sdk::upstreamResponseTimeoutFor(target, response_margin_),
                   client_fd, stop_fd);
   if (!outcome.client_gone) {
-    giveBack(std::move(handle));
+    idle_.put(std::move(handle));
   }
   return outcome;
 }
 
 BlockingCurlClient::HandlePtr BlockingCurlClient::takeIdle() {
-  std::vector<HandlePtr> dropped;  // closed after the lock is released
-  const std::lock_guard lock(mutex_);
   // libcurl checks a kept connection itself before it reuses it, and connects anew if it died.
-  auto handle = idle_.take(
-      Clock::now(), [](const HandlePtr&) { return true; }, dropped);
+  auto handle = idle_.take([](const HandlePtr&) { return true; });
   return handle ? std::move(*handle) : HandlePtr();
-}
-
-void BlockingCurlClient::giveBack(HandlePtr handle) {
-  if (draining_.load(std::memory_order_relaxed)) {
-    return;  // closes it
-  }
-  const std::lock_guard lock(mutex_);
-  idle_.put(std::move(handle), Clock::now());
-}
-
-void BlockingCurlClient::closeIdle() {
-  draining_.store(true, std::memory_order_relaxed);
-  std::vector<HandlePtr> closing;
-  const std::lock_guard lock(mutex_);
-  idle_.clear(closing);
-}
-
-void BlockingCurlClient::closeExpired() {
-  std::vector<HandlePtr> closing;
-  const std::lock_guard lock(mutex_);
-  idle_.expire(Clock::now(), closing);
-}
-
-std::size_t BlockingCurlClient::idleCount() {
-  const std::lock_guard lock(mutex_);
-  return idle_.size();
-}
-
-bool BlockingCurlClient::reserveSocket() noexcept {
-  if (sockets_open_.fetch_add(1, std::memory_order_relaxed) >= sdk::kUpstreamPoolCapacity) {
-    sockets_open_.fetch_sub(1, std::memory_order_relaxed);
-    return false;
-  }
-  return true;
-}
-
-void BlockingCurlClient::releaseSocket() noexcept {
-  sockets_open_.fetch_sub(1, std::memory_order_relaxed);
-}
-
-void BlockingCurlClient::sweep(const std::stop_token& stop) {
-  std::mutex wait_mutex;
-  std::unique_lock wait_lock(wait_mutex);
-  while (!stop.stop_requested()) {
-    // Wakes early only when stop is requested.
-    if (sweep_wakeup_.wait_for(wait_lock, stop, sweep_interval_,
-                               [&stop] { return stop.stop_requested(); })) {
-      return;
-    }
-    closeExpired();
-  }
 }
 
 }  // namespace benchd::curl_support

@@ -109,9 +109,9 @@ bool Server::stop(std::chrono::milliseconds timeout) {
   // Connections waiting for their next request close; the listener keeps accepting, because
   // requests in flight may still make nested calls.
   state_.signals.signalDrain();
-  state_.upstream.closeIdle();
+  state_.upstream.drain();
   if (state_.curl)
-    state_.curl->closeIdle();
+    state_.curl->drain();
   bool drained = true;
   while (state_.requests_in_flight.load(std::memory_order_relaxed) > 0) {
     if (std::chrono::steady_clock::now() >= deadline) {
@@ -128,7 +128,6 @@ bool Server::stop(std::chrono::milliseconds timeout) {
   error_code ignored;
   acceptor_.close(ignored);
   pool_.stopAndJoin();
-  state_.upstream.stop();
   return drained;
 }
 

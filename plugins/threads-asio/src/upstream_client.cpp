@@ -8,8 +8,6 @@
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
 
-#include <vector>
-
 namespace benchd::threads_asio {
 
 namespace asio = boost::asio;
@@ -17,91 +15,40 @@ namespace http = boost::beast::http;
 using boost::system::error_code;
 
 UpstreamConnection::UpstreamConnection(asio::io_context& io, const ServerSignals& signals,
-                                       std::atomic<std::int64_t>& open_count)
-    : stream(asio::ip::tcp::socket(io), signals), open(open_count) {}
+                                       sdk::ConnectionBudget& open_budget)
+    : stream(asio::ip::tcp::socket(io), signals), budget(open_budget) {}
 
 UpstreamConnection::~UpstreamConnection() {
   stream.close();
-  open.fetch_sub(1, std::memory_order_relaxed);
+  budget.release();
 }
 
 UpstreamClient::UpstreamClient(const ServerSignals& signals,
                                std::chrono::milliseconds response_margin,
                                std::chrono::milliseconds idle_timeout)
-    : signals_(signals),
-      response_margin_(response_margin),
-      sweep_interval_(sdk::upstreamIdleSweepInterval(idle_timeout)),
-      idle_(idle_timeout) {}
-
-UpstreamClient::~UpstreamClient() {
-  stop();
-}
+    : signals_(signals), response_margin_(response_margin), idle_(idle_timeout) {}
 
 void UpstreamClient::start(asio::io_context& io, const asio::ip::tcp::endpoint& self) {
   io_ = &io;
   self_ = self;
-  sweeper_ = std::thread([this] { sweepUntilStopped(); });
-}
-
-void UpstreamClient::sweepUntilStopped() {
-  std::unique_lock lock(mutex_);
-  while (!stopping_) {
-    sweep_wakeup_.wait_for(lock, sweep_interval_, [this] { return stopping_; });
-    std::vector<std::unique_ptr<UpstreamConnection>> expired;
-    idle_.expire(std::chrono::steady_clock::now(), expired);
-    lock.unlock();
-    expired.clear();  // closes them, outside the lock
-    lock.lock();
-  }
 }
 
 std::unique_ptr<UpstreamConnection> UpstreamClient::takeIdle() {
-  std::vector<std::unique_ptr<UpstreamConnection>> dropped;
-  std::optional<std::unique_ptr<UpstreamConnection>> taken;
-  {
-    const std::lock_guard lock(mutex_);
-    taken = idle_.take(
-        std::chrono::steady_clock::now(),
-        [](std::unique_ptr<UpstreamConnection>& idle) { return idle->stream.idleUsable(); },
-        dropped);
-  }
+  auto taken = idle_.take(
+      [](std::unique_ptr<UpstreamConnection>& idle) { return idle->stream.idleUsable(); });
   return taken ? std::move(*taken) : nullptr;
 }
 
 std::unique_ptr<UpstreamConnection> UpstreamClient::open() {
-  // Reserved before the connection exists, so racing callers never exceed the capacity
-  // together; the connection gives its place back when it is destroyed.
-  if (open_.fetch_add(1, std::memory_order_relaxed) >= sdk::kUpstreamPoolCapacity) {
-    open_.fetch_sub(1, std::memory_order_relaxed);
+  if (!budget_.tryReserve())
     return nullptr;
-  }
-  return std::make_unique<UpstreamConnection>(*io_, signals_, open_);
+  return std::make_unique<UpstreamConnection>(*io_, signals_, budget_);
 }
 
 void UpstreamClient::giveBack(std::unique_ptr<UpstreamConnection> connection) {
-  if (signals_.draining())
-    return;  // closes it: the pool was emptied when the drain began
   connection->stream.watchClient(-1);
   connection->stream.expiresNever();
-  const std::lock_guard lock(mutex_);
-  idle_.put(std::move(connection), std::chrono::steady_clock::now());
-}
-
-void UpstreamClient::closeIdle() {
-  std::vector<std::unique_ptr<UpstreamConnection>> dropped;
-  const std::lock_guard lock(mutex_);
-  idle_.clear(dropped);
-}
-
-void UpstreamClient::stop() {
-  {
-    const std::lock_guard lock(mutex_);
-    stopping_ = true;
-  }
-  sweep_wakeup_.notify_all();
-  if (sweeper_.joinable())
-    sweeper_.join();
-  closeIdle();
+  idle_.put(std::move(connection));
 }
 
 UpstreamClient::Outcome UpstreamClient::call(const std::string& target, int client_fd) {

@@ -96,7 +96,7 @@ bool Server::stop(std::chrono::milliseconds timeout) {
   state_.draining.store(true, std::memory_order_relaxed);
   // Idle pooled client connections free their server-side threads; the listener keeps
   // accepting because requests in flight may still make nested calls.
-  state_.closeIdleUpstream();
+  state_.drainUpstream();
   bool drained = true;
   while (state_.requests_in_flight.load(std::memory_order_relaxed) > 0) {
     if (std::chrono::steady_clock::now() >= deadline) {
@@ -109,7 +109,7 @@ bool Server::stop(std::chrono::milliseconds timeout) {
   if (state_.database)
     state_.database->stop();  // requests queued for a session answer 503 at once
   connections_->stopConnections();
-  state_.closeIdleUpstream();
+  state_.drainUpstream();
   const auto close_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
   while (server_->currentConnections() > 0 && std::chrono::steady_clock::now() < close_deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(2));

@@ -47,11 +47,12 @@ struct ServerState {
   std::atomic<std::int64_t> requests_in_flight{0};
   std::atomic<std::int64_t> upstream_calls{0};
 
-  /// Closes the idle pooled connections of the nested call's client.
-  void closeIdleUpstream() {
-    upstream.closeIdle();
+  /// Closes the idle pooled connections of the nested call's client, and from now on every
+  /// connection a nested call ends with (the server drains).
+  void drainUpstream() {
+    upstream.drain();
     if (curl)
-      curl->closeIdle();
+      curl->drain();
   }
 };
 

@@ -12,14 +12,13 @@
 #include <Poco/Timespan.h>
 
 #include <chrono>
-#include <vector>
 
 namespace benchd::threads_poco {
 
 namespace {
 
 Poco::Timespan timespanOf(std::chrono::microseconds duration) {
-  return Poco::Timespan(duration.count());
+  return {duration.count()};
 }
 
 }  // namespace
@@ -59,21 +58,12 @@ class UpstreamSessionPool::Session final : public Poco::Net::HTTPClientSession {
 
 void UpstreamSessionPool::SessionDeleter::operator()(Session* session) const {
   delete session;
-  pool->sessions_open_.fetch_sub(1, std::memory_order_relaxed);
+  pool->budget_.release();
 }
 
 UpstreamSessionPool::UpstreamSessionPool(std::chrono::milliseconds response_margin,
                                          std::chrono::milliseconds idle_timeout)
-    : response_margin_(response_margin),
-      sweep_interval_(sdk::upstreamIdleSweepInterval(idle_timeout)),
-      idle_(idle_timeout),
-      sweeper_([this](const std::stop_token& stop) { sweep(stop); }) {}
-
-UpstreamSessionPool::~UpstreamSessionPool() {
-  sweeper_.request_stop();
-  sweeper_.join();
-  closeIdle();
-}
+    : response_margin_(response_margin), idle_(idle_timeout) {}
 
 void UpstreamSessionPool::setEndpoint(std::string host, std::uint16_t port) {
   host_ = std::move(host);
@@ -81,19 +71,13 @@ void UpstreamSessionPool::setEndpoint(std::string host, std::uint16_t port) {
 }
 
 UpstreamSessionPool::SessionPtr UpstreamSessionPool::takeIdle() {
-  std::vector<SessionPtr> dropped;  // closed after the lock is released
-  const std::lock_guard lock(mutex_);
-  auto session = idle_.take(
-      std::chrono::steady_clock::now(), [](SessionPtr& idle) { return idle->idleUsable(); },
-      dropped);
+  auto session = idle_.take([](SessionPtr& idle) { return idle->idleUsable(); });
   return session ? std::move(*session) : SessionPtr(nullptr, SessionDeleter{this});
 }
 
 UpstreamSessionPool::SessionPtr UpstreamSessionPool::open() {
-  if (sessions_open_.fetch_add(1, std::memory_order_relaxed) >= sdk::kUpstreamPoolCapacity) {
-    sessions_open_.fetch_sub(1, std::memory_order_relaxed);
+  if (!budget_.tryReserve())
     return SessionPtr(nullptr, SessionDeleter{this});
-  }
   SessionPtr session(new Session(host_, port_), SessionDeleter{this});
   session->setKeepAlive(true);
   // Poco reconnects by itself once this has passed since the last request was sent (8 s by
@@ -102,41 +86,6 @@ UpstreamSessionPool::SessionPtr UpstreamSessionPool::open() {
   session->setKeepAliveTimeout(
       timespanOf(sdk::upstreamResponseTimeout(sdk::kMaxDelayMillis) + sdk::kUpstreamIdleTimeout));
   return session;
-}
-
-void UpstreamSessionPool::giveBack(SessionPtr session) {
-  const std::lock_guard lock(mutex_);
-  idle_.put(std::move(session), std::chrono::steady_clock::now());
-}
-
-void UpstreamSessionPool::closeIdle() {
-  std::vector<SessionPtr> closing;
-  const std::lock_guard lock(mutex_);
-  idle_.clear(closing);
-}
-
-void UpstreamSessionPool::closeExpired() {
-  std::vector<SessionPtr> closing;
-  const std::lock_guard lock(mutex_);
-  idle_.expire(std::chrono::steady_clock::now(), closing);
-}
-
-std::size_t UpstreamSessionPool::idleCount() {
-  const std::lock_guard lock(mutex_);
-  return idle_.size();
-}
-
-void UpstreamSessionPool::sweep(const std::stop_token& stop) {
-  std::mutex wait_mutex;
-  std::unique_lock wait_lock(wait_mutex);
-  while (!stop.stop_requested()) {
-    // Wakes early only when stop is requested.
-    if (sweep_wakeup_.wait_for(wait_lock, stop, sweep_interval_,
-                               [&stop] { return stop.stop_requested(); })) {
-      return;
-    }
-    closeExpired();
-  }
 }
 
 UpstreamResult UpstreamSessionPool::get(const std::string& target, ClientWatch& watch) {
@@ -176,7 +125,7 @@ UpstreamResult UpstreamSessionPool::get(const std::string& target, ClientWatch& 
       result.status = static_cast<int>(response.getStatus());
       Poco::StreamCopier::copyToString(body_stream, result.body);
       if (response.getKeepAlive())
-        giveBack(std::move(session));
+        idle_.put(std::move(session));
       return result;
     } catch (const Poco::Exception& e) {
       const bool retry = staleKeepAlive(reused, e, session->receivedAny());

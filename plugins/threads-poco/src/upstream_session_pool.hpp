@@ -2,20 +2,16 @@
 
 #include "client_watch.hpp"
 
-#include <benchd/sdk/idle_list.hpp>
+#include <benchd/sdk/connection_budget.hpp>
+#include <benchd/sdk/swept_idle_pool.hpp>
 
 #include <Poco/Net/HTTPClientSession.h>
 
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <exception>
 #include <memory>
-#include <mutex>
-#include <stop_token>
 #include <string>
-#include <thread>
 
 namespace benchd::threads_poco {
 
@@ -32,11 +28,9 @@ struct UpstreamResult {
 /// thread.
 ///
 /// Idle sessions are handed out last in, first out and closed once idle for `idle_timeout`
-/// (sdk::kUpstreamIdleTimeout unless a test shortens it; see sdk::IdleList for why this order),
-/// on every get() and by a sweeper thread every sdk::upstreamIdleSweepInterval() of it while
-/// the pool exists, so the rest of
-/// a burst is closed even when no nested call comes along any more. A session whose peer has
-/// closed its connection (or sent bytes nobody asked for) is closed instead of handed out.
+/// (sdk::kUpstreamIdleTimeout unless a test shortens it), on every get() and by the idle
+/// pool's sweeper (sdk::SweptIdlePool). A session whose peer has closed its connection (or
+/// sent bytes nobody asked for) is closed instead of handed out.
 class UpstreamSessionPool {
  public:
   /// `response_margin`: what a nested call may take beyond the delay it forwards
@@ -44,7 +38,6 @@ class UpstreamSessionPool {
   /// (sdk::upstreamIdleTimeout()).
   UpstreamSessionPool(std::chrono::milliseconds response_margin,
                       std::chrono::milliseconds idle_timeout);
-  ~UpstreamSessionPool();
   UpstreamSessionPool(const UpstreamSessionPool&) = delete;
   UpstreamSessionPool& operator=(const UpstreamSessionPool&) = delete;
 
@@ -59,14 +52,10 @@ class UpstreamSessionPool {
   /// the nested request's own wait in turn) and the call returns at once with an error.
   UpstreamResult get(const std::string& target, ClientWatch& watch);
 
-  /// Drops every idle session (closing its connection). Thread-safe.
-  void closeIdle();
-  /// Drops the idle sessions that have expired (the sweeper calls this). Thread-safe.
-  void closeExpired();
-  [[nodiscard]] std::int64_t sessionsOpen() const noexcept {
-    return sessions_open_.load(std::memory_order_relaxed);
-  }
-  [[nodiscard]] std::size_t idleCount();
+  /// Closes every idle session, and from now on every session a call ends with (the server
+  /// drains). Thread-safe.
+  void drain() { idle_.drain(); }
+  [[nodiscard]] std::int64_t sessionsOpen() const noexcept { return budget_.inUse(); }
 
  private:
   class Session;
@@ -78,18 +67,13 @@ class UpstreamSessionPool {
 
   SessionPtr takeIdle();
   SessionPtr open();
-  void giveBack(SessionPtr session);
-  void sweep(const std::stop_token& stop);
 
   const std::chrono::milliseconds response_margin_;
-  const std::chrono::milliseconds sweep_interval_;
   std::string host_;
   std::uint16_t port_ = 0;
-  std::atomic<std::int64_t> sessions_open_{0};
-  std::mutex mutex_;
-  sdk::IdleList<SessionPtr> idle_;  // guarded by mutex_
-  std::condition_variable_any sweep_wakeup_;
-  std::jthread sweeper_;  // last: stopped and joined before the members it uses go
+  sdk::ConnectionBudget budget_;
+  // Last: its sessions give their places back to budget_ when it closes them.
+  sdk::SweptIdlePool<SessionPtr> idle_;
 };
 
 /// Whether a nested call that failed with `error` may be sent once more, on a new connection.

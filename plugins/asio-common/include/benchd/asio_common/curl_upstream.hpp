@@ -115,10 +115,6 @@ class CurlUpstream {
   /// Closes the idle connections (the server drains); transfers in flight go on.
   void closeIdle();
 
-  /// Transfers in flight and connections open, for tests.
-  [[nodiscard]] std::size_t runningTransfers() const noexcept;
-  [[nodiscard]] std::size_t openSockets() const noexcept;
-
   struct State;
 
  private:

@@ -5,6 +5,7 @@
 #include <benchd/asio_common/loop_counters.hpp>
 #include <benchd/asio_common/upstream_pool.hpp>
 #include <benchd/plugin.h>
+#include <benchd/sdk/connection_budget.hpp>
 #include <benchd/sdk/plugin_support.hpp>
 #include <benchd/sdk/request_deadline.hpp>
 
@@ -152,9 +153,8 @@ class EventLoopGroup {
   /// False under the no-keep-alive profile and while draining.
   [[nodiscard]] bool keepAliveAllowed() const noexcept { return !no_keep_alive_ && !draining(); }
 
-  /// Reserves one upstream connection of the worker-wide capacity; false when exhausted.
-  bool reserveUpstreamConnection() noexcept;
-  void releaseUpstreamConnection() noexcept;
+  /// The worker-wide capacity of upstream connections, shared by every loop's client.
+  [[nodiscard]] sdk::ConnectionBudget& upstreamBudget() noexcept { return upstream_budget_; }
 
   [[nodiscard]] std::vector<std::unique_ptr<EventLoop>>& loops() noexcept { return loops_; }
 
@@ -176,7 +176,7 @@ class EventLoopGroup {
   std::chrono::milliseconds upstream_response_margin_;
   std::chrono::milliseconds upstream_idle_timeout_;
   std::atomic<bool> draining_{false};
-  std::atomic<std::int64_t> upstream_connections_{0};
+  sdk::ConnectionBudget upstream_budget_;
   std::vector<std::unique_ptr<EventLoop>> loops_;
   AcceptHandler on_accept_;
   LoopStopper stop_loop_;

@@ -22,22 +22,18 @@
 // sdk::upstreamIdleSweepInterval(), so the rest of a burst is closed when no call comes along.
 
 #include <benchd/curl_support/curl_support.hpp>
-#include <benchd/sdk/idle_list.hpp>
+#include <benchd/sdk/connection_budget.hpp>
+#include <benchd/sdk/swept_idle_pool.hpp>
 
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
-#include <mutex>
-#include <stop_token>
 #include <string>
-#include <thread>
 
 namespace benchd::curl_support {
 
 /// Thread-safe: get() from any number of pool threads at once; setEndpoint() before the first
-/// call; closeIdle() from any thread (the drain).
+/// call; drain() from any thread.
 class BlockingCurlClient {
  public:
   /// `response_margin`: what a nested call may take beyond the delay it forwards
@@ -45,7 +41,7 @@ class BlockingCurlClient {
   /// (sdk::upstreamIdleTimeout()). Throws std::runtime_error when libcurl cannot start.
   BlockingCurlClient(std::chrono::milliseconds response_margin,
                      std::chrono::milliseconds idle_timeout);
-  /// Stops the sweeper and closes every idle connection; no call may be running.
+  /// Closes every idle connection; no call may be running.
   ~BlockingCurlClient();
   BlockingCurlClient(const BlockingCurlClient&) = delete;
   BlockingCurlClient& operator=(const BlockingCurlClient&) = delete;
@@ -68,42 +64,27 @@ class BlockingCurlClient {
 
   /// Closes every idle connection, and from now on every connection a call ends with (the
   /// server drains).
-  void closeIdle();
-  /// Closes the idle connections that have expired (the sweeper calls this).
-  void closeExpired();
+  void drain() { idle_.drain(); }
 
-  /// Connections open now (pooled and in use), and idle handles, for counters and tests.
-  [[nodiscard]] std::int64_t connectionsOpen() const noexcept {
-    return sockets_open_.load(std::memory_order_relaxed);
-  }
-  [[nodiscard]] std::size_t idleCount();
+  /// Connections open now (pooled and in use), for counters and tests.
+  [[nodiscard]] std::int64_t connectionsOpen() const noexcept { return budget_.inUse(); }
 
+ private:
   class Handle;
   struct HandleDeleter {
     void operator()(Handle* handle) const;
   };
   using HandlePtr = std::unique_ptr<Handle, HandleDeleter>;
 
-  /// For Handle's socket callbacks: a place of the capacity, given back by releaseSocket.
-  bool reserveSocket() noexcept;
-  void releaseSocket() noexcept;
-
- private:
   HandlePtr takeIdle();
-  void giveBack(HandlePtr handle);
-  void sweep(const std::stop_token& stop);
 
   const std::chrono::milliseconds response_margin_;
   const std::chrono::milliseconds idle_timeout_;
-  const std::chrono::milliseconds sweep_interval_;
   curl_slist* headers_;
   std::string base_url_;
-  std::atomic<std::int64_t> sockets_open_{0};
-  std::atomic<bool> draining_{false};
-  std::mutex mutex_;
-  sdk::IdleList<HandlePtr> idle_;  // guarded by mutex_
-  std::condition_variable_any sweep_wakeup_;
-  std::jthread sweeper_;  // last: stopped and joined before the members it uses go
+  sdk::ConnectionBudget budget_;
+  // Last: its handles give their sockets' places back to budget_ when it closes them.
+  sdk::SweptIdlePool<HandlePtr> idle_;
 };
 
 }  // namespace benchd::curl_support
