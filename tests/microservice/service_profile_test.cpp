@@ -24,7 +24,7 @@ TEST(ServiceProfileNames, TheOriginalsJavaClientsPointToTheCppClientsFile) {
     EXPECT_NE(reason.find("'" + std::string(java) + "' is a Java HTTP client of the original"),
               std::string::npos)
         << reason;
-    EXPECT_NE(reason.find("client-beast, client-curl and client-poco: run "
+    EXPECT_NE(reason.find("client-beast, client-curl, client-poco and client-httplib: run "
                           "scenarios/scenarios-cpp-clients.csv"),
               std::string::npos)
         << reason;
@@ -32,7 +32,7 @@ TEST(ServiceProfileNames, TheOriginalsJavaClientsPointToTheCppClientsFile) {
   EXPECT_EQ(unsupportedProfileReason("gzip"),
             "server profile 'gzip' is implemented by no installed plugin nor the core "
             "(implemented: no-cache, no-keep-alive, read-write, postgres, client-beast, "
-            "client-curl, client-poco)");
+            "client-curl, client-poco, client-httplib)");
 }
 
 TEST(ServiceProfileNames, ClientProfilesLeaveTheCoreAsItIs) {

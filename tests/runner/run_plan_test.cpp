@@ -79,7 +79,7 @@ TEST(PlanRun, NamesProfilesNothingImplements) {
   printPlan(text, plan, "test.csv");
   EXPECT_NE(text.str().find("UNSUPPORTED: server profile 'rest-client-jdk' is a Java HTTP client "
                             "of the original study; benchd compares C++ clients as the profiles "
-                            "client-beast, client-curl and client-poco: run "
+                            "client-beast, client-curl, client-poco and client-httplib: run "
                             "scenarios/scenarios-cpp-clients.csv"),
             std::string::npos)
       << text.str();

@@ -1,5 +1,6 @@
 #include "shipped_data.hpp"
 
+#include <benchd/microservice/service_profile.hpp>
 #include <benchd/scenario/scenario_file.hpp>
 #include <benchd/scenario/stage_plan.hpp>
 #include <benchd/scenario/workload_catalog.hpp>
@@ -10,6 +11,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace benchd::scenario {
@@ -98,7 +100,7 @@ TEST(ShippedScenarios, ProfilesMatchTheReference) {
 TEST(ShippedScenarios, TheCppClientsFileHasTheOriginalsShapeForEachClient) {
   const auto rows = load("scenarios-cpp-clients.csv");
   const auto original = load("scenarios-clients.csv");
-  ASSERT_EQ(rows.size(), 9U);
+  ASSERT_EQ(rows.size(), 3 * microservice::kClientProfiles.size());
   std::map<std::string, std::set<std::uint32_t>> depths_per_client;
   for (const ScenarioRow& row : rows) {
     ASSERT_EQ(row.server_profiles.size(), 1U) << row.name;
@@ -108,10 +110,10 @@ TEST(ShippedScenarios, TheCppClientsFileHasTheOriginalsShapeForEachClient) {
     EXPECT_EQ(row.test_seconds, original[0].test_seconds) << row.name;
     EXPECT_EQ(row.connections, 1500U) << row.name;
   }
-  const std::set<std::uint32_t> depths = {1, 2, 5};
-  EXPECT_EQ(depths_per_client,
-            (std::map<std::string, std::set<std::uint32_t>>{
-                {"client-beast", depths}, {"client-curl", depths}, {"client-poco", depths}}));
+  std::map<std::string, std::set<std::uint32_t>> every_client_at_each_depth;
+  for (const std::string_view client : microservice::kClientProfiles)
+    every_client_at_each_depth[std::string(client)] = {1, 2, 5};
+  EXPECT_EQ(depths_per_client, every_client_at_each_depth);
 }
 
 TEST(ShippedScenarios, QuickCoversEveryWorkloadOnASmallMachine) {

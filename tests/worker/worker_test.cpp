@@ -91,7 +91,7 @@ TEST(WorkerArguments, UnknownProfileIsAUsageError) {
   expectRefusal(
       runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", "0", "--profile", "mysql"}), 2,
       "--profile: unknown profile 'mysql' (known: no-cache, no-keep-alive, read-write, "
-      "postgres, client-beast, client-curl, client-poco)");
+      "postgres, client-beast, client-curl, client-poco, client-httplib)");
 }
 
 TEST(WorkerArguments, PostgresProfileNeedsTheDatabaseAndTheDatabaseNeedsTheProfile) {

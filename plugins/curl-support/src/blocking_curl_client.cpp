@@ -44,8 +44,8 @@ class BlockingCurlClient::Handle {
   Handle(const Handle&) = delete;
   Handle& operator=(const Handle&) = delete;
 
-  Outcome run(const std::string& url, std::chrono::milliseconds response_timeout, int client_fd,
-              int stop_fd) {
+  sdk::NestedCallOutcome run(const std::string& url, std::chrono::milliseconds response_timeout,
+                             int client_fd, int stop_fd) {
     answer_ = {};
     no_capacity_ = false;
     setCallOptions(easy_, url, response_timeout);
@@ -201,9 +201,10 @@ void BlockingCurlClient::HandleDeleter::operator()(Handle* handle) const {
 }
 
 BlockingCurlClient::BlockingCurlClient(std::chrono::milliseconds response_margin,
-                                       std::chrono::milliseconds idle_timeout)
+                                       std::chrono::milliseconds idle_timeout, int stop_fd)
     : response_margin_(response_margin),
       idle_timeout_(idle_timeout),
+      stop_fd_(stop_fd),
       headers_((initialiseCurlOnce(), nestedCallHeaders())),
       idle_(idle_timeout) {}
 
@@ -216,8 +217,7 @@ void BlockingCurlClient::setEndpoint(const std::string& address, std::uint16_t p
   base_url_ = baseUrlOf(address, port);
 }
 
-BlockingCurlClient::Outcome BlockingCurlClient::get(const std::string& target, int client_fd,
-                                                    int stop_fd) {
+sdk::NestedCallOutcome BlockingCurlClient::get(const std::string& target, int client_fd) {
   HandlePtr handle = takeIdle();
   if (!handle) {
     try {
@@ -226,9 +226,9 @@ BlockingCurlClient::Outcome BlockingCurlClient::get(const std::string& target, i
       return {error.what(), 0, {}, false};
     }
   }
-  Outcome outcome =
+  sdk::NestedCallOutcome outcome =
       handle->run(base_url_ + target, sdk::upstreamResponseTimeoutFor(target, response_margin_),
-                  client_fd, stop_fd);
+                  client_fd, stop_fd_);
   if (!outcome.client_gone) {
     idle_.put(std::move(handle));
   }

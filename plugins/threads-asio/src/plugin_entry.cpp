@@ -1,7 +1,7 @@
 // The entry symbol of the threads-asio plugin.
 #include "server.hpp"
 
-#include <benchd/curl_support/curl_support.hpp>
+#include <benchd/blocking_clients/library_client.hpp>
 #include <benchd/plugin.h>
 #include <benchd/sdk/plugin_entry.hpp>
 
@@ -9,7 +9,8 @@ namespace {
 
 /// Beast (blocking) is the native client (client-beast, or no client profile).
 constexpr const char* kProfiles[] = {"no-keep-alive", "postgres", "client-beast",
-                                     benchd::curl_support::kCurlClientProfile};
+                                     benchd::blocking_clients::kLibraryClientProfiles[0],
+                                     benchd::blocking_clients::kLibraryClientProfiles[1]};
 
 constexpr benchd::sdk::PluginFacts kFacts = {
     .name = benchd::threads_asio::kApproachName,

@@ -17,8 +17,8 @@ std::optional<sdk::Reply> handleRequest(
     state.upstream_calls.fetch_add(1, std::memory_order_relaxed);
     const std::string target = sdk::upstreamTarget(kApproachName, request);
     const int client_fd = client.socket().native_handle();
-    if (state.curl) {  // the client-curl profile; the stop ends its wait as it ends Beast's
-      const auto nested = state.curl->get(target, client_fd, state.signals.stopFd());
+    if (state.library_client) {
+      const sdk::NestedCallOutcome nested = state.library_client->get(target, client_fd);
       if (nested.client_gone || state.signals.stopped())
         return std::nullopt;
       if (!nested.error.empty())

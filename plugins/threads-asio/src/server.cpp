@@ -64,8 +64,8 @@ void Server::start() {
   listen();
   const auto self = asio_common::selfEndpointOf(acceptor_.local_endpoint());
   state_.upstream.start(io_, self);
-  if (state_.curl)
-    state_.curl->setEndpoint(self.address().to_string(), self.port());
+  if (state_.library_client)
+    state_.library_client->setEndpoint(self.address().to_string(), self.port());
   pool_.start();
   started_ = true;
   acceptor_thread_ = std::thread([this] { acceptUntilStopped(); });
@@ -110,8 +110,8 @@ bool Server::stop(std::chrono::milliseconds timeout) {
   // requests in flight may still make nested calls.
   state_.signals.signalDrain();
   state_.upstream.drain();
-  if (state_.curl)
-    state_.curl->drain();
+  if (state_.library_client)
+    state_.library_client->drain();
   bool drained = true;
   while (state_.requests_in_flight.load(std::memory_order_relaxed) > 0) {
     if (std::chrono::steady_clock::now() >= deadline) {
@@ -139,7 +139,8 @@ void Server::reportCounters(benchd_counter_sink sink, void* sink_context) const 
   sink(sink_context, "upstream_calls", state_.upstream_calls.load(relaxed));
   sink(sink_context, "connections_open", state_.connections_open.load(relaxed));
   sink(sink_context, "upstream_connections_open",
-       state_.curl ? state_.curl->connectionsOpen() : state_.upstream.connectionsOpen());
+       state_.library_client ? state_.library_client->connectionsOpen()
+                             : state_.upstream.connectionsOpen());
   sink(sink_context, "accept_errors", accept_errors_.load(relaxed));
   sink(sink_context, "connections_queued", pool.queued);
   sink(sink_context, "connections_refused", pool.refused);

@@ -3,7 +3,7 @@
 #include "server_signals.hpp"
 #include "upstream_client.hpp"
 
-#include <benchd/curl_support/blocking_curl_client.hpp>
+#include <benchd/blocking_clients/library_client.hpp>
 #include <benchd/sdk/blocking_database_pool.hpp>
 #include <benchd/sdk/host.hpp>
 #include <benchd/sdk/plugin_support.hpp>
@@ -29,10 +29,9 @@ struct ServerState {
         header_deadline(sdk::headerDeadline(settings)),
         upstream(signals, sdk::upstreamResponseMargin(settings),
                  sdk::upstreamIdleTimeout(settings)),
-        curl(settings.hasProfile(curl_support::kCurlClientProfile)
-                 ? std::make_unique<curl_support::BlockingCurlClient>(
-                       sdk::upstreamResponseMargin(settings), sdk::upstreamIdleTimeout(settings))
-                 : nullptr),
+        library_client(blocking_clients::makeLibraryClient(
+            settings, sdk::upstreamResponseMargin(settings), sdk::upstreamIdleTimeout(settings),
+            signals.stopFd())),
         database(sdk::hostHasDatabase(host_api) ? std::make_unique<sdk::BlockingDatabasePool>(
                                                       host_api, sdk::databaseDeadline(settings))
                                                 : nullptr) {}
@@ -43,9 +42,10 @@ struct ServerState {
   const std::chrono::milliseconds header_deadline;
   ServerSignals signals;
   UpstreamClient upstream;
-  /// The nested call's client under the `client-curl` profile; null otherwise, and then
-  /// `upstream` (Beast, blocking) serves the nested calls.
-  std::unique_ptr<curl_support::BlockingCurlClient> curl;
+  /// The nested call's client under a library's client profile (client-curl, client-httplib);
+  /// null otherwise, and then `upstream` (Beast, blocking) serves the nested calls. The stop
+  /// ends its waits as it ends Beast's.
+  std::unique_ptr<sdk::BlockingNestedClient> library_client;
   /// The `postgres` row's sessions; null for the other rows.
   std::unique_ptr<sdk::BlockingDatabasePool> database;
   std::atomic<std::int64_t> requests_served{0};

@@ -28,7 +28,8 @@ class ClientWatch {
   [[nodiscard]] bool awaitReadable(const Poco::Net::StreamSocket& upstream,
                                    const Poco::Timespan& timeout);
   [[nodiscard]] bool clientGone() const noexcept { return gone_; }
-  /// The client's descriptor, for a client that watches it itself (client-curl).
+  /// The client's descriptor, for a client library that watches it itself
+  /// (sdk::BlockingNestedClient).
   [[nodiscard]] int clientFd() const noexcept { return client_fd_; }
 
  private:

@@ -34,8 +34,8 @@ std::optional<sdk::Reply> serve(ServerState& state, const sdk::ServiceRequest& r
     state.upstream_calls.fetch_add(1, std::memory_order_relaxed);
     const std::string target = sdk::upstreamTarget(kApproachName, request);
     UpstreamResult upstream;
-    if (state.curl) {  // the client-curl profile
-      auto outcome = state.curl->get(target, watch.clientFd());
+    if (state.library_client) {
+      sdk::NestedCallOutcome outcome = state.library_client->get(target, watch.clientFd());
       if (outcome.client_gone)
         return std::nullopt;
       upstream = {std::move(outcome.error), static_cast<int>(outcome.status),

@@ -69,8 +69,8 @@ void Server::start() {
   port_ = socket.address().port();
   const bool any_address = socket.address().host().isWildcard();
   state_.upstream.setEndpoint(any_address ? "127.0.0.1" : settings_.bind_address, port_);
-  if (state_.curl)
-    state_.curl->setEndpoint(any_address ? "127.0.0.1" : settings_.bind_address, port_);
+  if (state_.library_client)
+    state_.library_client->setEndpoint(any_address ? "127.0.0.1" : settings_.bind_address, port_);
 
   Poco::Net::HTTPServerParams::Ptr params(new Poco::Net::HTTPServerParams);
   params->setMaxThreads(pool_settings_.max_threads);
@@ -128,7 +128,8 @@ void Server::reportCounters(benchd_counter_sink sink, void* sink_context) const 
   sink(sink_context, "requests_in_flight", state_.requests_in_flight.load(relaxed));
   sink(sink_context, "upstream_calls", state_.upstream_calls.load(relaxed));
   sink(sink_context, "upstream_connections_open",
-       state_.curl ? state_.curl->connectionsOpen() : state_.upstream.sessionsOpen());
+       state_.library_client ? state_.library_client->connectionsOpen()
+                             : state_.upstream.sessionsOpen());
   if (!server_)
     return;
   sink(sink_context, "connections_open", server_->currentConnections());

@@ -2,7 +2,7 @@
 
 #include "upstream_session_pool.hpp"
 
-#include <benchd/curl_support/blocking_curl_client.hpp>
+#include <benchd/blocking_clients/library_client.hpp>
 #include <benchd/sdk/blocking_database_pool.hpp>
 #include <benchd/sdk/host.hpp>
 #include <benchd/sdk/request_deadline.hpp>
@@ -24,10 +24,9 @@ struct ServerState {
       : host(host_api),
         header_deadline(sdk::headerDeadline(settings)),
         upstream(sdk::upstreamResponseMargin(settings), sdk::upstreamIdleTimeout(settings)),
-        curl(settings.hasProfile(curl_support::kCurlClientProfile)
-                 ? std::make_unique<curl_support::BlockingCurlClient>(
-                       sdk::upstreamResponseMargin(settings), sdk::upstreamIdleTimeout(settings))
-                 : nullptr),
+        library_client(blocking_clients::makeLibraryClient(settings,
+                                                           sdk::upstreamResponseMargin(settings),
+                                                           sdk::upstreamIdleTimeout(settings), -1)),
         database(sdk::hostHasDatabase(host_api) ? std::make_unique<sdk::BlockingDatabasePool>(
                                                       host_api, sdk::databaseDeadline(settings))
                                                 : nullptr) {}
@@ -38,9 +37,11 @@ struct ServerState {
   std::chrono::milliseconds header_deadline;
   std::atomic<bool> draining{false};
   UpstreamSessionPool upstream;
-  /// The nested call's client under the `client-curl` profile; null otherwise, and then
-  /// `upstream` (Poco's HTTPClientSession) serves the nested calls.
-  std::unique_ptr<curl_support::BlockingCurlClient> curl;
+  /// The nested call's client under a library's client profile (client-curl, client-httplib);
+  /// null otherwise, and then `upstream` (Poco's HTTPClientSession) serves the nested calls.
+  /// It has no stop descriptor: the stop shuts every client connection down, which ends its
+  /// calls as a departure does.
+  std::unique_ptr<sdk::BlockingNestedClient> library_client;
   /// The `postgres` row's sessions; null for the other rows.
   std::unique_ptr<sdk::BlockingDatabasePool> database;
   std::atomic<std::int64_t> requests_served{0};
@@ -51,8 +52,8 @@ struct ServerState {
   /// connection a nested call ends with (the server drains).
   void drainUpstream() {
     upstream.drain();
-    if (curl)
-      curl->drain();
+    if (library_client)
+      library_client->drain();
   }
 };
 

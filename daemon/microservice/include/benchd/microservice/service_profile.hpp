@@ -11,17 +11,17 @@ namespace benchd::microservice {
 /// one uses the plugin's native client). A plugin implements those that fit its model and lists
 /// them in its descriptor; a (row, approach) whose plugin does not list the row's client is not
 /// run (docs/scenarios.md#client-profiles).
-inline constexpr std::array<std::string_view, 3> kClientProfiles = {"client-beast", "client-curl",
-                                                                    "client-poco"};
+inline constexpr std::array<std::string_view, 4> kClientProfiles = {
+    "client-beast", "client-curl", "client-poco", "client-httplib"};
 
 /// Every server profile benchd implements: the core's "no-cache" and "read-write",
 /// "no-keep-alive", which every approach plugin honours in its transport, "postgres", which
 /// the in-tree plugins implement (a plugin lists it in its descriptor), and the client profiles.
 /// Scenario files may name others (the original's Java client profiles); a run must not ignore
 /// those silently.
-inline constexpr std::array<std::string_view, 7> kImplementedProfiles = {
-    "no-cache",     "no-keep-alive", "read-write", "postgres",
-    "client-beast", "client-curl",   "client-poco"};
+inline constexpr std::array<std::string_view, 8> kImplementedProfiles = {
+    "no-cache",     "no-keep-alive", "read-write",  "postgres",
+    "client-beast", "client-curl",   "client-poco", "client-httplib"};
 
 /// The original study's Java HTTP clients (its scenarios-clients.csv); benchd answers their
 /// question with kClientProfiles.

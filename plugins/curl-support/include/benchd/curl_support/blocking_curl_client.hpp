@@ -22,6 +22,7 @@
 // sdk::upstreamIdleSweepInterval(), so the rest of a burst is closed when no call comes along.
 
 #include <benchd/curl_support/curl_support.hpp>
+#include <benchd/sdk/blocking_nested_client.hpp>
 #include <benchd/sdk/connection_budget.hpp>
 #include <benchd/sdk/swept_idle_pool.hpp>
 
@@ -32,42 +33,23 @@
 
 namespace benchd::curl_support {
 
-/// Thread-safe: get() from any number of pool threads at once; setEndpoint() before the first
-/// call; drain() from any thread.
-class BlockingCurlClient {
+/// Thread-safety as sdk::BlockingNestedClient says.
+class BlockingCurlClient final : public sdk::BlockingNestedClient {
  public:
   /// `response_margin`: what a nested call may take beyond the delay it forwards
   /// (sdk::upstreamResponseMargin()); `idle_timeout`: how long an idle connection is kept
-  /// (sdk::upstreamIdleTimeout()). Throws std::runtime_error when libcurl cannot start.
+  /// (sdk::upstreamIdleTimeout()); `stop_fd`: -1, or a descriptor readable once the server
+  /// stops, which ends every call at once. Throws std::runtime_error when libcurl cannot start.
   BlockingCurlClient(std::chrono::milliseconds response_margin,
-                     std::chrono::milliseconds idle_timeout);
+                     std::chrono::milliseconds idle_timeout, int stop_fd = -1);
   /// Closes every idle connection; no call may be running.
-  ~BlockingCurlClient();
-  BlockingCurlClient(const BlockingCurlClient&) = delete;
-  BlockingCurlClient& operator=(const BlockingCurlClient&) = delete;
+  ~BlockingCurlClient() override;
 
-  /// Calls go to `address`:`port` (the server's own endpoint; numeric).
-  void setEndpoint(const std::string& address, std::uint16_t port);
-
-  struct Outcome {
-    std::string error;  ///< empty on success: then `status` and `body` are the answer's
-    unsigned status = 0;
-    std::string body;
-    bool client_gone = false;  ///< the client on `client_fd` left, or `stop_fd` fired
-  };
-
-  /// GET `target` (a target sdk::upstreamTarget made) on a pooled connection, blocking the
-  /// calling thread. Ends at once, closing its connection, when the client on `client_fd`
-  /// leaves (its sending side closed, reset, hung up) or `stop_fd` (if not -1) becomes
-  /// readable.
-  Outcome get(const std::string& target, int client_fd, int stop_fd = -1);
-
-  /// Closes every idle connection, and from now on every connection a call ends with (the
-  /// server drains).
-  void drain() { idle_.drain(); }
-
-  /// Connections open now (pooled and in use), for counters and tests.
-  [[nodiscard]] std::int64_t connectionsOpen() const noexcept { return budget_.inUse(); }
+  void setEndpoint(const std::string& address, std::uint16_t port) override;
+  /// Ends at once when the client leaves or the stop descriptor becomes readable.
+  sdk::NestedCallOutcome get(const std::string& target, int client_fd) override;
+  void drain() override { idle_.drain(); }
+  [[nodiscard]] std::int64_t connectionsOpen() const noexcept override { return budget_.inUse(); }
 
  private:
   class Handle;
@@ -80,6 +62,7 @@ class BlockingCurlClient {
 
   const std::chrono::milliseconds response_margin_;
   const std::chrono::milliseconds idle_timeout_;
+  const int stop_fd_;
   curl_slist* headers_;
   std::string base_url_;
   sdk::ConnectionBudget budget_;

@@ -2,6 +2,8 @@
 // What every libcurl client of the nested call shares (the `client-curl` profile): the
 // library's setup, the request it sends, the bound on an answer, and its error texts.
 
+#include <benchd/sdk/service_request.hpp>
+
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -13,9 +15,8 @@ namespace benchd::curl_support {
 /// The profile that chooses libcurl as the nested call's client.
 inline constexpr const char* kCurlClientProfile = "client-curl";
 
-/// The most bytes of an answer a nested call keeps: the bound Beast's response parser puts on
-/// the other clients' answers (its default body limit); the service's answers are a few KiB.
-inline constexpr std::size_t kMaxAnswerBytes = std::size_t{8} * 1024 * 1024;
+/// The most bytes of an answer a nested call keeps (the bound every client puts on it).
+inline constexpr std::size_t kMaxAnswerBytes = sdk::kMaxUpstreamAnswerBytes;
 
 /// Sets libcurl's global state up, once per process, before the first handle: thread-safe
 /// from any thread (libcurl 7.84+ is, and a once-flag guards it besides). Never cleaned up:

@@ -241,6 +241,11 @@ inline std::string upstreamTarget(std::string_view approach, const ServiceReques
          "&delayInMillis=" + std::to_string(request.delay_millis);
 }
 
+/// The most bytes of an answer a nested call keeps, whatever its client: the bound Beast's
+/// response parser puts on its answers (its default body limit); the service's answers are a
+/// few KiB.
+inline constexpr std::size_t kMaxUpstreamAnswerBytes = std::size_t{8} * 1024 * 1024;
+
 /// The response timeout of a nested call to `target`, a target upstreamTarget() made:
 /// upstreamResponseTimeout() of the delay it forwards, with `margin` beyond it. A target
 /// without a valid delay gets the timeout of the longest allowed delay (the callee refuses it

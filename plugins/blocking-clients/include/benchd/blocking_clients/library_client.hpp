@@ -1,0 +1,29 @@
+#pragma once
+// The client libraries a thread-per-connection plugin may make its nested call with besides its
+// native client (threads-asio's Beast, threads-poco's Poco): libcurl (client-curl) and
+// cpp-httplib (client-httplib), chosen by the row's client profile.
+
+#include <benchd/sdk/blocking_nested_client.hpp>
+#include <benchd/sdk/plugin_support.hpp>
+
+#include <array>
+#include <chrono>
+#include <memory>
+#include <string_view>
+
+namespace benchd::blocking_clients {
+
+/// The client profiles makeLibraryClient() serves, for a plugin's implemented_profiles.
+inline constexpr std::array<const char*, 2> kLibraryClientProfiles = {"client-curl",
+                                                                      "client-httplib"};
+
+/// The client library the worker's profiles choose, set up with the contract's margin and idle
+/// timeout (`response_margin`, `idle_timeout`) and the server's stop descriptor (`stop_fd`, or
+/// -1: the stop then ends calls by shutting the clients' connections down); null when the
+/// profiles name none (the plugin's native client serves). Throws what the library's client
+/// throws when it cannot start.
+[[nodiscard]] std::unique_ptr<sdk::BlockingNestedClient> makeLibraryClient(
+    const sdk::ServerSettings& settings, std::chrono::milliseconds response_margin,
+    std::chrono::milliseconds idle_timeout, int stop_fd);
+
+}  // namespace benchd::blocking_clients

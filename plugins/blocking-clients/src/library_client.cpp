@@ -1,0 +1,27 @@
+#include <benchd/blocking_clients/library_client.hpp>
+#include <benchd/curl_support/blocking_curl_client.hpp>
+#include <benchd/httplib_support/blocking_httplib_client.hpp>
+
+#include <string_view>
+
+namespace benchd::blocking_clients {
+
+static_assert(std::string_view(kLibraryClientProfiles[0]) == curl_support::kCurlClientProfile);
+static_assert(std::string_view(kLibraryClientProfiles[1]) ==
+              httplib_support::kHttplibClientProfile);
+
+std::unique_ptr<sdk::BlockingNestedClient> makeLibraryClient(
+    const sdk::ServerSettings& settings, std::chrono::milliseconds response_margin,
+    std::chrono::milliseconds idle_timeout, int stop_fd) {
+  if (settings.hasProfile(curl_support::kCurlClientProfile)) {
+    return std::make_unique<curl_support::BlockingCurlClient>(response_margin, idle_timeout,
+                                                              stop_fd);
+  }
+  if (settings.hasProfile(httplib_support::kHttplibClientProfile)) {
+    return std::make_unique<httplib_support::BlockingHttplibClient>(response_margin, idle_timeout,
+                                                                    stop_fd);
+  }
+  return nullptr;
+}
+
+}  // namespace benchd::blocking_clients
