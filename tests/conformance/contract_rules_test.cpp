@@ -56,13 +56,15 @@ void PrintTo(const RuleCase& rule_case, std::ostream* out) {
 
 /// The profiles an approach plugin's descriptor lists (plugin_entry.cpp); each lists
 /// client-curl besides its native client (third), which the runs without a client profile
-/// check, and the thread plugins client-httplib too.
+/// check; the thread plugins list client-httplib too, and threads-asio client-poco.
 std::vector<std::string> listedProfiles(const std::string& plugin_name) {
   std::vector<std::string> profiles = {
       "no-keep-alive", "postgres", plugin_name == "threads-poco" ? "client-poco" : "client-beast",
       "client-curl"};
   if (plugin_name == "threads-poco" || plugin_name == "threads-asio")
     profiles.emplace_back("client-httplib");
+  if (plugin_name == "threads-asio")
+    profiles.emplace_back("client-poco");
   return profiles;
 }
 

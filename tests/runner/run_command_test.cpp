@@ -194,7 +194,7 @@ TEST(BenchdRun, SkipsThePairsWhosePluginLacksTheRowsClientAndRunsTheRest) {
   EXPECT_NE(planned.out.find("= 3 runs (the skipped pairs below left out)"), std::string::npos)
       << describe(planned);
   EXPECT_NE(planned.out.find("     skipped: threads-poco does not implement client-beast (its "
-                             "clients: client-poco, client-curl)"),
+                             "clients: client-poco, client-curl, client-httplib)"),
             std::string::npos)
       << describe(planned);
 

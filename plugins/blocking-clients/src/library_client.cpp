@@ -1,6 +1,7 @@
 #include <benchd/blocking_clients/library_client.hpp>
 #include <benchd/curl_support/blocking_curl_client.hpp>
 #include <benchd/httplib_support/blocking_httplib_client.hpp>
+#include <benchd/poco_client_support/poco_session_client.hpp>
 
 #include <string_view>
 
@@ -9,6 +10,8 @@ namespace benchd::blocking_clients {
 static_assert(std::string_view(kLibraryClientProfiles[0]) == curl_support::kCurlClientProfile);
 static_assert(std::string_view(kLibraryClientProfiles[1]) ==
               httplib_support::kHttplibClientProfile);
+static_assert(std::string_view(kLibraryClientProfiles[2]) ==
+              poco_client_support::kPocoClientProfile);
 
 std::unique_ptr<sdk::BlockingNestedClient> makeLibraryClient(
     const sdk::ServerSettings& settings, std::chrono::milliseconds response_margin,
@@ -19,6 +22,10 @@ std::unique_ptr<sdk::BlockingNestedClient> makeLibraryClient(
   }
   if (settings.hasProfile(httplib_support::kHttplibClientProfile)) {
     return std::make_unique<httplib_support::BlockingHttplibClient>(response_margin, idle_timeout,
+                                                                    stop_fd);
+  }
+  if (settings.hasProfile(poco_client_support::kPocoClientProfile)) {
+    return std::make_unique<poco_client_support::PocoSessionClient>(response_margin, idle_timeout,
                                                                     stop_fd);
   }
   return nullptr;

@@ -8,9 +8,12 @@
 namespace {
 
 /// Beast (blocking) is the native client (client-beast, or no client profile).
-constexpr const char* kProfiles[] = {"no-keep-alive", "postgres", "client-beast",
+constexpr const char* kProfiles[] = {"no-keep-alive",
+                                     "postgres",
+                                     "client-beast",
                                      benchd::blocking_clients::kLibraryClientProfiles[0],
-                                     benchd::blocking_clients::kLibraryClientProfiles[1]};
+                                     benchd::blocking_clients::kLibraryClientProfiles[1],
+                                     benchd::blocking_clients::kLibraryClientProfiles[2]};
 
 constexpr benchd::sdk::PluginFacts kFacts = {
     .name = benchd::threads_asio::kApproachName,

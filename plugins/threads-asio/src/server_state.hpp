@@ -42,9 +42,9 @@ struct ServerState {
   const std::chrono::milliseconds header_deadline;
   ServerSignals signals;
   UpstreamClient upstream;
-  /// The nested call's client under a library's client profile (client-curl, client-httplib);
-  /// null otherwise, and then `upstream` (Beast, blocking) serves the nested calls. The stop
-  /// ends its waits as it ends Beast's.
+  /// The nested call's client under a library's client profile (client-curl, client-httplib,
+  /// client-poco); null otherwise, and then `upstream` (Beast, blocking) serves the nested calls.
+  /// The stop ends its waits as it ends Beast's.
   std::unique_ptr<sdk::BlockingNestedClient> library_client;
   /// The `postgres` row's sessions; null for the other rows.
   std::unique_ptr<sdk::BlockingDatabasePool> database;

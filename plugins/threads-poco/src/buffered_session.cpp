@@ -1,9 +1,9 @@
 #include "buffered_session.hpp"
 
-#include "poll_until.hpp"
 #include "request_head_check.hpp"
 
 #include <benchd/sdk/limits.hpp>
+#include <benchd/sdk/poll_until.hpp>
 
 #include <Poco/Net/Socket.h>
 
@@ -62,7 +62,7 @@ bool BufferedServerSession::awaitReadable(const Poco::Timespan& timeout) {
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::microseconds(timeout.totalMicroseconds());
   pollfd readable{socket().impl()->sockfd(), POLLIN, 0};
-  return pollUntil(std::span(&readable, 1), deadline) == PollResult::kReady;
+  return sdk::pollUntil(std::span(&readable, 1), deadline) == sdk::PollResult::kReady;
 }
 
 void BufferedServerSession::makeRoomForHead() {

@@ -1,16 +1,15 @@
 #pragma once
 
 #include <Poco/Net/StreamSocket.h>
-#include <Poco/Timespan.h>
 
 #include <chrono>
 
 namespace benchd::threads_poco {
 
-/// Waits on behalf of a request (its delay, its nested call's answer) while watching the
-/// client's connection, so a client that leaves frees the pool thread at once instead of an
-/// hour later, and a stop (which shuts every client connection down) wakes every waiting
-/// thread, so stop() keeps its timeout.
+/// Waits on behalf of a request (its delay) while watching the client's connection (the nested
+/// call's client watches the descriptor itself, sdk::BlockingNestedClient), so a client that
+/// leaves frees the pool thread at once instead of an hour later, and a stop (which shuts every
+/// client connection down) wakes every waiting thread, so stop() keeps its timeout.
 ///
 /// The client counts as gone when its side of the connection is closed or shut down for
 /// sending (nobody is left to read the answer), or the connection fails or was shut down by
@@ -23,19 +22,11 @@ class ClientWatch {
 
   /// Sleeps `delay`; false when the client left first.
   [[nodiscard]] bool sleepFor(std::chrono::milliseconds delay);
-  /// Waits until `upstream` has something to read (true) or the client left (false). Throws
-  /// Poco::TimeoutException when neither happened within `timeout`.
-  [[nodiscard]] bool awaitReadable(const Poco::Net::StreamSocket& upstream,
-                                   const Poco::Timespan& timeout);
   [[nodiscard]] bool clientGone() const noexcept { return gone_; }
-  /// The client's descriptor, for a client library that watches it itself
-  /// (sdk::BlockingNestedClient).
+  /// The client's descriptor, for the nested call's client, which watches it itself.
   [[nodiscard]] int clientFd() const noexcept { return client_fd_; }
 
  private:
-  enum class Outcome { kTimedOut, kReadable, kClientGone };
-  Outcome wait(int other_fd, std::chrono::steady_clock::time_point deadline);
-
   int client_fd_;
   bool gone_ = false;
 };

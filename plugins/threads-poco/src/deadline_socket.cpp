@@ -1,6 +1,6 @@
 #include "deadline_socket.hpp"
 
-#include "poll_until.hpp"
+#include <benchd/sdk/poll_until.hpp>
 
 #include <Poco/Exception.h>
 
@@ -71,13 +71,13 @@ void DeadlineSocketImpl::awaitReadableWithinDeadline() {
                                 std::chrono::microseconds(read_timeout_.totalMicroseconds()));
   }
   pollfd readable{sockfd(), POLLIN, 0};
-  switch (pollUntil(std::span(&readable, 1), until)) {
-    case PollResult::kReady:
+  switch (sdk::pollUntil(std::span(&readable, 1), until)) {
+    case sdk::PollResult::kReady:
       return;
-    case PollResult::kFailed:
+    case sdk::PollResult::kFailed:
       error(errno);  // throws Poco's exception for it
       return;
-    case PollResult::kTimedOut:
+    case sdk::PollResult::kTimedOut:
       break;
   }
   throw Poco::TimeoutException(until == *deadline_ ? "request deadline passed"

@@ -33,17 +33,8 @@ std::optional<sdk::Reply> serve(ServerState& state, const sdk::ServiceRequest& r
   if (request.delay_call_depth > 0) {
     state.upstream_calls.fetch_add(1, std::memory_order_relaxed);
     const std::string target = sdk::upstreamTarget(kApproachName, request);
-    UpstreamResult upstream;
-    if (state.library_client) {
-      sdk::NestedCallOutcome outcome = state.library_client->get(target, watch.clientFd());
-      if (outcome.client_gone)
-        return std::nullopt;
-      upstream = {std::move(outcome.error), static_cast<int>(outcome.status),
-                  std::move(outcome.body)};
-    } else {
-      upstream = state.upstream.get(target, watch);
-    }
-    if (watch.clientGone())
+    const sdk::NestedCallOutcome upstream = state.nested_client->get(target, watch.clientFd());
+    if (upstream.client_gone)
       return std::nullopt;
     if (!upstream.error.empty())
       return sdk::errorReply(502, "nested call failed: " + upstream.error);

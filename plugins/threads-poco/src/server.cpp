@@ -68,9 +68,7 @@ void Server::start() {
   Poco::Net::ServerSocket socket = listenOn(settings_, pool_settings_.backlog);
   port_ = socket.address().port();
   const bool any_address = socket.address().host().isWildcard();
-  state_.upstream.setEndpoint(any_address ? "127.0.0.1" : settings_.bind_address, port_);
-  if (state_.library_client)
-    state_.library_client->setEndpoint(any_address ? "127.0.0.1" : settings_.bind_address, port_);
+  state_.nested_client->setEndpoint(any_address ? "127.0.0.1" : settings_.bind_address, port_);
 
   Poco::Net::HTTPServerParams::Ptr params(new Poco::Net::HTTPServerParams);
   params->setMaxThreads(pool_settings_.max_threads);
@@ -96,7 +94,7 @@ bool Server::stop(std::chrono::milliseconds timeout) {
   state_.draining.store(true, std::memory_order_relaxed);
   // Idle pooled client connections free their server-side threads; the listener keeps
   // accepting because requests in flight may still make nested calls.
-  state_.drainUpstream();
+  state_.nested_client->drain();
   bool drained = true;
   while (state_.requests_in_flight.load(std::memory_order_relaxed) > 0) {
     if (std::chrono::steady_clock::now() >= deadline) {
@@ -109,7 +107,7 @@ bool Server::stop(std::chrono::milliseconds timeout) {
   if (state_.database)
     state_.database->stop();  // requests queued for a session answer 503 at once
   connections_->stopConnections();
-  state_.drainUpstream();
+  state_.nested_client->drain();
   const auto close_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
   while (server_->currentConnections() > 0 && std::chrono::steady_clock::now() < close_deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
@@ -127,9 +125,7 @@ void Server::reportCounters(benchd_counter_sink sink, void* sink_context) const 
   sink(sink_context, "requests_served", state_.requests_served.load(relaxed));
   sink(sink_context, "requests_in_flight", state_.requests_in_flight.load(relaxed));
   sink(sink_context, "upstream_calls", state_.upstream_calls.load(relaxed));
-  sink(sink_context, "upstream_connections_open",
-       state_.library_client ? state_.library_client->connectionsOpen()
-                             : state_.upstream.sessionsOpen());
+  sink(sink_context, "upstream_connections_open", state_.nested_client->connectionsOpen());
   if (!server_)
     return;
   sink(sink_context, "connections_open", server_->currentConnections());

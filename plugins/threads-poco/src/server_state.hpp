@@ -1,8 +1,7 @@
 #pragma once
 
-#include "upstream_session_pool.hpp"
-
 #include <benchd/blocking_clients/library_client.hpp>
+#include <benchd/poco_client_support/poco_session_client.hpp>
 #include <benchd/sdk/blocking_database_pool.hpp>
 #include <benchd/sdk/host.hpp>
 #include <benchd/sdk/request_deadline.hpp>
@@ -23,10 +22,7 @@ struct ServerState {
   ServerState(const benchd_host_api* host_api, const sdk::ServerSettings& settings)
       : host(host_api),
         header_deadline(sdk::headerDeadline(settings)),
-        upstream(sdk::upstreamResponseMargin(settings), sdk::upstreamIdleTimeout(settings)),
-        library_client(blocking_clients::makeLibraryClient(settings,
-                                                           sdk::upstreamResponseMargin(settings),
-                                                           sdk::upstreamIdleTimeout(settings), -1)),
+        nested_client(nestedClientFor(settings)),
         database(sdk::hostHasDatabase(host_api) ? std::make_unique<sdk::BlockingDatabasePool>(
                                                       host_api, sdk::databaseDeadline(settings))
                                                 : nullptr) {}
@@ -36,24 +32,24 @@ struct ServerState {
   /// How long a request's header may take from its first byte (sdk::headerDeadline()).
   std::chrono::milliseconds header_deadline;
   std::atomic<bool> draining{false};
-  UpstreamSessionPool upstream;
-  /// The nested call's client under a library's client profile (client-curl, client-httplib);
-  /// null otherwise, and then `upstream` (Poco's HTTPClientSession) serves the nested calls.
-  /// It has no stop descriptor: the stop shuts every client connection down, which ends its
-  /// calls as a departure does.
-  std::unique_ptr<sdk::BlockingNestedClient> library_client;
+  /// The nested call's client: the row's client profile's (client-curl, client-httplib), else
+  /// the native one, Poco's HTTPClientSession (client-poco). It has no stop descriptor: the
+  /// stop shuts every client connection down, which ends its calls as a departure does.
+  std::unique_ptr<sdk::BlockingNestedClient> nested_client;
   /// The `postgres` row's sessions; null for the other rows.
   std::unique_ptr<sdk::BlockingDatabasePool> database;
   std::atomic<std::int64_t> requests_served{0};
   std::atomic<std::int64_t> requests_in_flight{0};
   std::atomic<std::int64_t> upstream_calls{0};
 
-  /// Closes the idle pooled connections of the nested call's client, and from now on every
-  /// connection a nested call ends with (the server drains).
-  void drainUpstream() {
-    upstream.drain();
-    if (library_client)
-      library_client->drain();
+  static std::unique_ptr<sdk::BlockingNestedClient> nestedClientFor(
+      const sdk::ServerSettings& settings) {
+    const auto margin = sdk::upstreamResponseMargin(settings);
+    const auto idle_timeout = sdk::upstreamIdleTimeout(settings);
+    auto client = blocking_clients::makeLibraryClient(settings, margin, idle_timeout, -1);
+    if (!client)
+      client = std::make_unique<poco_client_support::PocoSessionClient>(margin, idle_timeout);
+    return client;
   }
 };
 

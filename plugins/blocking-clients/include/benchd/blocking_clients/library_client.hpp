@@ -1,7 +1,8 @@
 #pragma once
-// The client libraries a thread-per-connection plugin may make its nested call with besides its
-// native client (threads-asio's Beast, threads-poco's Poco): libcurl (client-curl) and
-// cpp-httplib (client-httplib), chosen by the row's client profile.
+// The client libraries a thread-per-connection plugin may make its nested call with, chosen by
+// the row's client profile: libcurl (client-curl), cpp-httplib (client-httplib) and Poco's
+// HTTPClientSession (client-poco, threads-poco's native client). threads-asio's native client,
+// Beast on its own blocking stream, is not one of them.
 
 #include <benchd/sdk/blocking_nested_client.hpp>
 #include <benchd/sdk/plugin_support.hpp>
@@ -14,13 +15,13 @@
 namespace benchd::blocking_clients {
 
 /// The client profiles makeLibraryClient() serves, for a plugin's implemented_profiles.
-inline constexpr std::array<const char*, 2> kLibraryClientProfiles = {"client-curl",
-                                                                      "client-httplib"};
+inline constexpr std::array<const char*, 3> kLibraryClientProfiles = {
+    "client-curl", "client-httplib", "client-poco"};
 
 /// The client library the worker's profiles choose, set up with the contract's margin and idle
 /// timeout (`response_margin`, `idle_timeout`) and the server's stop descriptor (`stop_fd`, or
 /// -1: the stop then ends calls by shutting the clients' connections down); null when the
-/// profiles name none (the plugin's native client serves). Throws what the library's client
+/// profiles name none. Throws what the library's client
 /// throws when it cannot start.
 [[nodiscard]] std::unique_ptr<sdk::BlockingNestedClient> makeLibraryClient(
     const sdk::ServerSettings& settings, std::chrono::milliseconds response_margin,

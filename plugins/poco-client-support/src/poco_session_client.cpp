@@ -1,19 +1,22 @@
-#include "upstream_session_pool.hpp"
-
+#include <benchd/poco_client_support/poco_session_client.hpp>
 #include <benchd/sdk/limits.hpp>
+#include <benchd/sdk/poll_until.hpp>
 #include <benchd/sdk/request_deadline.hpp>
 #include <benchd/sdk/service_request.hpp>
 
 #include <Poco/Exception.h>
+#include <Poco/Net/HTTPClientSession.h>
 #include <Poco/Net/HTTPRequest.h>
 #include <Poco/Net/HTTPResponse.h>
 #include <Poco/Net/NetException.h>
 #include <Poco/StreamCopier.h>
 #include <Poco/Timespan.h>
 
+#include <array>
 #include <chrono>
+#include <span>
 
-namespace benchd::threads_poco {
+namespace benchd::poco_client_support {
 
 namespace {
 
@@ -25,7 +28,7 @@ Poco::Timespan timespanOf(std::chrono::microseconds duration) {
 
 /// An HTTPClientSession that counts the bytes of answers it hands to Poco's parser, so a
 /// failed exchange tells whether anything was received (Poco's exceptions do not).
-class UpstreamSessionPool::Session final : public Poco::Net::HTTPClientSession {
+class PocoSessionClient::Session final : public Poco::Net::HTTPClientSession {
  public:
   using HTTPClientSession::HTTPClientSession;
 
@@ -56,26 +59,26 @@ class UpstreamSessionPool::Session final : public Poco::Net::HTTPClientSession {
   std::uint64_t received_ = 0;
 };
 
-void UpstreamSessionPool::SessionDeleter::operator()(Session* session) const {
+void PocoSessionClient::SessionDeleter::operator()(Session* session) const {
   delete session;
   pool->budget_.release();
 }
 
-UpstreamSessionPool::UpstreamSessionPool(std::chrono::milliseconds response_margin,
-                                         std::chrono::milliseconds idle_timeout)
-    : response_margin_(response_margin), idle_(idle_timeout) {}
+PocoSessionClient::PocoSessionClient(std::chrono::milliseconds response_margin,
+                                     std::chrono::milliseconds idle_timeout, int stop_fd)
+    : response_margin_(response_margin), stop_fd_(stop_fd), idle_(idle_timeout) {}
 
-void UpstreamSessionPool::setEndpoint(std::string host, std::uint16_t port) {
-  host_ = std::move(host);
+void PocoSessionClient::setEndpoint(const std::string& address, std::uint16_t port) {
+  host_ = address;
   port_ = port;
 }
 
-UpstreamSessionPool::SessionPtr UpstreamSessionPool::takeIdle() {
+PocoSessionClient::SessionPtr PocoSessionClient::takeIdle() {
   auto session = idle_.take([](SessionPtr& idle) { return idle->idleUsable(); });
   return session ? std::move(*session) : SessionPtr(nullptr, SessionDeleter{this});
 }
 
-UpstreamSessionPool::SessionPtr UpstreamSessionPool::open() {
+PocoSessionClient::SessionPtr PocoSessionClient::open() {
   if (!budget_.tryReserve())
     return SessionPtr(nullptr, SessionDeleter{this});
   SessionPtr session(new Session(host_, port_), SessionDeleter{this});
@@ -88,17 +91,39 @@ UpstreamSessionPool::SessionPtr UpstreamSessionPool::open() {
   return session;
 }
 
-UpstreamResult UpstreamSessionPool::get(const std::string& target, ClientWatch& watch) {
+bool PocoSessionClient::awaitAnswer(Session& session, int client_fd,
+                                    std::chrono::microseconds timeout, bool& client_gone) const {
+  // POLLRDHUP, not POLLIN, on the client: pipelined bytes must not wake the wait, only the end
+  // of the client's sending side (or POLLHUP/POLLERR, which poll always reports).
+  std::array<pollfd, 3> watched{pollfd{session.socket().impl()->sockfd(), POLLIN, 0},
+                                pollfd{client_fd, POLLRDHUP, 0}, pollfd{stop_fd_, POLLIN, 0}};
+  const std::size_t count = stop_fd_ >= 0 ? 3 : 2;
+  switch (sdk::pollUntil(std::span(watched.data(), count),
+                         std::chrono::steady_clock::now() + timeout)) {
+    case sdk::PollResult::kTimedOut:
+      throw Poco::TimeoutException("no answer to the nested call in time");
+    case sdk::PollResult::kFailed:
+      client_gone = true;  // a descriptor is unusable: nobody can be answered on it
+      return false;
+    case sdk::PollResult::kReady:
+      break;
+  }
+  client_gone = (watched[1].revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)) != 0 ||
+                (count == 3 && watched[2].revents != 0);
+  return !client_gone;
+}
+
+sdk::NestedCallOutcome PocoSessionClient::get(const std::string& target, int client_fd) {
+  const auto timeout = sdk::upstreamResponseTimeoutFor(target, response_margin_);
   const Poco::Timespan connect_timeout = timespanOf(sdk::kConnectTimeout);
-  const Poco::Timespan response_timeout =
-      timespanOf(sdk::upstreamResponseTimeoutFor(target, response_margin_));
+  const Poco::Timespan response_timeout = timespanOf(timeout);
   SessionPtr session = takeIdle();
   bool reused = session != nullptr;
   for (;;) {
     if (!session) {
       session = open();
       if (!session)
-        return {"upstream pool exhausted", 0, {}};
+        return {"upstream pool exhausted", 0, {}, false};
       reused = false;
     }
     try {
@@ -115,14 +140,15 @@ UpstreamResult UpstreamSessionPool::get(const std::string& target, ClientWatch& 
       request.setHost("127.0.0.1");
       // Poco keeps the request in its buffer until receiveResponse(); the wait needs it sent.
       session->sendRequest(request).flush();
-      if (!watch.awaitReadable(session->socket(), response_timeout)) {
+      bool client_gone = false;
+      if (!awaitAnswer(*session, client_fd, timeout, client_gone)) {
         session.reset();
-        return {"the client left", 0, {}};
+        return {"the client left", 0, {}, true};
       }
       Poco::Net::HTTPResponse response;
       std::istream& body_stream = session->receiveResponse(response);
-      UpstreamResult result;
-      result.status = static_cast<int>(response.getStatus());
+      sdk::NestedCallOutcome result;
+      result.status = static_cast<unsigned>(response.getStatus());
       Poco::StreamCopier::copyToString(body_stream, result.body);
       if (response.getKeepAlive())
         idle_.put(std::move(session));
@@ -131,7 +157,7 @@ UpstreamResult UpstreamSessionPool::get(const std::string& target, ClientWatch& 
       const bool retry = staleKeepAlive(reused, e, session->receivedAny());
       session.reset();
       if (!retry)
-        return {e.displayText(), 0, {}};
+        return {e.displayText(), 0, {}, false};
     }
   }
 }
@@ -145,4 +171,4 @@ bool staleKeepAlive(bool reused, const std::exception& error, bool received_any)
          dynamic_cast<const Poco::Net::ConnectionAbortedException*>(&error) != nullptr;
 }
 
-}  // namespace benchd::threads_poco
+}  // namespace benchd::poco_client_support

@@ -1,7 +1,6 @@
-// threads_poco::UpstreamSessionPool against a scripted loopback server: a nested call on a
-// pooled session is sent again only when the server closed that connection before answering.
-#include "upstream_session_pool.hpp"
-
+// poco_client_support::PocoSessionClient against a scripted loopback server: a nested call on
+// a pooled session is sent again only when the server closed that connection before answering.
+#include <benchd/poco_client_support/poco_session_client.hpp>
 #include <benchd/sdk/limits.hpp>
 
 #include <Poco/Exception.h>
@@ -11,13 +10,18 @@
 #include <Poco/Net/StreamSocket.h>
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <functional>
 #include <string>
+#include <sys/eventfd.h>
 #include <thread>
 #include <vector>
 
-namespace benchd::threads_poco {
+namespace benchd::poco_client_support {
 namespace {
 
 const std::string kTarget = "/threads-poco/epoch-millis?delayCallDepth=0&delayInMillis=0";
@@ -86,18 +90,18 @@ class ScriptedServer {
   std::thread thread_;
 };
 
-/// The connection of the client whose request makes the nested calls: open for the whole test,
-/// so the pool's wait for an answer never sees that client leave.
+/// The connection of the client whose request makes the nested calls: open until it leaves(),
+/// so the pool's wait for an answer sees that client leave only then.
 class CallerClient {
  public:
   CallerClient() : listener_(Poco::Net::SocketAddress("127.0.0.1", 0)) {
     client_.connect(listener_.address());
     served_ = listener_.acceptConnection();
   }
-  UpstreamResult get(UpstreamSessionPool& pool, const std::string& target) {
-    ClientWatch watch(served_);
-    return pool.get(target, watch);
+  sdk::NestedCallOutcome get(PocoSessionClient& pool, const std::string& target) {
+    return pool.get(target, served_.impl()->sockfd());
   }
+  void leave() { client_.close(); }
 
  private:
   Poco::Net::ServerSocket listener_;
@@ -105,7 +109,7 @@ class CallerClient {
   Poco::Net::StreamSocket served_;
 };
 
-TEST(UpstreamSessionPool, ReusedSessionIsNotSentAgainAfterPartOfAnAnswer) {
+TEST(PocoSessionClient, ReusedSessionIsNotSentAgainAfterPartOfAnAnswer) {
   // The server took the second request up and died half-way through the answer: sending it
   // again (the old rule: any error on a reused session) would run it twice.
   ScriptedServer server([](int index, Poco::Net::StreamSocket& socket, ScriptedServer& self) {
@@ -123,19 +127,19 @@ TEST(UpstreamSessionPool, ReusedSessionIsNotSentAgainAfterPartOfAnAnswer) {
       socket.sendBytes(kAnswer.data(), static_cast<int>(kAnswer.size()));
     socket.close();
   });
-  UpstreamSessionPool pool(sdk::kUpstreamResponseMargin, sdk::kUpstreamIdleTimeout);
+  PocoSessionClient pool(sdk::kUpstreamResponseMargin, sdk::kUpstreamIdleTimeout);
   pool.setEndpoint("127.0.0.1", server.port());
   CallerClient caller;
   const auto first = caller.get(pool, kTarget);
   ASSERT_TRUE(first.error.empty()) << first.error;
-  ASSERT_EQ(first.status, 200);
+  ASSERT_EQ(first.status, 200U);
   const auto second = caller.get(pool, kTarget);
   EXPECT_FALSE(second.error.empty()) << "status " << second.status;
   EXPECT_EQ(server.requests.load(), 2) << "the second request was sent again";
   EXPECT_EQ(server.connections.load(), 1);
 }
 
-TEST(UpstreamSessionPool, ReusedSessionClosedBeforeAnyAnswerIsSentOnceMoreOnANewConnection) {
+TEST(PocoSessionClient, ReusedSessionClosedBeforeAnyAnswerIsSentOnceMoreOnANewConnection) {
   // The keep-alive race: the server closed the pooled connection as the request went out.
   ScriptedServer server([](int index, Poco::Net::StreamSocket& socket, ScriptedServer& self) {
     if (self.read(socket))
@@ -147,15 +151,58 @@ TEST(UpstreamSessionPool, ReusedSessionClosedBeforeAnyAnswerIsSentOnceMoreOnANew
     }
     readRequest(socket);  // waits for the client to close
   });
-  UpstreamSessionPool pool(sdk::kUpstreamResponseMargin, sdk::kUpstreamIdleTimeout);
+  PocoSessionClient pool(sdk::kUpstreamResponseMargin, sdk::kUpstreamIdleTimeout);
   pool.setEndpoint("127.0.0.1", server.port());
   CallerClient caller;
-  ASSERT_EQ(caller.get(pool, kTarget).status, 200);
+  ASSERT_EQ(caller.get(pool, kTarget).status, 200U);
   const auto second = caller.get(pool, kTarget);
   EXPECT_TRUE(second.error.empty()) << second.error;
-  EXPECT_EQ(second.status, 200);
+  EXPECT_EQ(second.status, 200U);
   EXPECT_EQ(server.connections.load(), 2);
   pool.drain();
+}
+
+/// A server that reads each request and never answers, until the client closes.
+void neverAnswer(int /*index*/, Poco::Net::StreamSocket& socket, ScriptedServer& self) {
+  if (self.read(socket))
+    readRequest(socket);
+}
+
+TEST(PocoSessionClient, AClientThatLeavesEndsTheWaitAndClosesTheNestedConnection) {
+  ScriptedServer server(neverAnswer);
+  PocoSessionClient pool(sdk::kUpstreamResponseMargin, sdk::kUpstreamIdleTimeout);
+  pool.setEndpoint("127.0.0.1", server.port());
+  CallerClient caller;
+  std::thread leaving([&caller] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    caller.leave();
+  });
+  const auto outcome = caller.get(pool, kTarget);  // would wait 60 s for an answer otherwise
+  leaving.join();
+  EXPECT_TRUE(outcome.client_gone) << outcome.error;
+  EXPECT_EQ(server.requests.load(), 1);
+  EXPECT_EQ(pool.connectionsOpen(), 0) << "the nested connection was closed";
+}
+
+TEST(PocoSessionClient, TheStopDescriptorEndsTheWait) {
+  ScriptedServer server(neverAnswer);
+  const int stop_fd = ::eventfd(0, EFD_CLOEXEC);
+  ASSERT_GE(stop_fd, 0);
+  {
+    PocoSessionClient pool(sdk::kUpstreamResponseMargin, sdk::kUpstreamIdleTimeout, stop_fd);
+    pool.setEndpoint("127.0.0.1", server.port());
+    CallerClient caller;
+    std::thread stopping([stop_fd] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      const std::uint64_t one = 1;
+      EXPECT_EQ(::write(stop_fd, &one, sizeof one), static_cast<ssize_t>(sizeof one));
+    });
+    const auto outcome = caller.get(pool, kTarget);
+    stopping.join();
+    EXPECT_TRUE(outcome.client_gone) << outcome.error;
+    EXPECT_EQ(pool.connectionsOpen(), 0);
+  }
+  ::close(stop_fd);
 }
 
 TEST(StaleKeepAlive, OnlyAPeerCloseBeforeAnyAnswerOnAReusedSessionIsResent) {
@@ -175,4 +222,4 @@ TEST(StaleKeepAlive, OnlyAPeerCloseBeforeAnyAnswerOnAReusedSessionIsResent) {
 }
 
 }  // namespace
-}  // namespace benchd::threads_poco
+}  // namespace benchd::poco_client_support

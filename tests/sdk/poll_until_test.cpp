@@ -1,6 +1,6 @@
-// threads_poco::pollUntil on a pipe the test controls: ready, timed out at its deadline, and
+// sdk::pollUntil on a pipe the test controls: ready, timed out at its deadline, and
 // not ended early by a signal.
-#include "poll_until.hpp"
+#include <benchd/sdk/poll_until.hpp>
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include <csignal>
 #include <ctime>
 
-namespace benchd::threads_poco {
+namespace benchd::sdk {
 namespace {
 
 using std::chrono::milliseconds;
@@ -95,4 +95,4 @@ TEST(PollUntil, ASignalDoesNotEndTheWait) {
 }
 
 }  // namespace
-}  // namespace benchd::threads_poco
+}  // namespace benchd::sdk
