@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # What each client of the nested call costs: one benchd run of the C++ clients file
-# (scenarios/scenarios-cpp-clients.csv: client-beast, client-curl and client-poco at call depths
-# 1, 2 and 5, the smooth spike, 1,500 connections) against every approach plugin, each pair a
-# plugin implements (the others are skipped), then cost-table.py over the run's store: per
-# (plugin, client) the CPU and context switches one level of a chain adds, the threads, upstream
-# connections and descriptors at depth 5, the upstream connections open at the end and p99 per
-# depth, each the median of the rounds.
+# (scenarios/scenarios-cpp-clients.csv: client-beast, client-curl, client-poco and
+# client-httplib at call depths 1, 2 and 5, the smooth spike, 1,500 connections) against every
+# approach plugin, each pair a plugin implements (the others are skipped), then cost-table.py
+# over the run's store: per (plugin, client) the CPU and context switches one level of a chain
+# adds, the threads, upstream connections and descriptors at depth 5, the upstream connections
+# open at the end and p99 per depth, each the median of the rounds.
 #
 # Usage: bench/clients/run.sh [--repeat N] [--approach A,B,...] [--file F] [--preset P]
 #                             [-w S] [-t S] [--out DIR] [--no-build] [--report DIR] [-h]
 #   --report DIR  run nothing: print the table of an earlier run of this script (its --out DIR)
 # Defaults: --repeat 3, every approach plugin, the file's 180 s per row (-t 60 for a shorter
-# look: a round of 30 pairs then takes about 32 min on the 2-core development machine).
+# look: a round of 39 runs, 13 pairs at 3 depths, then takes about 41 min on the 2-core
+# development machine; at -t 20 it took 829 s).
 set -euo pipefail
 # shellcheck source=bench/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"

@@ -20,9 +20,11 @@ constexpr benchd::sdk::PluginFacts kFacts = {
     .version = "0.1.0",
     .description =
         "OS threads on Boost.Asio/Beast: one pool thread per open connection, synchronous Beast "
-        "reads and writes, a blocking sleep and a blocking pooled keep-alive client; the same "
-        "HTTP handling as the other Asio plugins. Options: max_threads (5000), max_queued "
-        "(5000), backlog (2000), stack_kib (256)",
+        "reads and writes, a blocking sleep and a blocking pooled keep-alive client (Beast's; "
+        "libcurl, cpp-httplib or Poco under their client profiles, and client-httplib adds one "
+        "thread that watches the clients of the nested calls in flight); the same HTTP "
+        "handling as the other Asio plugins. Options: max_threads (5000), max_queued (5000), "
+        "backlog (2000), stack_kib (256)",
     .concurrency_model = BENCHD_MODEL_OS_THREADS,
     .io_stack = "Boost.Asio 1.81 + Beast, synchronous calls on blocking threads",
     .implemented_profiles = kProfiles,

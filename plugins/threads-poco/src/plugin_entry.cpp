@@ -18,8 +18,10 @@ constexpr benchd::sdk::PluginFacts kFacts = {
     .description =
         "Poco::Net::TCPServer with Poco's HTTP request parsing on a pool of OS threads (one "
         "per open connection), "
-        "blocking sleep and a blocking pooled keep-alive client. Options: max_threads "
-        "(5000), max_queued (5000), backlog (2000), stack_kib (256)",
+        "blocking sleep and a blocking pooled keep-alive client (Poco's; libcurl or cpp-httplib "
+        "under their client profiles, and client-httplib adds one thread that watches the "
+        "clients of the nested calls in flight). Options: max_threads (5000), max_queued "
+        "(5000), backlog (2000), stack_kib (256)",
     .concurrency_model = BENCHD_MODEL_OS_THREADS,
     .io_stack = "Poco 1.11 Net (TCPServer, HTTPServerSession, HTTPClientSession)",
     .implemented_profiles = kProfiles,
