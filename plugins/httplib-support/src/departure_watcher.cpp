@@ -78,7 +78,7 @@ DepartureWatcher::Watch DepartureWatcher::watch(int client_fd, Interrupt interru
   if (entry.departed)
     ++departed_count_;
   watched_.emplace(id, std::move(entry));
-  return Watch(this, id);
+  return {this, id};
 }
 
 void DepartureWatcher::end(std::uint64_t id) {
