@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <fstream>
 #include <future>
 #include <string>
@@ -31,18 +32,23 @@ std::string concurrencyModel(const WorkerProcess& worker) {
   return ready["plugin"]["concurrencyModel"].GetString();
 }
 
-int osThreadsOf(pid_t pid) {
+/// The number after `key` (e.g. "Threads:", "VmSize:") in /proc/PID/status; -1 without it.
+std::int64_t procStatusValue(pid_t pid, const std::string& wanted) {
   std::ifstream status("/proc/" + std::to_string(pid) + "/status");
   std::string key;
   while (status >> key) {
-    if (key == "Threads:") {
-      int threads = 0;
-      status >> threads;
-      return threads;
+    if (key == wanted) {
+      std::int64_t value = 0;
+      status >> value;
+      return value;
     }
     status.ignore(4096, '\n');
   }
   return -1;
+}
+
+int osThreadsOf(pid_t pid) {
+  return static_cast<int>(procStatusValue(pid, "Threads:"));
 }
 
 /// Samples the process's OS thread count every few milliseconds until destroyed.
@@ -221,6 +227,67 @@ TEST_P(ConcurrencyModel, ThreadsIsThePoolsStartingSize) {
   };
   EXPECT_EQ(allocatedAtRest({"--threads", "7"}), 7);
   EXPECT_EQ(allocatedAtRest({"--threads", "7", "--option", "max_threads=3"}), 3);
+}
+
+/// For an event-loop plugin `--threads` is its number of loops, one OS thread each (CONTRACT.md
+/// section 3): the knob a variant's `threads` sets (`callbacks-asio[threads=1]`).
+TEST_P(ConcurrencyModel, ThreadsIsTheNumberOfEventLoops) {
+  auto probe = WorkerProcess::serve(GetParam());
+  if (!isEventLoopModel(concurrencyModel(*probe)))
+    GTEST_SKIP() << "a thread pool: --threads is its starting size (ThreadsIsThePoolsStartingSize)";
+  probe.reset();
+  const auto threadsAtRest = [this](int loops) {
+    auto worker = WorkerProcess::serve(GetParam(), {"--threads", std::to_string(loops)});
+    (void)worker->waitQuiet();
+    return osThreadsOf(worker->pid());
+  };
+  const int one = threadsAtRest(1);
+  ASSERT_GT(one, 0);
+  EXPECT_EQ(threadsAtRest(4), one + 3);
+}
+
+/// fibers-asio's fiber_stack_kib sizes every connection fiber's stack: its whole size is mapped
+/// when the fiber starts (fiber_stack.hpp), so 100 connections in flight at 8 MiB each add at
+/// least 800 MiB of address space, where the default 128 KiB adds about 13 MiB (plus up to 64
+/// MiB per loop thread when malloc gives it an arena of its own meanwhile). A size below the
+/// smallest that serves a request is refused at start, naming the option and its range.
+TEST(FibersAsioOptions, FiberStackKibSizesEveryConnectionsFiber) {
+  if (kThreadSanitizer)
+    GTEST_SKIP() << kTooManyStacksUnderThreadSanitizer;
+  static constexpr std::size_t kConnections = 100;
+  static constexpr std::int64_t kStackKib = 8192;
+  const auto addedAddressSpaceKib = [](const std::vector<std::string>& args) {
+    auto worker = WorkerProcess::serve("fibers-asio", args);
+    const std::int64_t at_rest = procStatusValue(worker->pid(), "VmSize:");
+    auto pending = std::async(std::launch::async, [&worker] {
+      return concurrentGets(worker->port(), delayedTarget("fibers-asio", 2000), kConnections,
+                            std::chrono::seconds(60));
+    });
+    std::int64_t peak = at_rest;
+    (void)worker->waitStats(
+        [&](const WorkerStats& stats) {
+          peak = std::max(peak, procStatusValue(worker->pid(), "VmSize:"));
+          return stats.counter("live_fibers") >= static_cast<std::int64_t>(kConnections);
+        },
+        std::chrono::seconds(30));
+    peak = std::max(peak, procStatusValue(worker->pid(), "VmSize:"));
+    std::string first_failure;
+    EXPECT_EQ(countOk(pending.get(), first_failure), kConnections) << first_failure;
+    return peak - at_rest;
+  };
+  const std::int64_t large =
+      addedAddressSpaceKib({"--option", "fiber_stack_kib=" + std::to_string(kStackKib)});
+  EXPECT_GE(large, static_cast<std::int64_t>(kConnections) * kStackKib) << "KiB added";
+  const std::int64_t standard = addedAddressSpaceKib({});
+  EXPECT_LT(standard, static_cast<std::int64_t>(kConnections) * kStackKib / 2) << "KiB added";
+
+  WorkerProcess refused(
+      {"--plugin", pluginPath("fibers-asio"), "--port", "0", "--option", "fiber_stack_kib=8"});
+  EXPECT_EQ(refused.waitExit(std::chrono::seconds(20)), 2) << refused.stderrText();
+  EXPECT_NE(refused.stderrText().find(
+                "option fiber_stack_kib: expected an integer from 16 to 65536 (KiB), got '8'"),
+            std::string::npos)
+      << refused.stderrText();
 }
 
 INSTANTIATE_TEST_SUITE_P(AllApproaches, ConcurrencyModel, ::testing::ValuesIn(approachPlugins()),

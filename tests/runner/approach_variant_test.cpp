@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,21 @@ TEST(ApproachVariant, BadSpellingsNameTheTextThePlaceAndTheReason) {
   // The name becomes a chart's file name: no path separators.
   EXPECT_NE(errorOf("x[a=../../etc]").find("a value may not hold '/'"), std::string::npos);
   EXPECT_NE(errorOf("x[a=..\\..]").find("a value may not hold '\\'"), std::string::npos);
+}
+
+/// `threads` is the runner's key (the worker's --threads), with the worker's range.
+TEST(ApproachVariant, ThreadsIsAnIntegerWithinTheWorkersRange) {
+  EXPECT_EQ(parseWorkerThreads("1"), 1U);
+  EXPECT_EQ(parseWorkerThreads("1024"), kMaxWorkerThreads);
+  for (const char* bad : {"0", "1025", "two", "", "3 ", "-1"}) {
+    try {
+      (void)parseWorkerThreads(bad);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const std::invalid_argument& error) {
+      EXPECT_EQ(std::string(error.what()),
+                std::string("threads: expected an integer from 1 to 1024, got '") + bad + "'");
+    }
+  }
 }
 
 TEST(RoundOrder, IsAPermutationThatTheSeedReproduces) {

@@ -705,6 +705,39 @@ TEST(BenchdRun, AWorkerAboveItsMemoryCapEndsItsRowAsOomAndTheRowUncappedComplete
       << variant_report;
 }
 
+/// A variant's `threads` is its worker's --threads (callbacks-asio: its event loops, one OS
+/// thread each) and never reaches the plugin, which would refuse an option it does not know.
+TEST(BenchdRun, AVariantsThreadsIsItsWorkersThreadCount) {
+  const TempDir dir;
+  const fs::path file =
+      writeFile(dir.path() / "loops.csv", scenarioCsv("loops,get-time.js,,0,0,4,100,0,2\n"));
+  const CommandResult result =
+      runCommand(benchdExecutable().string(),
+                 {"run", "--repeat", "1", file.string(), "-o", dir.path().string(), "-a",
+                  "callbacks-asio[threads=1],callbacks-asio[threads=3]", "--quiet"},
+                 std::chrono::minutes(2));
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const results::ResultsTable table =
+      results::readResultsCsvFile(dir.path() / "loops" / "results.csv");
+  ASSERT_EQ(table.rows().size(), 2U);
+  std::map<std::string, double> threads;
+  for (const results::ResultsRow& row : table.rows()) {
+    EXPECT_GT(number(table, row, "requests_ok"), 0) << row.approach;
+    threads[row.approach] = number(table, row, "os_threads_max");
+  }
+  EXPECT_EQ(threads.at("callbacks-asio[threads=3]"), threads.at("callbacks-asio[threads=1]") + 2);
+
+  const CommandResult refused =
+      runCommand(benchdExecutable().string(),
+                 {"run", "--repeat", "1", file.string(), "-o", dir.path().string(), "-a",
+                  "callbacks-asio[threads=0]", "--quiet"});
+  EXPECT_EQ(refused.exit_code, 1) << describe(refused);
+  EXPECT_NE(refused.err.find("approach 'callbacks-asio[threads=0]': threads: expected an integer "
+                             "from 1 to 1024, got '0'"),
+            std::string::npos)
+      << describe(refused);
+}
+
 /// A capacity row against a worker whose capacity is known: benchd.max_rate=600 serves at most
 /// 600 calls per second whatever the CPU, so 600 req/s at depth 0, and an arrival rate above it
 /// queues until p99 breaks the 50 ms goal. The search (from 200 req/s, to 10 %) must bracket

@@ -1,6 +1,9 @@
 #include <benchd/runner/approach_variant.hpp>
 
 #include <algorithm>
+#include <charconv>
+#include <stdexcept>
+#include <string>
 
 namespace benchd::runner {
 namespace {
@@ -129,6 +132,18 @@ ApproachVariant aaPartner(const ApproachVariant& variant) {
   ApproachVariant partner = variant;
   partner.label = variant.label.empty() ? "2" : variant.label + "-2";
   return partner;
+}
+
+unsigned parseWorkerThreads(std::string_view text) {
+  unsigned threads = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), threads);
+  if (error != std::errc{} || end != text.data() + text.size() || threads < 1 ||
+      threads > kMaxWorkerThreads) {
+    throw std::invalid_argument(
+        std::string(kThreadsVariantKey) + ": expected an integer from 1 to " +
+        std::to_string(kMaxWorkerThreads) + ", got '" + std::string(text) + "'");
+  }
+  return threads;
 }
 
 }  // namespace benchd::runner

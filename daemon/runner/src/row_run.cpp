@@ -183,6 +183,7 @@ std::optional<RowFailure> RowRun::prepareLaunch(WorkerLaunch& launch) {
   launch.plugin = approach_.plugin;
   launch.profiles = row_plan_.row.server_profiles;
   launch.plugin_options = approach_.plugin_options;
+  launch.threads = approach_.worker_threads;
   launch.cpus = settings.server_cpus;
   launch.stop_timeout = settings.worker_stop_timeout;
   launch.memory_cap_bytes =

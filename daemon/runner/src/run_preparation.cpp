@@ -214,17 +214,17 @@ std::vector<Approach> resolveVariants(const PluginCatalog& catalog,
     approach.plugin = plugin.path;
     approach.plugin_name = plugin.name;
     approach.profiles = plugin.profiles;
-    // `memory_cap` is the runner's key (the worker's cgroup), every other one the plugin's.
+    // `memory_cap` (the worker's cgroup) and `threads` (its --threads) are the runner's keys,
+    // every other one the plugin's.
     for (const auto& [key, value] : variant.options) {
-      if (key != kMemoryCapVariantKey) {
-        std::string argument = key;
-        argument += '=';
-        argument += value;
-        approach.plugin_options.push_back(std::move(argument));
-        continue;
-      }
       try {
-        approach.memory_cap_bytes = parseMemorySize(value);
+        if (key == kMemoryCapVariantKey) {
+          approach.memory_cap_bytes = parseMemorySize(value);
+        } else if (key == kThreadsVariantKey) {
+          approach.worker_threads = parseWorkerThreads(value);
+        } else {
+          approach.plugin_options.push_back(key + '=' + value);
+        }
       } catch (const std::invalid_argument& error) {
         throw UnknownApproachError("approach '" + text + "': " + error.what(), false);
       }

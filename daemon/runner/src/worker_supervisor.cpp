@@ -33,6 +33,10 @@ std::vector<std::string> workerArguments(const WorkerLaunch& launch) {
     arguments.emplace_back("--profile");
     arguments.push_back(profile);
   }
+  if (launch.threads) {
+    arguments.emplace_back("--threads");
+    arguments.push_back(std::to_string(*launch.threads));
+  }
   for (const std::string& option : launch.plugin_options) {
     arguments.emplace_back("--option");
     arguments.push_back(option);

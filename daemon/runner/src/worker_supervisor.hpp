@@ -24,6 +24,9 @@ struct WorkerLaunch {
   std::filesystem::path plugin;
   std::vector<std::string> profiles;
   std::vector<std::string> plugin_options;  ///< "KEY=VALUE" each, the worker's --option
+  /// The worker's --threads (its event loops, or its pool's threads started up front); none:
+  /// the worker's default.
+  std::optional<unsigned> threads;
   /// A `postgres` row's movie database (the worker's --postgres) and its sessions per plugin
   /// (--db-pool); empty for the other rows.
   std::string postgres;

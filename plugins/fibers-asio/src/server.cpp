@@ -6,10 +6,24 @@
 
 #include <boost/fiber/fiber.hpp>
 
+#include <cstdint>
+
 namespace benchd::fibers_asio {
+namespace {
+
+std::size_t fiberStackBytes(const sdk::ServerSettings& settings) {
+  const std::int64_t kib = sdk::integerOption(
+      settings, Server::kFiberStackOption, fiber_scheduler_asio::kFiberStackBytes / 1024,
+      fiber_scheduler_asio::kMinFiberStackKib, fiber_scheduler_asio::kMaxFiberStackKib, "KiB");
+  return static_cast<std::size_t>(kib) * 1024;
+}
+
+}  // namespace
 
 Server::Server(const benchd_host_api* host, sdk::ServerSettings settings)
-    : host_(host), loops_(std::move(settings), host) {
+    : host_(host),
+      fiber_stack_bytes_(fiberStackBytes(settings)),
+      loops_(std::move(settings), host) {
   for (auto& loop : loops_.loops())
     fiber_loops_.push_back(std::make_unique<FiberLoop>(*loop));
 }
@@ -21,8 +35,9 @@ void Server::start() {
         // Runs on the loop's thread; launch::post only makes the fiber ready, so it starts
         // when the scheduler next picks, not inside this completion handler.
         boost::fibers::fiber(boost::fibers::launch::post, std::allocator_arg,
-                             fiber_scheduler_asio::connectionFiberStack(), &serveConnection, &loop,
-                             fiber_loops_[loop.index].get(), &host_, std::move(socket))
+                             fiber_scheduler_asio::connectionFiberStack(fiber_stack_bytes_),
+                             &serveConnection, &loop, fiber_loops_[loop.index].get(), &host_,
+                             std::move(socket))
             .detach();
       },
       [this](asio_common::EventLoop& loop) { fiber_loops_[loop.index]->run(); },

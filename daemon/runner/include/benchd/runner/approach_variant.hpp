@@ -43,6 +43,19 @@ class ApproachVariantError : public std::invalid_argument {
 /// repeat. Throws ApproachVariantError.
 [[nodiscard]] ApproachVariant parseApproachVariant(std::string_view text);
 
+/// The variant key of the worker's thread count (`callbacks-asio[threads=1]`,
+/// `threads-asio[threads=8]`): the worker's `--threads`, which each model reads as its own thread
+/// knob (event loops, or the pool threads started up front; docs/run.md#approach-variants). The
+/// runner reads it and never passes it to the plugin as an option. Without it the worker takes
+/// its default, the machine's hardware concurrency.
+inline constexpr std::string_view kThreadsVariantKey = "threads";
+/// The most threads a variant may ask for: the worker's own bound on --threads.
+inline constexpr unsigned kMaxWorkerThreads = 1024;
+
+/// The value of a `threads` key: an integer from 1 to kMaxWorkerThreads. Throws
+/// std::invalid_argument saying what was expected and what was given.
+[[nodiscard]] unsigned parseWorkerThreads(std::string_view text);
+
 /// The partner of an A/A check (`benchd run --aa A`): the same plugin and options under the
 /// label "2" (or the given label with "-2" appended), so the two differ only in name.
 [[nodiscard]] ApproachVariant aaPartner(const ApproachVariant& variant);

@@ -36,6 +36,9 @@ struct Approach {
   /// The variant's `memory_cap` (`threads-asio[memory_cap=64M]`), bytes: its workers' cap, over
   /// the run's (RunSettings::memory_cap_bytes). Never passed to the plugin.
   std::optional<std::uint64_t> memory_cap_bytes;
+  /// The variant's `threads` (`callbacks-asio[threads=1]`): its workers' --threads. None: the
+  /// worker's default. Never passed to the plugin as an option.
+  std::optional<unsigned> worker_threads;
   /// The profiles its plugin implements itself (PluginDescription::profiles): which client
   /// profiles it can run (run_plan.hpp's skipUnimplementedClients).
   std::vector<std::string> profiles;

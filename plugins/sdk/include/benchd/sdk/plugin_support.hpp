@@ -5,6 +5,8 @@
 #include <benchd/plugin.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -147,5 +149,28 @@ struct ServerSettings {
     return settings;
   }
 };
+
+/// The integer option `name` of `settings`, or `fallback` when it is not given. Throws
+/// PluginError (BENCHD_ERR_INVALID_ARGUMENT) naming the option and its range for a value that is
+/// not an integer from `min` to `max`; `unit`, when given, follows the range in parentheses
+/// ("expected an integer from 1 to 30000 (milliseconds), got 'x'").
+inline std::int64_t integerOption(const ServerSettings& settings, std::string_view name,
+                                  std::int64_t fallback, std::int64_t min, std::int64_t max,
+                                  std::string_view unit = {}) {
+  const auto it = settings.options.find(name);
+  if (it == settings.options.end())
+    return fallback;
+  const std::string& text = it->second;
+  std::int64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc{} || end != text.data() + text.size() || value < min || value > max) {
+    throw PluginError(BENCHD_ERR_INVALID_ARGUMENT,
+                      "option " + std::string(name) + ": expected an integer from " +
+                          std::to_string(min) + " to " + std::to_string(max) +
+                          (unit.empty() ? "" : " (" + std::string(unit) + ")") + ", got '" + text +
+                          "'");
+  }
+  return value;
+}
 
 }  // namespace benchd::sdk

@@ -19,9 +19,7 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <chrono>
-#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -64,19 +62,8 @@ inline constexpr std::array<std::string_view, 4> kRequestDeadlineOptions = {
 inline std::chrono::milliseconds shortenedTimeout(const ServerSettings& settings,
                                                   std::string_view option,
                                                   std::chrono::milliseconds limit) {
-  const auto it = settings.options.find(option);
-  if (it == settings.options.end())
-    return limit;
-  const std::string& text = it->second;
-  std::int64_t millis = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), millis);
-  if (error != std::errc{} || end != text.data() + text.size() || millis < 1 ||
-      millis > limit.count()) {
-    throw PluginError(BENCHD_ERR_INVALID_ARGUMENT,
-                      "option " + std::string(option) + ": expected an integer from 1 to " +
-                          std::to_string(limit.count()) + " (milliseconds), got '" + text + "'");
-  }
-  return std::chrono::milliseconds(millis);
+  return std::chrono::milliseconds(
+      integerOption(settings, option, limit.count(), 1, limit.count(), "milliseconds"));
 }
 
 /// The header deadline in effect: kHeaderDeadline unless `header_deadline_ms` shortens it.

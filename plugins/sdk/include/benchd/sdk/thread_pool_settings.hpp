@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -47,19 +46,7 @@ struct ThreadPoolSettings {
  private:
   static int read(const ServerSettings& settings, std::string_view name, int fallback, int min,
                   int max) {
-    const auto it = settings.options.find(name);
-    if (it == settings.options.end())
-      return fallback;
-    const std::string& text = it->second;
-    int value = 0;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc{} || end != text.data() + text.size() || value < min || value > max) {
-      throw PluginError(BENCHD_ERR_INVALID_ARGUMENT,
-                        "option " + std::string(name) + ": expected an integer from " +
-                            std::to_string(min) + " to " + std::to_string(max) + ", got '" + text +
-                            "'");
-    }
-    return value;
+    return static_cast<int>(integerOption(settings, name, fallback, min, max));
   }
 };
 
