@@ -154,6 +154,28 @@ class ChartRenderTest : public QObject {
     QCOMPARE(chart.pointCount(), std::size_t{0});
   }
 
+  /// A result that did not complete is named under its approach in the legend, in red (the
+  /// source study's "OOM - Did not complete"); a grid whose results all completed has no red
+  /// there.
+  void winnersGridNamesWhatDidNotCompleteUnderItsApproach() {
+    benchd::results::WinnersGrid grid = sampleGrid();
+    const QFont font = QApplication::font();
+    const benchd::charts::WinnersGridGeometry clean_geometry(grid, font);
+    const QImage clean = benchd::charts::renderWinnersGrid(grid, font);
+    QCOMPARE(countPixels(clean, clean_geometry.legendRect(), isRed), 0);
+
+    benchd::results::IncompleteResult oom;
+    oom.scenario = "s2";
+    oom.approach = "beta";
+    oom.failed_runs = 1;
+    oom.runs = 1;
+    oom.out_of_memory = true;
+    grid.incomplete.push_back(oom);
+    const benchd::charts::WinnersGridGeometry geometry(grid, font);
+    const QImage marked = benchd::charts::renderWinnersGrid(grid, font);
+    QVERIFY(countPixels(marked, geometry.legendRect(), isRed) > 20);
+  }
+
   void winnersGridFillsCellsWithTheWinnersColourAtItsAlpha() {
     const benchd::results::WinnersGrid grid = sampleGrid();
     const QFont font = QApplication::font();

@@ -17,6 +17,7 @@
 #include <benchd/charts/scenario_chart.hpp>
 #include <benchd/charts/winners_grid_view.hpp>
 #include <benchd/results/presented_second.hpp>
+#include <benchd/results/winners_markdown.hpp>
 #include <benchd/store/result_store.hpp>
 
 #include <QComboBox>
@@ -306,6 +307,29 @@ class GuiAppTest : public QObject {
     QVERIFY(benchd::results::presentSecond(stored.back()).loopback_rx_mbps > 0.0);
     // The rest of the host holds memory (the OS at least): the share is measured, not 0.
     QVERIFY(benchd::results::presentSecond(stored.back()).other_ram_percent > 0.0);
+  }
+
+  void theWinnersResultsThatDidNotCompleteAreDecoded() {
+    // As the API writes them (api/openapi.yaml, Winners.incomplete).
+    const QJsonObject oom{{"scenario", "many"},
+                          {"approach", "threads-asio"},
+                          {"failedRuns", 2},
+                          {"runs", 3},
+                          {"outOfMemory", true},
+                          {"outcome", "OOM — did not complete (cap 16 MiB, peak 16 MiB)"},
+                          {"reason",
+                           "the worker was ended at its memory cap: OOM — did not "
+                           "complete (cap 16 MiB, peak 16 MiB)"}};
+    const benchd::results::WinnersGrid grid =
+        benchd::gui::winnersGridFromJson(QJsonObject{{"incomplete", QJsonArray{oom}}});
+    QCOMPARE(grid.incomplete.size(), std::size_t{1});
+    QCOMPARE(grid.incomplete[0].scenario, std::string("many"));
+    QCOMPARE(grid.incomplete[0].approach, std::string("threads-asio"));
+    QCOMPARE(grid.incomplete[0].failed_runs, std::size_t{2});
+    QCOMPARE(grid.incomplete[0].runs, std::size_t{3});
+    QVERIFY(grid.incomplete[0].out_of_memory);
+    QCOMPARE(benchd::results::incompleteOutcomeText(grid.incomplete[0]),
+             std::string("OOM — did not complete (cap 16 MiB, peak 16 MiB)"));
   }
 
   void theDatabaseOfASecondIsDecodedAndNullMeansNone() {

@@ -4,6 +4,7 @@
 
 #include <benchd/results/metric_format.hpp>
 #include <benchd/results/winner_decision.hpp>
+#include <benchd/results/winners_markdown.hpp>
 
 #include <gtest/gtest.h>
 
@@ -280,6 +281,63 @@ TEST(WinnerDecision, AFailedRunIsMissingNeverZeros) {
     EXPECT_NE(cellOf(grid, "latency_millis_p50", "s").winner, "flaky");
     EXPECT_NE(cellOf(grid, "cpu_use_percent_avg", "s").winner, "flaky");
   }
+}
+
+/// The grid lists every (scenario, approach) with failed runs, apart from its cells: one its
+/// memory cap ended as the source study's "OOM — did not complete" with the cap and the peak,
+/// others as failed with a reason; pairs whose runs all completed are not listed.
+TEST(WinnerDecision, TheGridNamesWhatDidNotCompleteAndWhatRanOutOfMemory) {
+  std::vector<SummaryRow> runs;
+  for (std::uint32_t round = 1; round <= 3; ++round) {
+    SummaryRow steady;
+    steady.scenario = "many";
+    steady.approach = "events";
+    steady.round = round;
+    steady.setMetric("latency_millis_p50", 20.0);
+    steady.setMetric("requests_ok", 1000.0);
+    runs.push_back(steady);
+    SummaryRow capped =
+        failedRow("many", "threads",
+                  round == 2 ? "the worker exited with exit code 4"
+                             : "the worker was ended at its memory cap: OOM — did not "
+                               "complete (cap 16 MiB, peak 16 MiB, signal 9 (SIGKILL))");
+    capped.round = round;
+    runs.push_back(capped);
+  }
+  SummaryRow died = failedRow("few", "events", "the worker exited with exit code 4");
+  runs.push_back(died);
+
+  const WinnersGrid grid = decideRunWinners(runs, {"events", "threads"}, WinnerRule::kSignificant,
+                                            shippedNoiseThresholds());
+  ASSERT_EQ(grid.incomplete.size(), 2U);
+  const IncompleteResult& oom = grid.incomplete[0];
+  EXPECT_EQ(oom.scenario, "many");
+  EXPECT_EQ(oom.approach, "threads");
+  EXPECT_EQ(oom.failed_runs, 3U);
+  EXPECT_EQ(oom.runs, 3U);
+  EXPECT_TRUE(oom.out_of_memory);
+  EXPECT_EQ(incompleteOutcomeText(oom),
+            "OOM — did not complete (cap 16 MiB, peak 16 MiB, signal 9 (SIGKILL))");
+  const IncompleteResult& failed = grid.incomplete[1];
+  EXPECT_EQ(failed.scenario, "few");
+  EXPECT_EQ(failed.approach, "events");
+  EXPECT_EQ(failed.failed_runs, 1U);
+  EXPECT_FALSE(failed.out_of_memory);
+  EXPECT_EQ(incompleteOutcomeText(failed), "failed");
+
+  const std::string markdown = winnersMarkdown(grid);
+  EXPECT_NE(markdown.find("- many × threads: **OOM — did not complete** in 3 of 3 runs (cap 16 "
+                          "MiB, peak 16 MiB, signal 9 (SIGKILL))\n"),
+            std::string::npos)
+      << markdown;
+  EXPECT_NE(markdown.find("- few × events: **failed** in 1 of 1 run: the worker exited with "
+                          "exit code 4\n"),
+            std::string::npos)
+      << markdown;
+  EXPECT_EQ(winnersMarkdown(decideRunWinners({runs[0]}, {"events"}, WinnerRule::kSignificant,
+                                             shippedNoiseThresholds()))
+                .find("Did not complete"),
+            std::string::npos);
 }
 
 TEST(WinnerDecision, AWinnerMustBeatEveryOtherApproachNotOnlyTheRunnerUp) {

@@ -703,6 +703,11 @@ TEST(BenchdRun, AWorkerAboveItsMemoryCapEndsItsRowAsOomAndTheRowUncappedComplete
   EXPECT_NE(variant_report.find("the worker was ended at its memory cap: OOM — did not complete"),
             std::string::npos)
       << variant_report;
+  // The grid names it apart from its cells, as the source study's table did.
+  EXPECT_NE(variant_report.find("- many × threads-asio[memory_cap=16M]: **OOM — did not "
+                                "complete** in 1 of 1 run (cap 16 MiB, peak "),
+            std::string::npos)
+      << variant_report;
 }
 
 /// A variant's `threads` is its worker's --threads (callbacks-asio: its event loops, one OS

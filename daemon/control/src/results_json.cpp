@@ -3,6 +3,7 @@
 #include <benchd/common/units.hpp>
 #include <benchd/measurement/error_class.hpp>
 #include <benchd/results/presented_second.hpp>
+#include <benchd/results/winners_markdown.hpp>
 
 namespace benchd::control {
 namespace {
@@ -364,6 +365,20 @@ std::string winnersJson(const results::WinnersGrid& grid) {
   field(json, "minRuns", std::uint64_t{grid.min_runs});
   field(json, "maxRuns", std::uint64_t{grid.max_runs});
   field(json, "expectedFalseWinners", grid.expected_false_winners);
+  key(json, "incomplete");
+  json.StartArray();
+  for (const results::IncompleteResult& result : grid.incomplete) {
+    json.StartObject();
+    field(json, "scenario", result.scenario);
+    field(json, "approach", result.approach);
+    field(json, "failedRuns", std::uint64_t{result.failed_runs});
+    field(json, "runs", std::uint64_t{result.runs});
+    field(json, "outOfMemory", result.out_of_memory);
+    field(json, "outcome", results::incompleteOutcomeText(result));
+    field(json, "reason", result.reason);
+    json.EndObject();
+  }
+  json.EndArray();
   json.EndObject();
   return buffer.GetString();
 }

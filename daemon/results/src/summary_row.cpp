@@ -58,4 +58,8 @@ SummaryRow failedRow(std::string scenario, std::string approach, std::string rea
   return row;
 }
 
+bool endedOutOfMemory(const SummaryRow& row) {
+  return row.failed && row.failure_reason.find(kOutOfMemoryOutcome) != std::string::npos;
+}
+
 }  // namespace benchd::results

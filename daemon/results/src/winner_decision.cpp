@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <optional>
@@ -573,6 +574,36 @@ std::string noiseThresholdsText(const NoiseThresholds& noise) {
   return noise.source.empty() ? text : text + ", " + noise.source;
 }
 
+namespace {
+
+/// Every (scenario, approach) of `runs` with a failed run, in first-appearance order.
+std::vector<IncompleteResult> incompleteResults(const std::vector<SummaryRow>& runs) {
+  std::vector<IncompleteResult> pairs;
+  for (const SummaryRow& run : runs) {
+    auto pair = std::find_if(pairs.begin(), pairs.end(), [&run](const IncompleteResult& known) {
+      return known.scenario == run.scenario && known.approach == run.approach;
+    });
+    if (pair == pairs.end()) {
+      pairs.push_back(IncompleteResult{.scenario = run.scenario, .approach = run.approach});
+      pair = std::prev(pairs.end());
+    }
+    ++pair->runs;
+    if (!run.failed) {
+      continue;
+    }
+    ++pair->failed_runs;
+    const bool out_of_memory = endedOutOfMemory(run);
+    if (pair->reason.empty() || (out_of_memory && !pair->out_of_memory)) {
+      pair->reason = run.failure_reason;
+    }
+    pair->out_of_memory = pair->out_of_memory || out_of_memory;
+  }
+  std::erase_if(pairs, [](const IncompleteResult& pair) { return pair.failed_runs == 0; });
+  return pairs;
+}
+
+}  // namespace
+
 WinnersGrid decideRunWinners(const std::vector<SummaryRow>& runs,
                              const std::vector<std::string>& approaches, WinnerRule rule,
                              const NoiseThresholds& noise) {
@@ -602,7 +633,10 @@ WinnersGrid decideRunWinners(const std::vector<SummaryRow>& runs,
       settings.capacity_lower_bounds.push_back(run.scenario);
     }
   }
-  return decideWinners(toResultsTable(runs, ValueSpelling::kExact), approaches, settings);
+  WinnersGrid grid =
+      decideWinners(toResultsTable(runs, ValueSpelling::kExact), approaches, settings);
+  grid.incomplete = incompleteResults(runs);
+  return grid;
 }
 
 }  // namespace benchd::results

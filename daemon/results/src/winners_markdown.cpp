@@ -1,6 +1,7 @@
 #include "markdown_text.hpp"
 
 #include <benchd/results/metric_format.hpp>
+#include <benchd/results/summary_row.hpp>
 #include <benchd/results/winners_markdown.hpp>
 
 #include <array>
@@ -120,6 +121,35 @@ void writeWinnersMarkdown(std::ostream& out, const WinnersGrid& grid) {
   out << " `E`: that approach had request errors; it ranks below every error-free approach in "
          "that scenario.\n\n";
   writeWinnersGridMarkdown(out, grid);
+  writeIncompleteMarkdown(out, grid);
+}
+
+std::string incompleteOutcomeText(const IncompleteResult& result) {
+  if (!result.out_of_memory) {
+    return "failed";
+  }
+  const std::size_t at = result.reason.find(kOutOfMemoryOutcome);
+  return at == std::string::npos ? std::string(kOutOfMemoryOutcome) : result.reason.substr(at);
+}
+
+void writeIncompleteMarkdown(std::ostream& out, const WinnersGrid& grid) {
+  if (grid.incomplete.empty()) {
+    return;
+  }
+  out << "\nDid not complete (each ranked from its runs that did, or last when none did):\n\n";
+  for (const IncompleteResult& result : grid.incomplete) {
+    out << "- " << markdownCell(result.scenario) << " × " << markdownCell(result.approach) << ": ";
+    if (result.out_of_memory) {
+      const std::string outcome = incompleteOutcomeText(result);
+      const std::size_t details = outcome.find(" (");
+      out << "**" << outcome.substr(0, details) << "** in " << result.failed_runs << " of "
+          << result.runs << (result.runs == 1 ? " run" : " runs")
+          << (details == std::string::npos ? "" : outcome.substr(details)) << "\n";
+    } else {
+      out << "**failed** in " << result.failed_runs << " of " << result.runs
+          << (result.runs == 1 ? " run" : " runs") << ": " << result.reason << "\n";
+    }
+  }
 }
 
 std::string winnersMarkdown(const WinnersGrid& grid) {

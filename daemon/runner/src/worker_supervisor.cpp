@@ -2,6 +2,8 @@
 
 #include "http_probe.hpp"
 
+#include <benchd/results/summary_row.hpp>
+
 #include <rapidjson/document.h>
 
 #include <unistd.h>
@@ -208,7 +210,7 @@ std::string WorkerSupervisor::describeEnd() {
   std::ostringstream text;
   if (memory_cap_ && memory_cap_->oomKills() > 0) {
     // The source study's words for a server that ran out of its memory.
-    text << "was ended at its memory cap: OOM — did not complete (cap "
+    text << "was ended at its memory cap: " << results::kOutOfMemoryOutcome << " (cap "
          << mebibytesText(memory_cap_->capBytes()) << ", peak " << mebibytesText(memoryPeakBytes())
          << ", " << status.describe() << ")";
   } else {

@@ -162,6 +162,17 @@ results::WinnersGrid winnersGridFromJson(const QJsonObject& winners) {
   grid.min_runs = winners.contains(QLatin1String("minRuns")) ? count(winners, "minRuns") : 1;
   grid.max_runs = winners.contains(QLatin1String("maxRuns")) ? count(winners, "maxRuns") : 1;
   grid.expected_false_winners = number(winners, "expectedFalseWinners");
+  for (const QJsonValue result_value : winners.value(QLatin1String("incomplete")).toArray()) {
+    const QJsonObject result_json = result_value.toObject();
+    results::IncompleteResult result;
+    result.scenario = text(result_json, "scenario");
+    result.approach = text(result_json, "approach");
+    result.failed_runs = count(result_json, "failedRuns");
+    result.runs = count(result_json, "runs");
+    result.out_of_memory = result_json.value(QLatin1String("outOfMemory")).toBool();
+    result.reason = text(result_json, "reason");
+    grid.incomplete.push_back(std::move(result));
+  }
   return grid;
 }
 

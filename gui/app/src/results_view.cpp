@@ -6,6 +6,7 @@
 #include <benchd/charts/capacity_chart.hpp>
 #include <benchd/charts/scenario_chart.hpp>
 #include <benchd/results/presented_second.hpp>
+#include <benchd/results/summary_row.hpp>
 #include <benchd/scenario/capacity_goal.hpp>
 
 #include <QDoubleSpinBox>
@@ -167,7 +168,11 @@ void ResultsView::showRun(std::int64_t run) {
                       .arg(capacity.value(QStringLiteral("trials")).toInt());
       }
       if (row.value(QStringLiteral("failed")).toBool()) {
-        label += tr(" (failed)");
+        // The source study's words for a server its memory cap ended (summary_row.hpp).
+        const bool out_of_memory = tooltip.contains(
+            QString::fromUtf8(results::kOutOfMemoryOutcome.data(),
+                              static_cast<qsizetype>(results::kOutOfMemoryOutcome.size())));
+        label += out_of_memory ? tr(" (OOM — did not complete)") : tr(" (failed)");
       } else if (diagnostics.value(QStringLiteral("busyHost")).toBool()) {
         // The caveat results.md gives: another job loaded the host during this result.
         label += tr(" (busy host)");

@@ -3,6 +3,7 @@
 
 #include <QFontMetrics>
 #include <QPainter>
+#include <QStringList>
 #include <QtMath>
 #include <algorithm>
 #include <cmath>
@@ -17,8 +18,8 @@ constexpr double kLabelAngleDegrees = 20.0;  // the original's rotated scenario 
 const QString kTitle = QStringLiteral("Best Approaches by Metric and Scenario");
 const QString kSubtitle = QStringLiteral(
     "Each cell: best approach above runner-up, with overall rank; saturation shows the win "
-    "margin.\nLegend: approaches ranked by wins. Red text and E: that approach had errors in "
-    "the scenario.");
+    "margin.\nLegend: approaches ranked by wins, and in red the scenarios each did not complete "
+    "(OOM: at its memory cap). Red text and E: that approach had errors in the scenario.");
 
 QFont scaled(const QFont& font, double factor, bool bold) {
   QFont result = font;
@@ -74,6 +75,28 @@ QColor textColour(const QColor& fill, bool errors) {
   return dark ? QColor(Qt::white) : QColor(Qt::black);
 }
 
+/// The legend's line under an approach's wins when some of its results did not complete: the
+/// scenarios, as the source study marked a server its memory cap ended, e.g. "OOM: many, huge"
+/// or "failed: many". Empty when all completed.
+QString incompleteText(const results::WinnersGrid& grid, const std::string& approach) {
+  QStringList out_of_memory;
+  QStringList failed;
+  for (const results::IncompleteResult& result : grid.incomplete) {
+    if (result.approach == approach) {
+      (result.out_of_memory ? out_of_memory : failed)
+          .append(QString::fromStdString(result.scenario));
+    }
+  }
+  QStringList parts;
+  if (!out_of_memory.isEmpty()) {
+    parts.append(QStringLiteral("OOM: ") + out_of_memory.join(QStringLiteral(", ")));
+  }
+  if (!failed.isEmpty()) {
+    parts.append(QStringLiteral("failed: ") + failed.join(QStringLiteral(", ")));
+  }
+  return parts.join(QStringLiteral("; "));
+}
+
 }  // namespace
 
 WinnersGridGeometry::WinnersGridGeometry(const results::WinnersGrid& grid, const QFont& font)
@@ -105,6 +128,9 @@ WinnersGridGeometry::WinnersGridGeometry(const results::WinnersGrid& grid, const
                                                .arg(standing.rank)
                                                .arg(QString::fromStdString(standing.approach))) +
                      kLegendSwatch + 8);
+    legend_width =
+        std::max(legend_width, metrics.horizontalAdvance(incompleteText(grid, standing.approach)) +
+                                   kLegendSwatch + 8);
   }
   const QRect cells = gridRect();
   const int legend_height =
@@ -238,6 +264,12 @@ void paintWinnersGrid(QPainter& painter, const results::WinnersGrid& grid,
     painter.drawText(
         QPoint(legend.left() + kLegendSwatch + 6, y + metrics.height() + metrics.ascent()),
         QStringLiteral("%1% wins").arg(standing.percent));
+    if (const QString incomplete = incompleteText(grid, standing.approach); !incomplete.isEmpty()) {
+      painter.setPen(textColour(Qt::white, true));
+      painter.drawText(
+          QPoint(legend.left() + kLegendSwatch + 6, y + 2 * metrics.height() + metrics.ascent()),
+          incomplete);
+    }
     y += entry_height;
   }
   if (grid.draws > 0) {

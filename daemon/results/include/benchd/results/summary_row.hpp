@@ -131,6 +131,13 @@ struct SummaryRow {
   void setMetric(std::string_view name, double value);       ///< throws for an unknown name
 };
 
+/// The source study's words for a server its memory cap ended, which a failed run's reason holds
+/// when the kernel's OOM killer ended its worker at the cap (`--memory-cap`, `memory_cap=`).
+inline constexpr std::string_view kOutOfMemoryOutcome = "OOM — did not complete";
+
+/// Whether `row` failed because its worker was ended at its memory cap (kOutOfMemoryOutcome).
+[[nodiscard]] bool endedOutOfMemory(const SummaryRow& row);
+
 /// Whether a failed run keeps `metric`: the counts of what happened before the fault
 /// (requests_ok, requests_error); every other metric of a failed run is missing.
 [[nodiscard]] bool keptWhenFailed(std::string_view metric);

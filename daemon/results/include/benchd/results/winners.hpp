@@ -128,6 +128,19 @@ struct ApproachStanding {
   std::string colour;
 };
 
+/// A (scenario, approach) with failed runs: the grid ranks it from the runs that completed (or
+/// last, when none did), and shows it apart, so a worker its memory cap ended reads as the source
+/// study's "OOM — did not complete" and not as a loser among the others.
+struct IncompleteResult {
+  std::string scenario;
+  std::string approach;
+  std::size_t failed_runs = 0;
+  std::size_t runs = 0;
+  /// Some failed run was ended at its memory cap (summary_row.hpp's endedOutOfMemory).
+  bool out_of_memory = false;
+  std::string reason;  ///< a failed run's reason: the first one out of memory, else the first
+};
+
 struct WinnersGrid {
   std::vector<std::string> approaches;  ///< the approach set, in its given (or sorted) order
   std::vector<std::string> scenarios;   ///< first-appearance order in the table
@@ -150,6 +163,9 @@ struct WinnersGrid {
   std::size_t min_runs = 1;  ///< the fewest and most runs of any (scenario, approach) in the grid
   std::size_t max_runs = 1;
   double expected_false_winners = 0.0;  ///< at most, under the rule (0 when not confirmed)
+  /// The (scenario, approach)s with failed runs, in the runs' first-appearance order; filled by
+  /// decideRunWinners (a results table alone does not say why a run has no values).
+  std::vector<IncompleteResult> incomplete;
 
   [[nodiscard]] const WinnersCell& cell(std::size_t metric, std::size_t scenario) const {
     return cells.at(metric).at(scenario);
