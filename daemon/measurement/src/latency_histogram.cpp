@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
 
 namespace benchd::measurement {
 namespace {
@@ -16,7 +19,7 @@ constexpr int kHalfBits = kSubBucketBits - 1;
 constexpr std::uint64_t kFullResolutionLimit = std::uint64_t{1} << kSubBucketBits;
 constexpr int kHighestExponent =
     std::bit_width(LatencyHistogram::kHighestTrackableMicros) - kSubBucketBits;
-constexpr std::size_t kCounterCount = (static_cast<std::size_t>(kHighestExponent) + 2) << kHalfBits;
+constexpr std::size_t kCounters = (static_cast<std::size_t>(kHighestExponent) + 2) << kHalfBits;
 
 constexpr int exponentOf(std::uint64_t value) {
   return std::max(0, static_cast<int>(std::bit_width(value)) - kSubBucketBits);
@@ -42,7 +45,11 @@ constexpr std::uint64_t highestValueOfIndex(std::size_t index) {
   return lowestValueOfIndex(index) + (std::uint64_t{1} << exponentOfIndex(index)) - 1;
 }
 
-static_assert(indexOf(LatencyHistogram::kHighestTrackableMicros) == kCounterCount - 1);
+static_assert(indexOf(LatencyHistogram::kHighestTrackableMicros) == kCounters - 1);
+// kLayout names these two numbers; change it with them.
+static_assert(kSubBucketBits == 11 &&
+                  std::bit_width(LatencyHistogram::kHighestTrackableMicros) == 26,
+              "the layout changed: give LatencyHistogram::kLayout a new name");
 static_assert(indexOf(kFullResolutionLimit - 1) == kFullResolutionLimit - 1);
 static_assert(indexOf(kFullResolutionLimit) == kFullResolutionLimit);
 static_assert(lowestValueOfIndex(indexOf(4097)) == 4096 &&
@@ -51,7 +58,9 @@ static_assert(LatencyHistogram::kHighestTrackableMicros >= 60'000'000, "must cov
 
 }  // namespace
 
-LatencyHistogram::LatencyHistogram() : counts_(kCounterCount, 0) {}
+const std::size_t LatencyHistogram::kCounterCount = kCounters;
+
+LatencyHistogram::LatencyHistogram() : counts_(kCounters, 0) {}
 
 void LatencyHistogram::record(std::uint64_t micros, std::uint64_t count) noexcept {
   if (count == 0) {
@@ -150,6 +159,77 @@ LatencyHistogram::RecordedBuckets::Iterator LatencyHistogram::RecordedBuckets::I
   Iterator before = *this;
   ++*this;
   return before;
+}
+
+LatencyHistogram LatencyHistogram::restore(const State& state) {
+  const auto refuse = [](const std::string& why) {
+    throw std::invalid_argument("latency histogram (" + std::string(kLayout) + "): " + why);
+  };
+  LatencyHistogram histogram;
+  std::uint64_t total = 0;
+  std::size_t lowest_index = kCounters;
+  std::size_t highest_index = 0;
+  for (const auto& [index, count] : state.counters) {
+    if (index >= kCounters) {
+      refuse("counter index " + std::to_string(index) + " is not below " +
+             std::to_string(kCounters));
+    }
+    if (count == 0) {
+      refuse("counter " + std::to_string(index) + " has a count of 0");
+    }
+    if (histogram.counts_[index] != 0) {
+      refuse("counter " + std::to_string(index) + " is given twice");
+    }
+    if (count > std::numeric_limits<std::uint64_t>::max() - total) {
+      refuse("the counts overflow");
+    }
+    histogram.counts_[index] = count;
+    total += count;
+    lowest_index = std::min(lowest_index, index);
+    highest_index = std::max(highest_index, index);
+  }
+  if (total != state.count) {
+    refuse("the counters add up to " + std::to_string(total) + ", not the count " +
+           std::to_string(state.count));
+  }
+  if (total == 0) {
+    if (state.min != 0 || state.max != 0 || state.sum != 0 || state.clamped != 0) {
+      refuse("an empty histogram has min, max, sum and clamped 0");
+    }
+    return histogram;
+  }
+  if (state.min < lowestValueOfIndex(lowest_index) ||
+      state.min > highestValueOfIndex(lowest_index)) {
+    refuse("min " + std::to_string(state.min) + " is not in its first counter " +
+           std::to_string(lowest_index));
+  }
+  if (state.max < lowestValueOfIndex(highest_index) ||
+      state.max > highestValueOfIndex(highest_index)) {
+    refuse("max " + std::to_string(state.max) + " is not in its last counter " +
+           std::to_string(highest_index));
+  }
+  // count × min and count × max may pass 2^64 where the sum does not: an overflowing product
+  // is above any sum.
+  const auto below = [](std::uint64_t sum, std::uint64_t count, std::uint64_t value) {
+    std::uint64_t product = 0;
+    return __builtin_mul_overflow(count, value, &product) || sum < product;
+  };
+  const auto above = [](std::uint64_t sum, std::uint64_t count, std::uint64_t value) {
+    std::uint64_t product = 0;
+    return !__builtin_mul_overflow(count, value, &product) && sum > product;
+  };
+  if (below(state.sum, total, state.min) || above(state.sum, total, state.max)) {
+    refuse("sum " + std::to_string(state.sum) + " is not between count × min and count × max");
+  }
+  if (state.clamped > histogram.counts_[kCounters - 1]) {
+    refuse("clamped " + std::to_string(state.clamped) + " is more than the highest counter holds");
+  }
+  histogram.total_count_ = total;
+  histogram.min_ = state.min;
+  histogram.max_ = state.max;
+  histogram.sum_ = state.sum;
+  histogram.clamped_count_ = state.clamped;
+  return histogram;
 }
 
 }  // namespace benchd::measurement

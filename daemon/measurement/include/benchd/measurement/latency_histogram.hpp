@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace benchd::measurement {
@@ -31,6 +33,12 @@ class LatencyHistogram {
  public:
   static constexpr std::uint64_t kHighestTrackableMicros = (std::uint64_t{1} << 26) - 1;
   static constexpr int kSignificantDigits = 3;
+  /// The counter layout's name: two histograms (on two hosts, from two benchd versions) can be
+  /// merged counter by counter only when their layouts match. It names the resolution (11
+  /// sub-bucket bits) and the range (2^26 - 1 µs); a change to either must change it.
+  static constexpr std::string_view kLayout = "log-linear-us-11-26";
+  /// The number of counters of kLayout; a counter index is below it.
+  static const std::size_t kCounterCount;
 
   LatencyHistogram();
 
@@ -51,6 +59,9 @@ class LatencyHistogram {
   /// Smallest and largest recorded value; 0 when empty.
   [[nodiscard]] std::uint64_t min() const noexcept { return total_count_ == 0 ? 0 : min_; }
   [[nodiscard]] std::uint64_t max() const noexcept { return max_; }
+  /// The exact sum of the recorded values (clamped ones at the maximum): what adds up across
+  /// histograms where means do not.
+  [[nodiscard]] std::uint64_t sum() const noexcept { return sum_; }
   /// Arithmetic mean of the recorded values; 0 when empty.
   [[nodiscard]] double mean() const noexcept;
 
@@ -98,6 +109,33 @@ class LatencyHistogram {
   };
 
   [[nodiscard]] RecordedBuckets recordedBuckets() const { return RecordedBuckets(counts_); }
+
+  /// Calls `visit(index, count)` for every non-empty counter, in index order: the histogram's
+  /// whole state together with count, min, max, sum and clampedCount (restore's inputs).
+  template <typename Visit>
+  void forEachCounter(Visit&& visit) const {
+    for (std::size_t index = 0; index < counts_.size(); ++index) {
+      if (counts_[index] != 0) {
+        visit(index, counts_[index]);
+      }
+    }
+  }
+
+  /// The state a histogram was exported as (forEachCounter and the accessors), e.g. by another
+  /// host. Restores exactly: restore(...) == the exported histogram.
+  struct State {
+    std::vector<std::pair<std::size_t, std::uint64_t>> counters;  ///< index, count; non-zero
+    std::uint64_t count = 0;
+    std::uint64_t min = 0;
+    std::uint64_t max = 0;
+    std::uint64_t sum = 0;
+    std::uint64_t clamped = 0;
+  };
+  /// Throws std::invalid_argument naming what does not fit kLayout or itself: an index at or
+  /// above kCounterCount or repeated, a zero count, counts that do not add up to `count`, a
+  /// min or max outside the first or last counter's values, a sum outside [count × min,
+  /// count × max], more clamped values than counted at the highest counter.
+  [[nodiscard]] static LatencyHistogram restore(const State& state);
 
   bool operator==(const LatencyHistogram&) const = default;
 
