@@ -30,7 +30,8 @@ LoopWorker::LoopWorker(const PhaseSetup& setup, std::uint32_t loop_index, PhaseS
                setup.start,
                setup.options.request_timeout,
                setup.options.connect_timeout,
-               std::mt19937_64(setup.options.seed + 0x9e37'79b9'7f4a'7c15ULL * (loop_index + 1))},
+               std::mt19937_64(setup.options.seed + 0x9e37'79b9'7f4a'7c15ULL *
+                                                        (setup.virtualLoopIndex(loop_index) + 1))},
       control_timer_(io_),
       sweep_period_(sweepPeriodFor(setup.options)) {
   for (std::size_t sub = 0; sub < setup.plan.sub_scenarios.size(); ++sub) {
@@ -38,10 +39,12 @@ LoopWorker::LoopWorker(const PhaseSetup& setup, std::uint32_t loop_index, PhaseS
     if (setup.timelines[sub]) {
       open_groups_.push_back(std::make_unique<OpenGroup>(
           context_, plan, *setup.mixes[sub], *setup.timelines[sub], setup.tokens.get(),
-          setup.options.arrival_overflow, loop_index, setup.loop_count));
+          setup.options.arrival_overflow, setup.virtualLoopIndex(loop_index),
+          setup.virtual_loop_count));
     } else {
       closed_groups_.push_back(std::make_unique<ClosedGroup>(
-          context_, plan, *setup.mixes[sub], setup.tokens.get(), loop_index, setup.loop_count));
+          context_, plan, *setup.mixes[sub], setup.tokens.get(), setup.virtualLoopIndex(loop_index),
+          setup.virtual_loop_count));
       ramping_ = ramping_ || scenario::isRamping(plan.definition.executor);
     }
   }

@@ -1,6 +1,10 @@
 #include "phase_setup.hpp"
 
+#include "loop_share.hpp"
+
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace benchd::loadgen {
 
@@ -10,7 +14,18 @@ PhaseSetup::PhaseSetup(const scenario::StagePlan& stage_plan, const EngineOption
     : plan(stage_plan),
       options(engine_options),
       endpoint(std::move(target_endpoint)),
-      loop_count(std::max(1U, engine_options.threads)) {
+      loop_count(std::max(1U, engine_options.threads)),
+      virtual_loop_count(engine_options.segment.count * loop_count) {
+  const LoadSegment& segment = engine_options.segment;
+  if (segment.count == 0 || segment.index >= segment.count) {
+    throw std::invalid_argument("load segment " + std::to_string(segment.index) + "/" +
+                                std::to_string(segment.count) +
+                                ": expected an index below a count of at least 1");
+  }
+  if (segment.count > 1 && engine_options.request_limit) {
+    throw std::invalid_argument(
+        "a request count cannot be split into load segments; give the row a duration");
+  }
   for (const scenario::SubScenarioPlan& sub : plan.sub_scenarios) {
     mixes.push_back(std::make_unique<RequestMix>(sub.definition.requests, target));
     if (scenario::isArrivalRate(sub.definition.executor)) {
@@ -23,7 +38,7 @@ PhaseSetup::PhaseSetup(const scenario::StagePlan& stage_plan, const EngineOption
   // The cap holds for all sub-scenarios together, open-model ones included: an arrival takes a
   // slot too and waits for it.
   if (plan.global_rate_cap && *plan.global_rate_cap > 0.0) {
-    tokens = std::make_unique<TokenSchedule>(*plan.global_rate_cap);
+    tokens = std::make_unique<TokenSchedule>(*plan.global_rate_cap, segment.index, segment.count);
   }
   if (kind == measurement::PhaseKind::kTest && options.request_limit) {
     budget = std::make_unique<RequestBudget>(*options.request_limit);
@@ -37,11 +52,16 @@ bool PhaseSetup::hasIntendedRate() const noexcept {
 
 double PhaseSetup::intendedRequestsBetween(std::chrono::nanoseconds from,
                                            std::chrono::nanoseconds to) const {
+  const LoadSegment& segment = options.segment;
+  // The segment's arrivals are those numbered index modulo count (loop_share.hpp).
+  const auto ours = [&segment](std::uint64_t arrivals) {
+    return loopShare(arrivals, segment.index, segment.count);
+  };
   double arrivals = 0.0;
   for (const auto& timeline : timelines) {
     if (timeline) {
-      arrivals +=
-          static_cast<double>(timeline->arrivalsBefore(to) - timeline->arrivalsBefore(from));
+      arrivals += static_cast<double>(ours(timeline->arrivalsBefore(to)) -
+                                      ours(timeline->arrivalsBefore(from)));
     }
   }
   if (!tokens) {
@@ -49,9 +69,9 @@ double PhaseSetup::intendedRequestsBetween(std::chrono::nanoseconds from,
   }
   const std::chrono::nanoseconds end = plan.duration;
   const auto overlap = std::min(to, end) - std::min(from, end);
-  const double slots = overlap.count() > 0
-                           ? *plan.global_rate_cap * std::chrono::duration<double>(overlap).count()
-                           : 0.0;
+  const double slots = overlap.count() > 0 ? *plan.global_rate_cap / segment.count *
+                                                 std::chrono::duration<double>(overlap).count()
+                                           : 0.0;
   return any_closed ? slots : std::min(arrivals, slots);
 }
 

@@ -33,6 +33,13 @@ struct PhaseSetup {
   const EngineOptions& options;
   boost::asio::ip::tcp::endpoint endpoint;
   std::uint32_t loop_count;
+  /// The segment's loops among every loop of every segment (EngineOptions::segment): loop l of
+  /// segment i of N is virtual loop i + N × l of N × loop_count, so the groups' "thing g belongs
+  /// to loop g % count" rule splits the row over segments and loops at once.
+  std::uint32_t virtual_loop_count;
+  [[nodiscard]] std::uint32_t virtualLoopIndex(std::uint32_t loop_index) const noexcept {
+    return options.segment.index + options.segment.count * loop_index;
+  }
   std::vector<std::unique_ptr<RequestMix>> mixes;           ///< per sub-scenario
   std::vector<std::unique_ptr<ArrivalTimeline>> timelines;  ///< per sub-scenario; null if closed
   std::unique_ptr<TokenSchedule> tokens;                    ///< the global cap, or null
@@ -40,10 +47,10 @@ struct PhaseSetup {
   bool any_closed = false;                                  ///< some sub-scenario is closed-model
   std::chrono::steady_clock::time_point start;              ///< set just before the loops start
 
-  /// Requests the plan means to send in [from, to) since the start: with a rate cap and a
-  /// closed sub-scenario, the cap's slots (closed VUs take every slot the arrivals leave);
-  /// otherwise the arrivals of open sub-scenarios, at most the cap's slots. 0 when the plan has
-  /// no intended rate.
+  /// Requests the plan means this segment to send in [from, to) since the start: with a rate
+  /// cap and a closed sub-scenario, the cap's slots (closed VUs take every slot the arrivals
+  /// leave); otherwise the arrivals of open sub-scenarios, at most the cap's slots. 0 when the
+  /// plan has no intended rate.
   [[nodiscard]] double intendedRequestsBetween(std::chrono::nanoseconds from,
                                                std::chrono::nanoseconds to) const;
   [[nodiscard]] bool hasIntendedRate() const noexcept;

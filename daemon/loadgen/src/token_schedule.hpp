@@ -15,8 +15,11 @@ namespace benchd::loadgen {
 /// Thread-safe and lock-free.
 class TokenSchedule {
  public:
-  /// Precondition: requests_per_second > 0.
-  explicit TokenSchedule(double requests_per_second);
+  /// Precondition: requests_per_second > 0, segment_index < segment_count. With segments
+  /// (EngineOptions::segment) the schedule is segment i's share of the row's: the slots
+  /// (j × count + i) / rate, that is 1/rate × count apart from i/rate on.
+  explicit TokenSchedule(double requests_per_second, std::uint32_t segment_index = 0,
+                         std::uint32_t segment_count = 1);
 
   /// Takes the next slot for a VU ready at `now` (since the phase start) and returns the slot's
   /// time, never before `now`.

@@ -19,6 +19,17 @@ enum class ArrivalOverflow : std::uint8_t {
 /// max(1, hardware_concurrency - 1): leaves the server under test a core.
 unsigned defaultLoadThreads();
 
+/// Which part of a row's load one engine makes, when several engines (on several hosts) make it
+/// together (docs/plans/multi-host.md §2, k6's execution segments): segment `index` of `count`.
+/// The row's arrivals, VUs and rate-cap slots are numbered on one time line; segment i takes
+/// those whose number is i modulo count, its event loops splitting them further the same way,
+/// so the segments' processes add up to the row's exactly and never fire at the same instants.
+/// 0 of 1 (the default) is the whole row.
+struct LoadSegment {
+  std::uint32_t index = 0;
+  std::uint32_t count = 1;
+};
+
 /// How the load engine runs; the load itself comes from a scenario::StagePlan.
 struct EngineOptions {
   /// Event-loop threads; each owns an equal share of every sub-scenario's connections.
@@ -35,8 +46,13 @@ struct EngineOptions {
   /// requests and ends as soon as all of them have ended, answered or failed, or at the plan's
   /// end if that comes first. Unset: the plan's duration alone ends the phase.
   std::optional<std::uint64_t> request_limit;
-  /// Seeds think times and request-mix choices (each thread derives its own stream).
+  /// Seeds think times and request-mix choices (each thread of each segment derives its own
+  /// stream).
   std::uint64_t seed = 0x6265'6e63'6864'4c47ULL;
+  /// The part of the row this engine makes; index below count, and no request_limit with more
+  /// than one segment (a count cannot be split without the segments talking). The engine throws
+  /// std::invalid_argument at its phase's setup otherwise.
+  LoadSegment segment;
 };
 
 }  // namespace benchd::loadgen
