@@ -93,7 +93,7 @@ class ObjectReader {
     return path_.empty() ? std::string(name) : path_ + "." + std::string(name);
   }
 
-  const rapidjson::Value& member(std::string_view name) const {
+  [[nodiscard]] const rapidjson::Value& member(std::string_view name) const {
     const auto found = object_.FindMember(rapidjson::Value(
         rapidjson::StringRef(name.data(), static_cast<rapidjson::SizeType>(name.size()))));
     if (found == object_.MemberEnd()) {

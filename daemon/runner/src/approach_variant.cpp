@@ -4,6 +4,7 @@
 #include <charconv>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace benchd::runner {
 namespace {
@@ -45,7 +46,9 @@ class VariantReader {
   }
 
  private:
-  bool peek(char c) const { return position_ < text_.size() && text_[position_] == c; }
+  [[nodiscard]] bool peek(char c) const {
+    return position_ < text_.size() && text_[position_] == c;
+  }
 
   [[noreturn]] void fail(const std::string& reason) const {
     throw ApproachVariantError("approach '" + std::string(text_) + "': at character " +
@@ -119,7 +122,10 @@ std::string ApproachVariant::name() const {
 std::vector<std::string> ApproachVariant::optionArguments() const {
   std::vector<std::string> arguments;
   for (const auto& [key, value] : options) {
-    arguments.push_back(key + "=" + value);
+    std::string argument = key;
+    argument += '=';
+    argument += value;
+    arguments.push_back(std::move(argument));
   }
   return arguments;
 }

@@ -223,7 +223,10 @@ std::vector<Approach> resolveVariants(const PluginCatalog& catalog,
         } else if (key == kThreadsVariantKey) {
           approach.worker_threads = parseWorkerThreads(value);
         } else {
-          approach.plugin_options.push_back(key + '=' + value);
+          std::string argument = key;
+          argument += '=';
+          argument += value;
+          approach.plugin_options.push_back(std::move(argument));
         }
       } catch (const std::invalid_argument& error) {
         throw UnknownApproachError("approach '" + text + "': " + error.what(), false);
