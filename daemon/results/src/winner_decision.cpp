@@ -584,7 +584,10 @@ std::vector<IncompleteResult> incompleteResults(const std::vector<SummaryRow>& r
       return known.scenario == run.scenario && known.approach == run.approach;
     });
     if (pair == pairs.end()) {
-      pairs.push_back(IncompleteResult{.scenario = run.scenario, .approach = run.approach});
+      IncompleteResult added;
+      added.scenario = run.scenario;
+      added.approach = run.approach;
+      pairs.push_back(std::move(added));
       pair = std::prev(pairs.end());
     }
     ++pair->runs;
