@@ -17,6 +17,7 @@
 #include <future>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace benchd::testing {
 namespace {
@@ -252,6 +253,9 @@ TEST_P(ConcurrencyModel, ThreadsIsTheNumberOfEventLoops) {
 /// MiB per loop thread when malloc gives it an arena of its own meanwhile). A size below the
 /// smallest that serves a request is refused at start, naming the option and its range.
 TEST(FibersAsioOptions, FiberStackKibSizesEveryConnectionsFiber) {
+  const std::vector<std::string>& built = approachPlugins();
+  if (std::find(built.begin(), built.end(), "fibers-asio") == built.end())
+    GTEST_SKIP() << "fibers-asio is not built in this preset (not under AddressSanitizer)";
   if (kThreadSanitizer)
     GTEST_SKIP() << kTooManyStacksUnderThreadSanitizer;
   static constexpr std::size_t kConnections = 100;
