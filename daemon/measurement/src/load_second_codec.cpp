@@ -1,8 +1,7 @@
+#include <benchd/common/json_writing.hpp>
 #include <benchd/measurement/load_second_codec.hpp>
 
 #include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include <cmath>
 #include <limits>
@@ -11,29 +10,20 @@
 namespace benchd::measurement {
 namespace {
 
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
-
-void writeKey(Writer& json, std::string_view name) {
-  json.Key(name.data(), static_cast<rapidjson::SizeType>(name.size()));
-}
+using common::field;
+using common::key;
+using Writer = common::JsonWriter;
 
 void writeHistogram(Writer& json, const LatencyHistogram& histogram) {
   json.StartObject();
-  writeKey(json, "layout");
-  json.String(LatencyHistogram::kLayout.data(),
-              static_cast<rapidjson::SizeType>(LatencyHistogram::kLayout.size()));
-  writeKey(json, "count");
-  json.Uint64(histogram.count());
-  writeKey(json, "min");
-  json.Uint64(histogram.min());
-  writeKey(json, "max");
-  json.Uint64(histogram.max());
+  field(json, "layout", LatencyHistogram::kLayout);
+  field(json, "count", histogram.count());
+  field(json, "min", histogram.min());
+  field(json, "max", histogram.max());
   // The exact sum, not the mean: means do not add up.
-  writeKey(json, "sum");
-  json.Uint64(histogram.sum());
-  writeKey(json, "clamped");
-  json.Uint64(histogram.clampedCount());
-  writeKey(json, "counters");
+  field(json, "sum", histogram.sum());
+  field(json, "clamped", histogram.clampedCount());
+  key(json, "counters");
   json.StartArray();
   histogram.forEachCounter([&json](std::size_t index, std::uint64_t count) {
     json.StartArray();
@@ -47,31 +37,21 @@ void writeHistogram(Writer& json, const LatencyHistogram& histogram) {
 
 void writeCounters(Writer& json, const LoadCounters& counters) {
   json.StartObject();
-  writeKey(json, "requestsSent");
-  json.Uint64(counters.requests_sent);
-  writeKey(json, "requestsOk");
-  json.Uint64(counters.requests_ok);
-  writeKey(json, "errors");
+  field(json, "requestsSent", counters.requests_sent);
+  field(json, "requestsOk", counters.requests_ok);
+  key(json, "errors");
   json.StartObject();
   for (const ErrorClass error_class : kAllErrorClasses) {
-    writeKey(json, errorClassName(error_class));
-    json.Uint64(counters.errors[error_class]);
+    field(json, errorClassName(error_class), counters.errors[error_class]);
   }
   json.EndObject();
-  writeKey(json, "requestsRequested");
-  json.Uint64(counters.requests_requested);
-  writeKey(json, "bytesSent");
-  json.Uint64(counters.bytes_sent);
-  writeKey(json, "bytesReceived");
-  json.Uint64(counters.bytes_received);
-  writeKey(json, "connects");
-  json.Uint64(counters.connects);
-  writeKey(json, "droppedArrivals");
-  json.Uint64(counters.dropped_arrivals);
-  writeKey(json, "lateArrivals");
-  json.Uint64(counters.late_arrivals);
-  writeKey(json, "interruptedRequests");
-  json.Uint64(counters.interrupted_requests);
+  field(json, "requestsRequested", counters.requests_requested);
+  field(json, "bytesSent", counters.bytes_sent);
+  field(json, "bytesReceived", counters.bytes_received);
+  field(json, "connects", counters.connects);
+  field(json, "droppedArrivals", counters.dropped_arrivals);
+  field(json, "lateArrivals", counters.late_arrivals);
+  field(json, "interruptedRequests", counters.interrupted_requests);
   json.EndObject();
 }
 
@@ -205,36 +185,23 @@ std::string encodeLoadSecond(const NumberedSecond& numbered) {
   rapidjson::StringBuffer buffer;
   Writer json(buffer);
   json.StartObject();
-  writeKey(json, "sequence");
-  json.Uint64(numbered.sequence);
-  writeKey(json, "phase");
-  const std::string_view phase = phaseKindName(second.phase);
-  json.String(phase.data(), static_cast<rapidjson::SizeType>(phase.size()));
-  writeKey(json, "index");
-  json.Uint(second.index);
-  writeKey(json, "startMicros");
-  json.Int64(second.start.count());
-  writeKey(json, "durationMicros");
-  json.Int64(second.duration.count());
-  writeKey(json, "endEpochMillis");
-  json.Int64(second.end_epoch_millis);
-  writeKey(json, "counters");
+  field(json, "sequence", numbered.sequence);
+  field(json, "phase", phaseKindName(second.phase));
+  field(json, "index", std::uint64_t{second.index});
+  field(json, "startMicros", std::int64_t{second.start.count()});
+  field(json, "durationMicros", std::int64_t{second.duration.count()});
+  field(json, "endEpochMillis", second.end_epoch_millis);
+  key(json, "counters");
   writeCounters(json, second.counters);
-  writeKey(json, "achievedRequestsPerSecond");
-  json.Double(second.achieved_requests_per_second);
-  writeKey(json, "intendedRequestsPerSecond");
-  json.Double(second.intended_requests_per_second);
-  writeKey(json, "activeVus");
-  json.Uint(second.active_vus);
-  writeKey(json, "peakActiveVus");
-  json.Uint(second.peak_active_vus);
-  writeKey(json, "generatorCpuPercent");
-  json.Double(second.generator_cpu_percent);
-  writeKey(json, "generatorCores");
-  json.Uint(second.generator_cores);
-  writeKey(json, "latency");
+  field(json, "achievedRequestsPerSecond", second.achieved_requests_per_second);
+  field(json, "intendedRequestsPerSecond", second.intended_requests_per_second);
+  field(json, "activeVus", std::uint64_t{second.active_vus});
+  field(json, "peakActiveVus", std::uint64_t{second.peak_active_vus});
+  field(json, "generatorCpuPercent", second.generator_cpu_percent);
+  field(json, "generatorCores", std::uint64_t{second.generator_cores});
+  key(json, "latency");
   writeHistogram(json, second.latency);
-  writeKey(json, "uncorrectedLatency");
+  key(json, "uncorrectedLatency");
   writeHistogram(json, second.uncorrected_latency);
   json.EndObject();
   return {buffer.GetString(), buffer.GetSize()};
