@@ -95,7 +95,7 @@ TEST(PluginHeader, Lp64LayoutIsTheDocumentedOne) {
   EXPECT_EQ(offsetof(benchd_option, key), 8u);
   EXPECT_EQ(offsetof(benchd_option, value), 16u);
 
-  EXPECT_EQ(sizeof(benchd_server_config), 56u);
+  EXPECT_EQ(sizeof(benchd_server_config), 72u);
   EXPECT_EQ(offsetof(benchd_server_config, bind_address), 8u);
   EXPECT_EQ(offsetof(benchd_server_config, port), 16u);
   EXPECT_EQ(offsetof(benchd_server_config, threads), 20u);
@@ -103,6 +103,8 @@ TEST(PluginHeader, Lp64LayoutIsTheDocumentedOne) {
   EXPECT_EQ(offsetof(benchd_server_config, profile_count), 32u);
   EXPECT_EQ(offsetof(benchd_server_config, options), 40u);
   EXPECT_EQ(offsetof(benchd_server_config, option_count), 48u);
+  EXPECT_EQ(offsetof(benchd_server_config, tls_certificate_file), 56u);
+  EXPECT_EQ(offsetof(benchd_server_config, tls_private_key_file), 64u);
 
   EXPECT_EQ(sizeof(benchd_plugin_descriptor), 120u);
   EXPECT_EQ(offsetof(benchd_plugin_descriptor, name), 16u);

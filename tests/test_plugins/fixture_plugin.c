@@ -120,6 +120,10 @@ static void fixtureDestroy(benchd_server* server) {
  * implicitly and nothing else (no postgres). */
 #define FIXTURE_DESCRIPTOR_SIZE offsetof(benchd_plugin_descriptor, implemented_profiles)
 #define FIXTURE_ABI_MINOR 0
+#elif defined(FIXTURE_ABI_2_1_LISTS_TLS)
+/* A 2.1 plugin that lists "tls", which 2.1 had no certificate fields for. */
+#define FIXTURE_DESCRIPTOR_SIZE sizeof(benchd_plugin_descriptor)
+#define FIXTURE_ABI_MINOR 1
 #else
 #define FIXTURE_DESCRIPTOR_SIZE sizeof(benchd_plugin_descriptor)
 #define FIXTURE_ABI_MINOR BENCHD_ABI_MINOR
@@ -135,6 +139,9 @@ static const char* const* const fixtureProfiles = NULL;
 /* A 2.0 plugin's source rebuilt against the 2.1 header: the new fields stay zero. */
 static const char* const* const fixtureProfiles = NULL;
 #define FIXTURE_PROFILE_COUNT 0
+#elif defined(FIXTURE_ABI_2_1_LISTS_TLS)
+static const char* const fixtureProfiles[] = {"no-keep-alive", "tls"};
+#define FIXTURE_PROFILE_COUNT 2
 #elif defined(FIXTURE_NO_PROFILES)
 /* A 2.1 plugin that implements none of the optional profiles: a list, empty. */
 static const char* const fixtureProfiles[1] = {NULL};

@@ -179,6 +179,28 @@ TEST(WorkerPluginRefusal, AProfileThePluginDoesNotImplementIsRefusedBeforeCreate
                 3, "plugin threads-poco does not implement client-beast");
 }
 
+TEST(WorkerPluginRefusal, TlsIsRefusedForAPluginBuiltBeforeAbi22) {
+  // The files exist, so only the plugin's ABI stands between the row and serving it.
+  const TempDir dir;
+  const fs::path file = dir.path() / "cert.pem";
+  std::ofstream(file) << "not read before the plugin is checked\n";
+  expectRefusal(runToExit({"--plugin", fixturePlugin("abi_2_1_lists_tls"), "--port", "0",
+                           "--profile", "tls", "--tls-cert", file.string(), "--tls-key",
+                           file.string()}),
+                3, "plugin fixture (ABI 2.1) cannot serve tls");
+}
+
+TEST(WorkerOptionsTls, TlsNeedsBothFilesAndTheFilesNeedTls) {
+  expectRefusal(runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", "0", "--profile", "tls"}),
+                2, "--profile tls needs --tls-cert FILE and --tls-key FILE");
+  expectRefusal(runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", "0", "--profile", "tls",
+                           "--tls-cert", "/tmp/cert.pem"}),
+                2, "--profile tls needs --tls-cert FILE and --tls-key FILE");
+  expectRefusal(runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", "0", "--tls-cert",
+                           "/tmp/cert.pem", "--tls-key", "/tmp/key.pem"}),
+                2, "--tls-cert and --tls-key are only for a row with --profile tls");
+}
+
 TEST(WorkerPluginRefusal, ABadProfileListIsRefusedNamingTheField) {
   expectRefusal(runToExit({"--inspect", fixturePlugin("too_many_profiles")}), 3,
                 "descriptor field 'implemented_profile_count' is 65 (at most 64)");

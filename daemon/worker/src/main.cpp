@@ -9,6 +9,7 @@
 
 #include <benchd/common/epoch_time.hpp>
 #include <benchd/microservice/movie_service.hpp>
+#include <benchd/microservice/service_profile.hpp>
 #include <benchd/plugin_host/plugin_load_error.hpp>
 #include <benchd/plugin_host/plugin_loader.hpp>
 #include <benchd/worker/worker_protocol.hpp>
@@ -247,6 +248,16 @@ int runWorker(int argc, char** argv) {
   }
 
   for (const std::string& profile : options.profiles) {
+    // TLS files reach a plugin through 2.2's config fields: an older plugin cannot have them,
+    // whatever it lists.
+    if (profile == benchd::microservice::kTlsProfile &&
+        plugin.info.abi_minor < 2) {
+      return fail(kExitPluginRefused, "plugin " + plugin.info.name + " (ABI " +
+                                          std::to_string(plugin.info.abi_major) + "." +
+                                          std::to_string(plugin.info.abi_minor) +
+                                          ") cannot serve tls: its certificate arrives through "
+                                          "ABI 2.2's config");
+    }
     if (!plugin.info.implementsProfile(profile)) {
       return fail(kExitPluginRefused, "plugin " + plugin.info.name + " does not implement " +
                                           profile + " (ABI " +
@@ -277,6 +288,10 @@ int runWorker(int argc, char** argv) {
   config.profile_count = profile_names.size();
   config.options = plugin_options.data();
   config.option_count = plugin_options.size();
+  config.tls_certificate_file =
+      options.tls_certificate_file.empty() ? nullptr : options.tls_certificate_file.c_str();
+  config.tls_private_key_file =
+      options.tls_private_key_file.empty() ? nullptr : options.tls_private_key_file.c_str();
 
   const benchd_plugin_descriptor& api = *plugin.descriptor;
   benchd_error error = freshError();

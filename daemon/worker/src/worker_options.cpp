@@ -25,8 +25,8 @@ std::string workerUsage() {
          "  --bind ADDRESS          numeric address to listen on (default 127.0.0.1)\n"
          "  --threads K             event loops / base threads (default: hardware concurrency)\n"
          "  --profile P             server profile: no-cache, read-write, no-keep-alive, "
-         "postgres\n"
-         "                          (repeatable)\n"
+         "postgres,\n"
+         "                          tls, client-* (repeatable)\n"
          "  --option KEY=VALUE      plugin-specific setting (repeatable); keys starting with\n"
          "                          'benchd.' are the host's, never the plugin's:\n"
          "                          benchd.cpu_cost_ns=N spends N ns of CPU (0 to\n"
@@ -39,6 +39,8 @@ std::string workerUsage() {
          "  --postgres CONNINFO     the movie database of a --profile postgres row (a libpq\n"
          "                          connection string, e.g. \"host=/run/x dbname=movies\")\n"
          "  --db-pool N             database sessions the plugin may open (default 16)\n"
+         "  --tls-cert FILE         the PEM certificate of a --profile tls row\n"
+         "  --tls-key FILE          its PEM private key (both are required with tls)\n"
          "  --stats-interval-ms N   stats period (default 1000)\n"
          "  --stop-timeout-ms N     how long a graceful stop waits for requests in flight "
          "(default 10000)\n"
@@ -123,6 +125,10 @@ WorkerOptions parseWorkerOptions(int argc, const char* const* argv) {
       if (value.empty())
         throw UsageError("--postgres: empty connection string");
       options.postgres = value;
+    } else if (flag == "--tls-cert" || flag == "--tls-key") {
+      if (value.empty())
+        throw UsageError(std::string(flag) + ": empty file name");
+      (flag == "--tls-cert" ? options.tls_certificate_file : options.tls_private_key_file) = value;
     } else if (flag == "--db-pool") {
       options.db_pool = parseIntegerOption<std::uint32_t>(flag, value, 1, 10'000);
     } else if (flag == "--stats-interval-ms") {
@@ -155,6 +161,13 @@ WorkerOptions parseWorkerOptions(int argc, const char* const* argv) {
     throw UsageError("--profile postgres needs --postgres CONNINFO (the movie database)");
   if (!postgres_row && !options.postgres.empty())
     throw UsageError("--postgres is only for a row with --profile postgres");
+  const bool tls_row = std::find(options.profiles.begin(), options.profiles.end(),
+                                 benchd::microservice::kTlsProfile) != options.profiles.end();
+  const bool tls_files = !options.tls_certificate_file.empty() || !options.tls_private_key_file.empty();
+  if (tls_row && (options.tls_certificate_file.empty() || options.tls_private_key_file.empty()))
+    throw UsageError("--profile tls needs --tls-cert FILE and --tls-key FILE");
+  if (!tls_row && tls_files)
+    throw UsageError("--tls-cert and --tls-key are only for a row with --profile tls");
   if (options.threads == 0)
     options.threads = std::max(1U, std::thread::hardware_concurrency());
   return options;

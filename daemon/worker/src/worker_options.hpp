@@ -26,6 +26,9 @@ struct WorkerOptions {
   /// --db-pool N: database sessions the plugin may open (plugin.h, db_pool_size).
   std::uint32_t db_pool = 16;
   std::vector<std::pair<std::string, std::string>> plugin_options;
+  /// --tls-cert FILE / --tls-key FILE: the PEM certificate and key of a `tls` row (plugin.h 2.2).
+  std::string tls_certificate_file;
+  std::string tls_private_key_file;
   /// --option benchd.cpu_cost_ns=N (or benchd.cpu_cost_us=N): CPU the host spends in every
   /// request's call into the core (a known difference to measure the winners grid's power with;
   /// not passed to the plugin).

@@ -1,5 +1,7 @@
 #include <benchd/asio_common/client_watch.hpp>
+#include <benchd/asio_common/tls_contexts.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <sys/socket.h>
 
@@ -13,6 +15,7 @@ using boost::system::error_code;
 /// tells it whether anyone still listens.
 struct ClientWatch::State {
   tcp::socket* socket;
+  TlsStream* tls;  ///< null on a plain connection
   boost::beast::flat_buffer* buffer;
   bool active = true;
   bool gone = false;
@@ -20,6 +23,9 @@ struct ClientWatch::State {
 };
 
 namespace {
+
+/// The most plaintext one TLS record carries (RFC 8446 section 5.1).
+constexpr std::size_t kTlsRecordBytes = 16384;
 
 void markGone(const std::shared_ptr<ClientWatch::State>& state) {
   state->gone = true;
@@ -31,8 +37,32 @@ void markGone(const std::shared_ptr<ClientWatch::State>& state) {
   }
 }
 
+/// Decrypts what the client has sent without blocking; false when it is gone (its close_notify,
+/// a bare end of stream, a reset, a broken record).
+bool readAheadTls(ClientWatch::State& state) {
+  for (;;) {
+    const std::size_t size = state.buffer->size();
+    // Bounded by the watch's read-ahead, the buffer's own cap, and one TLS record's plaintext.
+    const std::size_t room = std::min({kMaxReadAhead > size ? kMaxReadAhead - size : 0,
+                                       state.buffer->max_size() - size, kTlsRecordBytes});
+    if (room == 0)
+      return true;
+    error_code error;
+    // With the socket non-blocking, a read that needs more bytes than have arrived stops with
+    // would_block and keeps the partial record inside TLS for the next read.
+    const std::size_t bytes = state.tls->read_some(state.buffer->prepare(room), error);
+    state.buffer->commit(bytes);
+    if (error == asio::error::would_block || error == asio::error::try_again)
+      return true;
+    if (error)
+      return false;
+  }
+}
+
 /// Reads what the client has sent without blocking; false when it is gone.
 bool readAhead(ClientWatch::State& state) {
+  if (state.tls != nullptr)
+    return readAheadTls(state);
   for (;;) {
     const std::size_t room =
         kMaxReadAhead > state.buffer->size() ? kMaxReadAhead - state.buffer->size() : 0;
@@ -76,7 +106,23 @@ void watch(const std::shared_ptr<ClientWatch::State>& state) {
 }  // namespace
 
 ClientWatch::ClientWatch(boost::beast::tcp_stream& stream, boost::beast::flat_buffer& buffer)
-    : state_(std::make_shared<State>(State{&stream.socket(), &buffer, true, false, {}})) {
+    : ClientWatch(InboundStream{&stream, nullptr}, buffer) {}
+
+ClientWatch::ClientWatch(TlsStream& stream, boost::beast::flat_buffer& buffer)
+    : ClientWatch(InboundStream{&boost::beast::get_lowest_layer(stream), &stream}, buffer) {}
+
+ClientWatch::ClientWatch(InboundStream stream, boost::beast::flat_buffer& buffer)
+    : state_(std::make_shared<State>(
+          State{&stream.tcp->socket(), stream.tls, &buffer, true, false, {}})) {
+  if (stream.tls != nullptr) {
+    error_code error;
+    state_->socket->non_blocking(true, error);
+    // Bytes TLS has already decrypted wait in the stream, not on the socket: take them first.
+    if (error || !readAhead(*state_)) {
+      markGone(state_);
+      return;
+    }
+  }
   watch(state_);
 }
 

@@ -1,4 +1,5 @@
 #include <benchd/asio_common/event_loop_group.hpp>
+#include <benchd/asio_common/tls_contexts.hpp>
 #include <benchd/sdk/limits.hpp>
 
 #include <boost/asio/post.hpp>
@@ -68,6 +69,11 @@ EventLoopGroup::EventLoopGroup(sdk::ServerSettings settings, const benchd_host_a
   const std::chrono::milliseconds database_deadline = sdk::databaseDeadline(settings_);
   if (sdk::hostHasDatabase(host))
     database_ = std::make_unique<DatabasePool>(host, database_deadline);
+  tls_ = makeTlsContexts(settings_);
+  if (tls_ && settings_.hasProfile(kCurlClientProfile))
+    throw sdk::PluginError(BENCHD_ERR_INVALID_ARGUMENT,
+                           "tls with client-curl is not implemented: the nested call's libcurl "
+                           "client speaks plain HTTP (use client-beast or no client profile)");
   for (std::size_t i = 0; i < settings_.threads; ++i) {
     loops_.push_back(std::make_unique<EventLoop>(*this, i));
   }

@@ -1,4 +1,5 @@
 #include <benchd/asio_common/event_loop_group.hpp>
+#include <benchd/asio_common/tls_contexts.hpp>
 #include <benchd/asio_common/upstream_pool.hpp>
 #include <benchd/sdk/limits.hpp>
 #include <benchd/sdk/request_deadline.hpp>
@@ -44,7 +45,10 @@ std::unique_ptr<UpstreamConnection> UpstreamPool::takeIdle() {
 std::unique_ptr<UpstreamConnection> UpstreamPool::open() {
   if (!loop_.group.upstreamBudget().tryReserve())
     return nullptr;
-  return std::make_unique<UpstreamConnection>(loop_);
+  auto connection = std::make_unique<UpstreamConnection>(loop_);
+  if (TlsContexts* tls = loop_.group.tls())
+    connection->tls = std::make_unique<UpstreamTlsStream>(connection->stream, tls->client);
+  return connection;
 }
 
 void UpstreamPool::giveBack(std::unique_ptr<UpstreamConnection> connection) {
@@ -91,7 +95,7 @@ bool staleKeepAlive(bool reused, const boost::system::error_code& error,
     return false;
   return error == http::error::end_of_stream || error == asio::error::eof ||
          error == asio::error::connection_reset || error == asio::error::broken_pipe ||
-         error == asio::error::connection_aborted;
+         error == asio::error::connection_aborted || error == asio::ssl::error::stream_truncated;
 }
 
 bool idleConnectionUsable(UpstreamConnection& connection) noexcept {

@@ -9,6 +9,7 @@
 #include <benchd/asio_common/connection_tracking.hpp>
 #include <benchd/asio_common/immediate_write.hpp>
 #include <benchd/asio_common/response_bytes.hpp>
+#include <benchd/asio_common/tls_contexts.hpp>
 #include <benchd/sdk/limits.hpp>
 
 #include <boost/asio/write.hpp>
@@ -46,14 +47,24 @@ asio::awaitable<void> discardInput(beast::tcp_stream* stream) {
   }
 }
 
+/// The same under TLS: close_notify (which also tells the client the reply is whole), waiting
+/// a short while for the client's own, whatever it still sends before it.
+asio::awaitable<void> discardInput(asio_common::TlsStream* stream) {
+  beast::get_lowest_layer(*stream).expires_after(sdk::kDiscardTimeout);
+  auto [error] = co_await stream->async_shutdown(kNoThrow);
+  (void)error;  // the client may close without its close_notify: nothing is lost then
+}
+
 /// Reads one request (see benchd/sdk/request_deadline.hpp): waits for its first byte as long
 /// as an idle keep-alive connection may wait, then gives the header `header_deadline` and the
 /// body kIoTimeout, each in total (the stream's expiry spans every read of an operation).
-asio::awaitable<error_code> readRequest(beast::tcp_stream* stream, beast::flat_buffer* buffer,
+template <typename Stream>
+asio::awaitable<error_code> readRequest(Stream* stream, beast::flat_buffer* buffer,
                                         http::request_parser<http::string_body>* parser,
                                         std::chrono::milliseconds header_deadline) {
+  beast::tcp_stream& tcp = beast::get_lowest_layer(*stream);
   if (buffer->size() == 0) {
-    stream->expires_after(sdk::kIoTimeout);
+    tcp.expires_after(sdk::kIoTimeout);
     auto [error, bytes] = co_await stream->async_read_some(
         buffer->prepare(beast::read_size(*buffer, 65536)), kNoThrow);
     buffer->commit(bytes);
@@ -66,7 +77,7 @@ asio::awaitable<error_code> readRequest(beast::tcp_stream* stream, beast::flat_b
   if (buffered == asio_common::BufferedRequest::kFailed)
     co_return parse_error;
   if (buffered == asio_common::BufferedRequest::kNeedHeader) {
-    stream->expires_after(header_deadline);
+    tcp.expires_after(header_deadline);
     auto [header_error, header_bytes] =
         co_await http::async_read_header(*stream, *buffer, *parser, kNoThrow);
     if (header_error)
@@ -74,29 +85,54 @@ asio::awaitable<error_code> readRequest(beast::tcp_stream* stream, beast::flat_b
   }
   if (parser->is_done())
     co_return error_code{};
-  stream->expires_after(sdk::kIoTimeout);
+  tcp.expires_after(sdk::kIoTimeout);
   auto [body_error, body_bytes] = co_await http::async_read(*stream, *buffer, *parser, kNoThrow);
   co_return body_error;
 }
 
-}  // namespace
+/// Writes a reply: what the socket takes at once directly, the rest with async_write. Under
+/// TLS all of it goes through the TLS stream (a direct write would skip the encryption).
+asio::awaitable<error_code> writeReply(beast::tcp_stream* stream, const std::string* response) {
+  error_code write_error;
+  const std::size_t written =
+      asio_common::writeWithoutWaiting(stream->socket(), asio::buffer(*response), write_error);
+  if (!write_error && written < response->size()) {
+    stream->expires_after(sdk::kIoTimeout);
+    auto [error, rest] =
+        co_await asio::async_write(*stream, asio::buffer(*response) + written, kNoThrow);
+    write_error = error;
+  }
+  co_return write_error;
+}
 
-asio::awaitable<void> serveConnection(asio_common::EventLoop* loop, const sdk::Host* host,
-                                      asio::ip::tcp::socket socket) {
-  const LiveCoroutine live(*loop);
-  beast::tcp_stream stream(std::move(socket));
-  // Capped: chunk lines and trailer sections are refused beyond it (sdk/limits.hpp).
-  beast::flat_buffer buffer(sdk::kMaxUnparsedRequestBytes);
-  ConnectionRegistration registration(*loop, stream);
+asio::awaitable<error_code> writeReply(asio_common::TlsStream* stream,
+                                       const std::string* response) {
+  beast::get_lowest_layer(*stream).expires_after(sdk::kIoTimeout);
+  auto [error, written] = co_await asio::async_write(*stream, asio::buffer(*response), kNoThrow);
+  co_return error;
+}
 
+asio_common::InboundStream inboundOf(beast::tcp_stream* stream) {
+  return {stream, nullptr};
+}
+
+asio_common::InboundStream inboundOf(asio_common::TlsStream* stream) {
+  return {&beast::get_lowest_layer(*stream), stream};
+}
+
+/// The connection's requests, one after the other, on a stream that is ready for them.
+template <typename Stream>
+asio::awaitable<void> serveRequests(asio_common::EventLoop* loop, const sdk::Host* host,
+                                    Stream* stream, beast::flat_buffer* buffer,
+                                    ConnectionRegistration* registration) {
   while (!loop->group.draining()) {
     http::request_parser<http::string_body> parser;
     parser.body_limit(sdk::kMaxRequestBodyBytes);
     parser.header_limit(static_cast<std::uint32_t>(sdk::kMaxRequestHeaderBytes));
-    registration.setIdle(true);
+    registration->setIdle(true);
     const error_code read_error =
-        co_await readRequest(&stream, &buffer, &parser, loop->group.headerDeadline());
-    registration.setIdle(false);
+        co_await readRequest(stream, buffer, &parser, loop->group.headerDeadline());
+    registration->setIdle(false);
     if (asio_common::endsConnection(read_error))
       break;
 
@@ -106,7 +142,7 @@ asio::awaitable<void> serveConnection(asio_common::EventLoop* loop, const sdk::H
     if (read_error) {
       reply = asio_common::readErrorReply(read_error);
     } else {
-      auto handled = co_await handleRequest(loop, host, &parser.get(), &stream, &buffer);
+      auto handled = co_await handleRequest(loop, host, &parser.get(), inboundOf(stream), buffer);
       if (!handled)
         break;  // the client left while its request waited: nobody to answer
       reply = std::move(*handled);
@@ -116,23 +152,41 @@ asio::awaitable<void> serveConnection(asio_common::EventLoop* loop, const sdk::H
         !close_after && parser.get().keep_alive() && loop->group.keepAliveAllowed();
     const std::string response =
         asio_common::responseBytes(reply, keep_alive, "benchd coroutines-asio");
-    error_code write_error;
-    const std::size_t written =
-        asio_common::writeWithoutWaiting(stream.socket(), asio::buffer(response), write_error);
-    if (!write_error && written < response.size()) {
-      stream.expires_after(sdk::kIoTimeout);
-      auto [error, rest] =
-          co_await asio::async_write(stream, asio::buffer(response) + written, kNoThrow);
-      write_error = error;
-    }
+    const error_code write_error = co_await writeReply(stream, &response);
     in_flight.answered();
     if (write_error)
       break;
     if (!keep_alive) {
-      co_await discardInput(&stream);
+      co_await discardInput(stream);
       break;
     }
   }
+}
+
+}  // namespace
+
+asio::awaitable<void> serveConnection(asio_common::EventLoop* loop, const sdk::Host* host,
+                                      asio::ip::tcp::socket socket) {
+  const LiveCoroutine live(*loop);
+  // Capped: chunk lines and trailer sections are refused beyond it (sdk/limits.hpp).
+  beast::flat_buffer buffer(sdk::kMaxUnparsedRequestBytes);
+  if (asio_common::TlsContexts* tls = loop->group.tls()) {
+    asio_common::TlsStream stream(std::move(socket), tls->server);
+    ConnectionRegistration registration(*loop, beast::get_lowest_layer(stream));
+    // The handshake is the first part of the first request's header: the same deadline.
+    beast::get_lowest_layer(stream).expires_after(loop->group.headerDeadline());
+    registration.setIdle(true);
+    auto [handshake_error] =
+        co_await stream.async_handshake(asio::ssl::stream_base::server, kNoThrow);
+    registration.setIdle(false);
+    if (!handshake_error)
+      co_await serveRequests(loop, host, &stream, &buffer, &registration);
+    asio_common::closeStream(beast::get_lowest_layer(stream));
+    co_return;
+  }
+  beast::tcp_stream stream(std::move(socket));
+  ConnectionRegistration registration(*loop, stream);
+  co_await serveRequests(loop, host, &stream, &buffer, &registration);
   asio_common::closeStream(stream);
 }
 

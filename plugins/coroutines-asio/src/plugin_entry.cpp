@@ -15,7 +15,7 @@ constexpr benchd::sdk::PluginFacts kFacts = {
         "timers and a pooled keep-alive client, one event loop per thread",
     .concurrency_model = BENCHD_MODEL_COROUTINES,
     .io_stack = "Boost.Asio 1.81 + Beast, C++20 coroutines",
-    .implemented_profiles = benchd::asio_common::kEventLoopProfiles,
+    .implemented_profiles = benchd::asio_common::kEventLoopTlsProfiles,
 };
 
 }  // namespace

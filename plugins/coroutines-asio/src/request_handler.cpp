@@ -16,7 +16,7 @@ namespace asio = boost::asio;
 asio::awaitable<std::optional<sdk::Reply>> handleRequest(
     asio_common::EventLoop* loop, const sdk::Host* host,
     const boost::beast::http::request<boost::beast::http::string_body>* message,
-    boost::beast::tcp_stream* stream, boost::beast::flat_buffer* buffer) {
+    asio_common::InboundStream stream, boost::beast::flat_buffer* buffer) {
   auto classified =
       sdk::classifyRequest(message->method_string(), message->target(), kApproachName);
   if (auto* reply = std::get_if<sdk::Reply>(&classified))
@@ -25,7 +25,7 @@ asio::awaitable<std::optional<sdk::Reply>> handleRequest(
 
   if (request.delay_call_depth > 0) {
     asio_common::LoopCounters::add(loop->counters.upstream_calls, 1);
-    asio_common::ClientWatch watch(*stream, *buffer);
+    asio_common::ClientWatch watch(stream, *buffer);
     const UpstreamResult upstream =
         co_await callUpstream(loop, sdk::upstreamTarget(kApproachName, request), &watch);
     if (watch.clientGone())
@@ -38,7 +38,7 @@ asio::awaitable<std::optional<sdk::Reply>> handleRequest(
     }
   } else if (request.delay_millis > 0) {
     asio::steady_timer timer(loop->io, std::chrono::milliseconds(request.delay_millis));
-    asio_common::ClientWatch watch(*stream, *buffer);
+    asio_common::ClientWatch watch(stream, *buffer);
     const auto interruption = watch.interruptWith([&timer] { timer.cancel(); });
     auto [error] = co_await timer.async_wait(kNoThrow);
     if (watch.clientGone())

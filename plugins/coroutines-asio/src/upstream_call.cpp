@@ -4,6 +4,7 @@
 #include "live_task.hpp"
 
 #include <benchd/asio_common/connection_tracking.hpp>
+#include <benchd/asio_common/tls_contexts.hpp>
 #include <benchd/sdk/limits.hpp>
 #include <benchd/sdk/service_request.hpp>
 
@@ -14,8 +15,34 @@
 namespace benchd::coroutines_asio {
 
 namespace asio = boost::asio;
+namespace beast = boost::beast;
 namespace http = boost::beast::http;
 using boost::system::error_code;
+
+namespace {
+
+/// One request and its answer on a connected stream, plain or TLS.
+struct Exchange {
+  error_code error;
+  bool received_any = false;
+  http::response<http::string_body> response;
+};
+
+template <typename Stream>
+asio::awaitable<Exchange> exchange(Stream* stream, beast::flat_buffer* buffer,
+                                   const http::request<http::empty_body>* request) {
+  Exchange result;
+  auto [write_error, written] = co_await http::async_write(*stream, *request, kNoThrow);
+  result.error = write_error;
+  if (!result.error) {
+    auto [read_error, read] = co_await http::async_read(*stream, *buffer, result.response, kNoThrow);
+    result.error = read_error;
+    result.received_any = read != 0 || buffer->size() != 0;
+  }
+  co_return result;
+}
+
+}  // namespace
 
 asio::awaitable<UpstreamResult> callUpstream(asio_common::EventLoop* loop, std::string target,
                                              asio_common::ClientWatch* watch) {
@@ -47,18 +74,21 @@ asio::awaitable<UpstreamResult> callUpstream(asio_common::EventLoop* loop, std::
         co_return UpstreamResult{connect_error, 0, {}};
       error_code ignored;
       connection->stream.socket().set_option(asio::ip::tcp::no_delay(true), ignored);
+      if (connection->tls) {
+        auto [handshake_error] =
+            co_await connection->tls->async_handshake(asio::ssl::stream_base::client, kNoThrow);
+        if (handshake_error)
+          co_return UpstreamResult{handshake_error, 0, {}};
+      }
     }
     connection->stream.expires_after(response_timeout);
-    auto [write_error, written] = co_await http::async_write(connection->stream, request, kNoThrow);
-    error_code error = write_error;
-    bool received_any = false;
-    http::response<http::string_body> response;
-    if (!error) {
-      auto [read_error, read] =
-          co_await http::async_read(connection->stream, connection->buffer, response, kNoThrow);
-      error = read_error;
-      received_any = read != 0 || connection->buffer.size() != 0;
+    Exchange done;
+    if (connection->tls) {
+      done = co_await exchange(connection->tls.get(), &connection->buffer, &request);
+    } else {
+      done = co_await exchange(&connection->stream, &connection->buffer, &request);
     }
+    auto& [error, received_any, response] = done;
     if (!error) {
       const bool reusable = response.keep_alive();
       UpstreamResult result;

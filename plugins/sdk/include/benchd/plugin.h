@@ -63,9 +63,12 @@ extern "C" {
  *   2.1  the database of the `postgres` profile: benchd_host_api's db_* functions, which run
  *        a query without waiting themselves, BENCHD_ERR_UNAVAILABLE, and the descriptor's
  *        implemented_profiles. A 2.0 plugin keeps loading; rows with `postgres` fail for it
- *        with "plugin X does not implement postgres". */
+ *        with "plugin X does not implement postgres".
+ *   2.2  TLS: benchd_server_config's tls_certificate_file and tls_private_key_file, set for a
+ *        row with the `tls` profile. A 2.1 plugin keeps loading; the host refuses `tls` for it
+ *        (benchd-worker exits 3) even if it lists the name. */
 #define BENCHD_ABI_MAJOR 2
-#define BENCHD_ABI_MINOR 1
+#define BENCHD_ABI_MINOR 2
 
 /* Bounds, in bytes including the terminating NUL, on the strings a plugin hands the host. */
 #define BENCHD_MAX_NAME_SIZE 256     /* name, version, io_stack, counter names */
@@ -255,7 +258,7 @@ typedef struct benchd_option {
 } benchd_option;
 
 /* Settings for create(). All pointers are valid only during create(); copy what you keep.
- * LP64: 56 bytes. */
+ * LP64: 56 bytes (2.0), 72 bytes (2.2). */
 typedef struct benchd_server_config {
   size_t struct_size;
   const char* bind_address; /* numeric IPv4 or IPv6 address, e.g. "127.0.0.1" */
@@ -270,6 +273,13 @@ typedef struct benchd_server_config {
    * BENCHD_ERR_INVALID_ARGUMENT and a message naming the key. */
   const benchd_option* options;
   size_t option_count;
+
+  /* ---- 2.2: TLS ----
+   * Under the `tls` profile (HTTP/1.1 over TLS on the one listening port; CONTRACT.md,
+   * "TLS"): the PEM files of the server's certificate (chain) and private key, which the
+   * plugin loads in create(). NULL otherwise. The host made them for this run. */
+  const char* tls_certificate_file;
+  const char* tls_private_key_file;
 } benchd_server_config;
 
 /* Opaque server instance owned by the plugin. */

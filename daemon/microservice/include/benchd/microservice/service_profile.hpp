@@ -15,12 +15,13 @@ inline constexpr std::array<std::string_view, 4> kClientProfiles = {
     "client-beast", "client-curl", "client-poco", "client-httplib"};
 
 /// Every server profile benchd implements: the core's "no-cache" and "read-write",
-/// "no-keep-alive", which every approach plugin honours in its transport, "postgres", which
-/// the in-tree plugins implement (a plugin lists it in its descriptor), and the client profiles.
+/// "no-keep-alive", which every approach plugin honours in its transport, "postgres" and "tls",
+/// which the in-tree plugins implement (a plugin lists them in its descriptor), and the client
+/// profiles.
 /// Scenario files may name others (the original's Java client profiles); a run must not ignore
 /// those silently.
-inline constexpr std::array<std::string_view, 8> kImplementedProfiles = {
-    "no-cache",     "no-keep-alive", "read-write",  "postgres",
+inline constexpr std::array<std::string_view, 9> kImplementedProfiles = {
+    "no-cache",     "no-keep-alive", "read-write",  "postgres",      "tls",
     "client-beast", "client-curl",   "client-poco", "client-httplib"};
 
 /// The original study's Java HTTP clients (its scenarios-clients.csv); benchd answers their
@@ -34,6 +35,10 @@ inline constexpr std::array<std::string_view, 2> kCoreProfiles = {"no-cache", "r
 
 /// The profile whose movies live in PostgreSQL (needs a database server for the row).
 inline constexpr std::string_view kPostgresProfile = "postgres";
+
+/// The profile that serves HTTP/1.1 over TLS (needs a certificate for the row's worker, and the
+/// load generator speaks TLS to it; plugins of ABI 2.2 on).
+inline constexpr std::string_view kTlsProfile = "tls";
 
 /// Whether every plugin gets `profile` from the core.
 [[nodiscard]] constexpr bool isCoreProfile(std::string_view profile) {

@@ -8,6 +8,11 @@
 #include <functional>
 #include <memory>
 
+namespace boost::asio::ssl {
+template <typename Stream>
+class stream;
+}  // namespace boost::asio::ssl
+
 namespace benchd::asio_common {
 
 /// How many bytes of what a client sends behind a waiting request (pipelined requests) a
@@ -15,6 +20,13 @@ namespace benchd::asio_common {
 /// and so stops noticing a departure (it cannot see a close behind unread bytes); 64 KiB is
 /// far more than any pipelining client sends ahead and bounds the memory a client can park.
 inline constexpr std::size_t kMaxReadAhead = std::size_t{64} * 1024;
+
+/// Where a request arrived: its connection's TCP stream and, under the `tls` profile, the TLS
+/// stream over it (null otherwise), which then owns the TCP stream.
+struct InboundStream {
+  boost::beast::tcp_stream* tcp = nullptr;
+  boost::asio::ssl::stream<boost::beast::tcp_stream>* tls = nullptr;
+};
 
 /// Watches an inbound connection while its request waits (the delay, the nested call), so a
 /// client that leaves ends the wait at once instead of holding a timer, a coroutine, a fiber
@@ -31,6 +43,13 @@ inline constexpr std::size_t kMaxReadAhead = std::size_t{64} * 1024;
 class ClientWatch {
  public:
   ClientWatch(boost::beast::tcp_stream& stream, boost::beast::flat_buffer& buffer);
+  /// The same over TLS (the `tls` profile): what arrives is decrypted into `buffer`, and the
+  /// peer's close_notify counts as its end of stream. Puts the socket in non-blocking mode (as
+  /// writeWithoutWaiting does), so the watch reads what TLS has without waiting for more.
+  ClientWatch(boost::asio::ssl::stream<boost::beast::tcp_stream>& stream,
+              boost::beast::flat_buffer& buffer);
+  /// Either of the above, as `stream` says.
+  ClientWatch(InboundStream stream, boost::beast::flat_buffer& buffer);
   /// Stops watching; a departure after this goes unnoticed.
   ~ClientWatch();
   ClientWatch(const ClientWatch&) = delete;

@@ -27,12 +27,16 @@
 namespace benchd::asio_common {
 
 class EventLoopGroup;
+struct TlsContexts;
 
 /// The profiles the event-loop plugins implement themselves: the transport's, the database
 /// of `postgres`, and the nested call's clients: Beast (their native one, also without a
 /// client profile) and libcurl's multi interface on the loop (CurlUpstream).
 inline constexpr const char* kEventLoopProfiles[] = {"no-keep-alive", "postgres", "client-beast",
                                                      kCurlClientProfile};
+/// kEventLoopProfiles and `tls` (HTTP/1.1 over TLS: TlsContexts), for the plugins that serve it.
+inline constexpr const char* kEventLoopTlsProfiles[] = {
+    "no-keep-alive", "postgres", "client-beast", kCurlClientProfile, "tls"};
 
 /// Whether a failed accept ran out of descriptors or kernel memory (EMFILE, ENFILE, ENOBUFS,
 /// ENOMEM): then accepting again at once fails again at once, and the listener waits
@@ -161,6 +165,9 @@ class EventLoopGroup {
   /// The database sessions every loop shares under the `postgres` profile; null otherwise.
   [[nodiscard]] DatabasePool* database() noexcept { return database_.get(); }
 
+  /// The TLS contexts under the `tls` profile; null otherwise. Read-only once built.
+  [[nodiscard]] TlsContexts* tls() const noexcept { return tls_.get(); }
+
  private:
   void acceptNext();
   /// After a resource-exhaustion accept error: accepts again after kAcceptBackoff. Loop 0.
@@ -187,6 +194,7 @@ class EventLoopGroup {
   std::atomic<std::int64_t> accept_errors_{0};
   boost::asio::ip::tcp::endpoint self_endpoint_;
   std::unique_ptr<DatabasePool> database_;
+  std::unique_ptr<TlsContexts> tls_;
   std::uint16_t bound_port_ = 0;
   bool started_ = false;
   bool stopped_ = false;

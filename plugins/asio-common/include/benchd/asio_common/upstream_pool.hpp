@@ -12,6 +12,11 @@
 #include <memory>
 #include <string>
 
+namespace boost::asio::ssl {
+template <typename Stream>
+class stream;
+}  // namespace boost::asio::ssl
+
 namespace benchd::asio_common {
 
 struct EventLoop;
@@ -33,6 +38,9 @@ struct UpstreamConnection {
 
   EventLoop& loop;
   boost::beast::tcp_stream stream;
+  /// Under the `tls` profile: TLS over `stream` (UpstreamTlsStream), to be handshaken after
+  /// the connect; null otherwise. Closing `stream` ends it too.
+  std::unique_ptr<boost::asio::ssl::stream<boost::beast::tcp_stream&>> tls;
   boost::beast::flat_buffer buffer;
 };
 
@@ -73,7 +81,8 @@ class UpstreamPool {
 
 /// Whether a nested call that failed with `error` may be sent once more, on a fresh
 /// connection. Only when it went out on a `reused` pooled connection and failed because the
-/// peer had closed that connection (end of stream, reset, broken pipe) before `received_any`
+/// peer had closed that connection (end of stream, reset, broken pipe, or under TLS a close
+/// without close_notify) before `received_any`
 /// byte of an answer: then the server never took the request up, which is the race of a
 /// keep-alive connection closed while it sat in the pool. Never after a timeout or any other
 /// error: the callee may still be working on the request, and sending it again would

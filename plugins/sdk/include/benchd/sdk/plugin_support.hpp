@@ -68,6 +68,9 @@ struct ServerSettings {
   unsigned threads = 1;
   std::vector<std::string> profiles;
   std::map<std::string, std::string, std::less<>> options;
+  /// 2.2: the PEM files of the `tls` profile; empty without it (plugin.h).
+  std::string tls_certificate_file;
+  std::string tls_private_key_file;
 
   [[nodiscard]] bool hasProfile(std::string_view name) const {
     return std::find(profiles.begin(), profiles.end(), name) != profiles.end();
@@ -76,6 +79,9 @@ struct ServerSettings {
   /// The part of benchd_server_config this SDK reads: every field up to option_count.
   static constexpr std::size_t kConfigSize =
       offsetof(benchd_server_config, option_count) + sizeof(benchd_server_config::option_count);
+  /// The end of 2.2's TLS fields, read when struct_size reaches it.
+  static constexpr std::size_t kTlsConfigSize = offsetof(benchd_server_config, tls_private_key_file) +
+                                                sizeof(benchd_server_config::tls_private_key_file);
   /// The part of a benchd_option this SDK reads.
   static constexpr std::size_t kOptionSize =
       offsetof(benchd_option, value) + sizeof(benchd_option::value);
@@ -83,7 +89,8 @@ struct ServerSettings {
   /// Copies `config`, reading only the fields its struct_size covers and stepping through the
   /// options by their struct_size. Throws PluginError (BENCHD_ERR_INVALID_ARGUMENT) for a
   /// missing or too small config, zero threads, NULL arrays or entries, option entries of
-  /// differing or too small struct_size, or an option key not in `known_options`.
+  /// differing or too small struct_size, an option key not in `known_options`, or the `tls`
+  /// profile without both of its files.
   static ServerSettings from(const benchd_server_config* config,
                              std::span<const std::string_view> known_options = {}) {
     if (config == nullptr || config->struct_size < kConfigSize) {
@@ -110,6 +117,18 @@ struct ServerSettings {
                           "server config: profile " + std::to_string(i) + " is NULL");
       }
       settings.profiles.emplace_back(config->profiles[i]);
+    }
+    if (config->struct_size >= kTlsConfigSize) {
+      if (config->tls_certificate_file != nullptr)
+        settings.tls_certificate_file = config->tls_certificate_file;
+      if (config->tls_private_key_file != nullptr)
+        settings.tls_private_key_file = config->tls_private_key_file;
+    }
+    if (settings.hasProfile("tls") &&
+        (settings.tls_certificate_file.empty() || settings.tls_private_key_file.empty())) {
+      throw PluginError(BENCHD_ERR_INVALID_ARGUMENT,
+                        "server config: the tls profile needs tls_certificate_file and "
+                        "tls_private_key_file");
     }
     if (config->option_count == 0)
       return settings;

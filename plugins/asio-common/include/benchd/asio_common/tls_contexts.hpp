@@ -1,0 +1,37 @@
+#pragma once
+
+#include <benchd/sdk/plugin_support.hpp>
+
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/ssl/stream.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+
+#include <memory>
+
+namespace benchd::asio_common {
+
+/// An inbound connection of the `tls` profile: HTTP/1.1 over TLS over TCP. Asio's stream, not
+/// Beast's ssl_stream: in Boost 1.81 the latter's operations do not take asio::deferred, which
+/// the coroutines use; every reply is one buffer, so Beast's write coalescing is not missed.
+using TlsStream = boost::asio::ssl::stream<boost::beast::tcp_stream>;
+
+/// A nested call's connection under `tls`: TLS over the pooled connection's own tcp_stream,
+/// which it does not own (so the pool, the watch and closeStream keep working on the TCP layer).
+using UpstreamTlsStream = boost::asio::ssl::stream<boost::beast::tcp_stream&>;
+
+/// The TLS side of a server under the `tls` profile (CONTRACT.md, "TLS"): the server's context,
+/// holding the run's certificate and key (TLS 1.2 at least, ALPN "http/1.1" only), and the
+/// client context of the nested calls, which go to this same server and so verify nothing.
+/// Built once in the host thread before the loops start; read-only afterwards, so every loop
+/// may make streams from it concurrently.
+struct TlsContexts {
+  boost::asio::ssl::context server{boost::asio::ssl::context::tls_server};
+  boost::asio::ssl::context client{boost::asio::ssl::context::tls_client};
+};
+
+/// The contexts for `settings`, or null when it has no `tls` profile. Throws sdk::PluginError
+/// (BENCHD_ERR_INVALID_ARGUMENT) naming the file when the certificate or the key cannot be
+/// loaded or do not match.
+[[nodiscard]] std::unique_ptr<TlsContexts> makeTlsContexts(const sdk::ServerSettings& settings);
+
+}  // namespace benchd::asio_common
