@@ -55,8 +55,8 @@ extern "C" {
   X(benchd_server_config, profile_count)            \
   X(benchd_server_config, options)                  \
   X(benchd_server_config, option_count)             \
-  X(benchd_server_config, tls_certificate_file)    \
-  X(benchd_server_config, tls_private_key_file)    \
+  X(benchd_server_config, tls_certificate_file)     \
+  X(benchd_server_config, tls_private_key_file)     \
   X(benchd_plugin_descriptor, struct_size)          \
   X(benchd_plugin_descriptor, abi_major)            \
   X(benchd_plugin_descriptor, abi_minor)            \

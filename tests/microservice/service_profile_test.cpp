@@ -31,8 +31,20 @@ TEST(ServiceProfileNames, TheOriginalsJavaClientsPointToTheCppClientsFile) {
   }
   EXPECT_EQ(unsupportedProfileReason("gzip"),
             "server profile 'gzip' is implemented by no installed plugin nor the core "
-            "(implemented: no-cache, no-keep-alive, read-write, postgres, client-beast, "
+            "(implemented: no-cache, no-keep-alive, read-write, postgres, tls, client-beast, "
             "client-curl, client-poco, client-httplib)");
+}
+
+TEST(ServiceProfileNames, TlsIsServedButNotYetRunnable) {
+  EXPECT_TRUE(runnable("postgres"));
+  EXPECT_TRUE(runnable("client-curl"));
+  EXPECT_FALSE(runnable("gzip"));
+  EXPECT_FALSE(runnable("tls"));
+  EXPECT_NE(unsupportedProfileReason("tls").find(
+                "'tls' is served by benchd-worker (plugins of ABI 2.2 that list it), but benchd's "
+                "load generator does not speak TLS yet"),
+            std::string::npos)
+      << unsupportedProfileReason("tls");
 }
 
 TEST(ServiceProfileNames, ClientProfilesLeaveTheCoreAsItIs) {

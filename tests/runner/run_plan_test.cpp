@@ -64,12 +64,14 @@ TEST(PlanRun, AppliesDurationOverridesToEveryRow) {
 
 TEST(PlanRun, NamesProfilesNothingImplements) {
   const scenario::WorkloadCatalog workloads = shippedWorkloads();
-  const auto rows =
-      rowsOf(scenarioCsv("a,get-movies.js,postgres|no-cache,0,100,10,10,0,5\n"
-                         "b,get-movies.js,rest-client-jdk,1,100,10,10,0,5\n"
-                         "c,get-movies.js,read-write|no-keep-alive,1,100,10,10,0,5\n"),
-             workloads);
+  const auto rows = rowsOf(scenarioCsv("a,get-movies.js,postgres|no-cache,0,100,10,10,0,5\n"
+                                       "b,get-movies.js,rest-client-jdk,1,100,10,10,0,5\n"
+                                       "c,get-movies.js,read-write|no-keep-alive,1,100,10,10,0,5\n"
+                                       "d,get-movies.js,tls,1,100,10,10,0,5\n"),
+                           workloads);
   const RunPlan plan = planRun(rows, workloads, {"x"}, {}, roomyHost());
+  EXPECT_EQ(plan.rows[3].unsupported_profiles, std::vector<std::string>{"tls"})
+      << "the load generator does not speak TLS yet";
   EXPECT_TRUE(plan.rows[0].unsupported_profiles.empty()) << "postgres is implemented";
   EXPECT_TRUE(plan.rows[0].needs_database);
   EXPECT_EQ(plan.rows[1].unsupported_profiles, std::vector<std::string>{"rest-client-jdk"});
@@ -84,7 +86,7 @@ TEST(PlanRun, NamesProfilesNothingImplements) {
             std::string::npos)
       << text.str();
   EXPECT_NE(text.str().find("needs PostgreSQL: found"), std::string::npos) << text.str();
-  EXPECT_NE(text.str().find("3 rows x 1 approaches"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("4 rows x 1 approaches"), std::string::npos) << text.str();
 }
 
 TEST(PlanRun, SkipsTheApproachesWhosePluginLacksTheRowsClient) {

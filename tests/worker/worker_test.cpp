@@ -91,7 +91,7 @@ TEST(WorkerArguments, UnknownProfileIsAUsageError) {
   expectRefusal(
       runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", "0", "--profile", "mysql"}), 2,
       "--profile: unknown profile 'mysql' (known: no-cache, no-keep-alive, read-write, "
-      "postgres, client-beast, client-curl, client-poco, client-httplib)");
+      "postgres, tls, client-beast, client-curl, client-poco, client-httplib)");
 }
 
 TEST(WorkerArguments, PostgresProfileNeedsTheDatabaseAndTheDatabaseNeedsTheProfile) {
@@ -184,10 +184,10 @@ TEST(WorkerPluginRefusal, TlsIsRefusedForAPluginBuiltBeforeAbi22) {
   const TempDir dir;
   const fs::path file = dir.path() / "cert.pem";
   std::ofstream(file) << "not read before the plugin is checked\n";
-  expectRefusal(runToExit({"--plugin", fixturePlugin("abi_2_1_lists_tls"), "--port", "0",
-                           "--profile", "tls", "--tls-cert", file.string(), "--tls-key",
-                           file.string()}),
-                3, "plugin fixture (ABI 2.1) cannot serve tls");
+  expectRefusal(
+      runToExit({"--plugin", fixturePlugin("abi_2_1_lists_tls"), "--port", "0", "--profile", "tls",
+                 "--tls-cert", file.string(), "--tls-key", file.string()}),
+      3, "plugin fixture (ABI 2.1) cannot serve tls");
 }
 
 TEST(WorkerOptionsTls, TlsNeedsBothFilesAndTheFilesNeedTls) {

@@ -11,12 +11,6 @@
 namespace benchd::runner {
 namespace {
 
-bool isImplemented(const std::string& profile) {
-  return std::find(microservice::kImplementedProfiles.begin(),
-                   microservice::kImplementedProfiles.end(),
-                   profile) != microservice::kImplementedProfiles.end();
-}
-
 std::string twoDigits(std::int64_t value) {
   return (value < 10 ? "0" : "") + std::to_string(value);
 }
@@ -55,7 +49,7 @@ RunPlan planRun(const std::vector<scenario::ScenarioRow>& rows,
     }
     row_plan.workload = workloads.get(row_plan.row.workload);
     for (const std::string& profile : row_plan.row.server_profiles) {
-      if (!isImplemented(profile)) {
+      if (!microservice::runnable(profile)) {
         row_plan.unsupported_profiles.push_back(profile);
       }
       row_plan.needs_database |= profile == microservice::kPostgresProfile;

@@ -250,8 +250,7 @@ int runWorker(int argc, char** argv) {
   for (const std::string& profile : options.profiles) {
     // TLS files reach a plugin through 2.2's config fields: an older plugin cannot have them,
     // whatever it lists.
-    if (profile == benchd::microservice::kTlsProfile &&
-        plugin.info.abi_minor < 2) {
+    if (profile == benchd::microservice::kTlsProfile && plugin.info.abi_minor < 2) {
       return fail(kExitPluginRefused, "plugin " + plugin.info.name + " (ABI " +
                                           std::to_string(plugin.info.abi_major) + "." +
                                           std::to_string(plugin.info.abi_minor) +

@@ -163,7 +163,8 @@ WorkerOptions parseWorkerOptions(int argc, const char* const* argv) {
     throw UsageError("--postgres is only for a row with --profile postgres");
   const bool tls_row = std::find(options.profiles.begin(), options.profiles.end(),
                                  benchd::microservice::kTlsProfile) != options.profiles.end();
-  const bool tls_files = !options.tls_certificate_file.empty() || !options.tls_private_key_file.empty();
+  const bool tls_files =
+      !options.tls_certificate_file.empty() || !options.tls_private_key_file.empty();
   if (tls_row && (options.tls_certificate_file.empty() || options.tls_private_key_file.empty()))
     throw UsageError("--profile tls needs --tls-cert FILE and --tls-key FILE");
   if (!tls_row && tls_files)

@@ -1,8 +1,7 @@
 #include <benchd/asio_common/tls_contexts.hpp>
 
-#include <openssl/ssl.h>
-
 #include <array>
+#include <openssl/ssl.h>
 
 namespace benchd::asio_common {
 
@@ -11,7 +10,8 @@ namespace ssl = boost::asio::ssl;
 namespace {
 
 /// ALPN, wire format: this server speaks HTTP/1.1 only.
-constexpr std::array<unsigned char, 9> kHttp11Protocols = {8, 'h', 't', 't', 'p', '/', '1', '.', '1'};
+constexpr std::array<unsigned char, 9> kHttp11Protocols = {8,   'h', 't', 't', 'p',
+                                                           '/', '1', '.', '1'};
 
 /// Chooses "http/1.1" when the client offers it; otherwise acknowledges no protocol, so the
 /// client goes on without ALPN (RFC 7301 lets a server ignore protocols it does not speak).
@@ -55,10 +55,10 @@ std::unique_ptr<TlsContexts> makeTlsContexts(const sdk::ServerSettings& settings
   load(contexts->server, settings.tls_certificate_file, false);
   load(contexts->server, settings.tls_private_key_file, true);
   if (SSL_CTX_check_private_key(contexts->server.native_handle()) != 1)
-    throw sdk::PluginError(BENCHD_ERR_INVALID_ARGUMENT,
-                           "tls: the private key " + settings.tls_private_key_file +
-                               " does not belong to the certificate " +
-                               settings.tls_certificate_file);
+    throw sdk::PluginError(BENCHD_ERR_INVALID_ARGUMENT, "tls: the private key " +
+                                                            settings.tls_private_key_file +
+                                                            " does not belong to the certificate " +
+                                                            settings.tls_certificate_file);
   SSL_CTX_set_alpn_select_cb(contexts->server.native_handle(), selectHttp11, nullptr);
   contexts->client.set_verify_mode(ssl::verify_none);
   SSL_CTX_set_alpn_protos(contexts->client.native_handle(), kHttp11Protocols.data(),

@@ -35,7 +35,8 @@ asio::awaitable<Exchange> exchange(Stream* stream, beast::flat_buffer* buffer,
   auto [write_error, written] = co_await http::async_write(*stream, *request, kNoThrow);
   result.error = write_error;
   if (!result.error) {
-    auto [read_error, read] = co_await http::async_read(*stream, *buffer, result.response, kNoThrow);
+    auto [read_error, read] =
+        co_await http::async_read(*stream, *buffer, result.response, kNoThrow);
     result.error = read_error;
     result.received_any = read != 0 || buffer->size() != 0;
   }

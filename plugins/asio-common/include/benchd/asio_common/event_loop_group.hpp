@@ -35,8 +35,8 @@ struct TlsContexts;
 inline constexpr const char* kEventLoopProfiles[] = {"no-keep-alive", "postgres", "client-beast",
                                                      kCurlClientProfile};
 /// kEventLoopProfiles and `tls` (HTTP/1.1 over TLS: TlsContexts), for the plugins that serve it.
-inline constexpr const char* kEventLoopTlsProfiles[] = {
-    "no-keep-alive", "postgres", "client-beast", kCurlClientProfile, "tls"};
+inline constexpr const char* kEventLoopTlsProfiles[] = {"no-keep-alive", "postgres", "client-beast",
+                                                        kCurlClientProfile, "tls"};
 
 /// Whether a failed accept ran out of descriptors or kernel memory (EMFILE, ENFILE, ENOBUFS,
 /// ENOMEM): then accepting again at once fails again at once, and the listener waits

@@ -80,8 +80,9 @@ struct ServerSettings {
   static constexpr std::size_t kConfigSize =
       offsetof(benchd_server_config, option_count) + sizeof(benchd_server_config::option_count);
   /// The end of 2.2's TLS fields, read when struct_size reaches it.
-  static constexpr std::size_t kTlsConfigSize = offsetof(benchd_server_config, tls_private_key_file) +
-                                                sizeof(benchd_server_config::tls_private_key_file);
+  static constexpr std::size_t kTlsConfigSize =
+      offsetof(benchd_server_config, tls_private_key_file) +
+      sizeof(benchd_server_config::tls_private_key_file);
   /// The part of a benchd_option this SDK reads.
   static constexpr std::size_t kOptionSize =
       offsetof(benchd_option, value) + sizeof(benchd_option::value);

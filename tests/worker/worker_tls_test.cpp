@@ -1,0 +1,147 @@
+// benchd-worker under the tls profile: a real plugin (coroutines-asio) serving HTTP/1.1 over TLS
+// with a certificate made by benchd's own TLS identity code, and curl as the client, verifying
+// the certificate against that same file.
+#include "build_paths.hpp"
+#include "command_runner.hpp"
+#include "temp_dir.hpp"
+#include "worker_process.hpp"
+
+#include <benchd/tls/tls_identity.hpp>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace benchd::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kTlsPlugin = "coroutines-asio";
+
+/// A fresh identity for 127.0.0.1 in `folder`.
+tls::IdentityFiles loopbackIdentity(const fs::path& folder) {
+  tls::IdentityRequest request;
+  request.common_name = "benchd worker test";
+  request.addresses = {"127.0.0.1"};
+  return tls::writeIdentity(tls::makeSelfSignedIdentity(request), folder);
+}
+
+class WorkerTls : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    files_ = loopbackIdentity(dir_.path());
+    worker_ = WorkerProcess::serve(
+        kTlsPlugin, {"--profile", "tls", "--tls-cert", files_.certificate.string(), "--tls-key",
+                     files_.private_key.string()});
+    ASSERT_TRUE(worker_->waitReady()) << worker_->stderrText();
+  }
+
+  [[nodiscard]] std::string url(const std::string& target) const {
+    return "https://127.0.0.1:" + std::to_string(worker_->port()) + target;
+  }
+
+  /// curl verifying the server against the identity's certificate; prints "BODY STATUS".
+  [[nodiscard]] CommandResult curl(const std::string& target,
+                                   std::vector<std::string> extra = {}) const {
+    std::vector<std::string> arguments = {"-sS", "--cacert",      files_.certificate.string(),
+                                          "-w",  " %{http_code}", url(target)};
+    arguments.insert(arguments.end(), extra.begin(), extra.end());
+    return runCommand("/usr/bin/curl", arguments, std::chrono::seconds(30));
+  }
+
+  TempDir dir_;
+  tls::IdentityFiles files_;
+  std::unique_ptr<WorkerProcess> worker_;
+};
+
+TEST_F(WorkerTls, AVerifyingClientGetsEveryAnswerNestedCallsIncluded) {
+  const auto health = curl("/health");
+  EXPECT_EQ(health.exit_code, 0) << health.err;
+  EXPECT_EQ(health.out, R"({"status":"UP"} 200)");
+
+  // Depth 2: the plugin calls itself twice, over TLS to its own port.
+  const auto nested = curl("/coroutines-asio/epoch-millis?delayCallDepth=2&delayInMillis=20");
+  EXPECT_EQ(nested.exit_code, 0) << nested.err;
+  ASSERT_GE(nested.out.size(), 4U);
+  EXPECT_EQ(nested.out.substr(nested.out.size() - 4), " 200") << nested.out;
+  const auto stats =
+      worker_->waitStats([](const WorkerStats& s) { return s.counter("upstream_calls") >= 2; },
+                         std::chrono::seconds(10));
+  ASSERT_TRUE(stats) << "the nested calls were not counted";
+
+  const auto movies =
+      curl("/coroutines-asio/movies?directorLastName=Allen&delayCallDepth=0&delayInMillis=0");
+  EXPECT_EQ(movies.exit_code, 0) << movies.err;
+  EXPECT_NE(movies.out.find(R"("title":"Annie Hall")"), std::string::npos) << movies.out;
+  EXPECT_EQ(movies.out.substr(movies.out.size() - 4), " 200");
+}
+
+TEST_F(WorkerTls, PlainHttpToTheTlsPortFailsAndTheServerGoesOn) {
+  const auto plain = runCommand(
+      "/usr/bin/curl",
+      {"-sS", "-m", "5", "http://127.0.0.1:" + std::to_string(worker_->port()) + "/health"});
+  EXPECT_NE(plain.exit_code, 0) << "plain HTTP was answered on the TLS port: " << plain.out;
+  const auto health = curl("/health");
+  EXPECT_EQ(health.out, R"({"status":"UP"} 200)") << health.err;
+}
+
+TEST_F(WorkerTls, AClientThatLeavesEndsItsWait) {
+  // The client gives up after 0.5 s of a 5 s delay; its close reaches the ClientWatch through
+  // TLS, and the request leaves the in-flight count long before the delay is over.
+  const auto started = std::chrono::steady_clock::now();
+  const auto left =
+      curl("/coroutines-asio/epoch-millis?delayCallDepth=1&delayInMillis=5000", {"-m", "0.5"});
+  EXPECT_NE(left.exit_code, 0);
+  const auto quiet =
+      worker_->waitStats([](const WorkerStats& s) { return s.counter("requests_in_flight") == 0; },
+                         std::chrono::seconds(3));
+  ASSERT_TRUE(quiet);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::milliseconds(4000));
+}
+
+TEST_F(WorkerTls, AGracefulStopDrains) {
+  worker_->signal(SIGTERM);
+  EXPECT_EQ(worker_->waitExit(), 0) << worker_->stderrText();
+}
+
+TEST(WorkerTlsRefusal, AKeyThatIsNotTheCertificatesIsRefusedNamingIt) {
+  const TempDir first;
+  const TempDir second;
+  const auto mine = loopbackIdentity(first.path());
+  const auto other = loopbackIdentity(second.path());
+  WorkerProcess worker({"--plugin", pluginPath(kTlsPlugin), "--port", "0", "--profile", "tls",
+                        "--tls-cert", mine.certificate.string(), "--tls-key",
+                        other.private_key.string()});
+  EXPECT_EQ(worker.waitExit(std::chrono::seconds(20)), 2) << worker.stderrText();
+  EXPECT_NE(worker.stderrText().find("cannot load the private key " + other.private_key.string() +
+                                     ": key values mismatch"),
+            std::string::npos)
+      << worker.stderrText();
+
+  WorkerProcess missing({"--plugin", pluginPath(kTlsPlugin), "--port", "0", "--profile", "tls",
+                         "--tls-cert", (first.path() / "absent.pem").string(), "--tls-key",
+                         mine.private_key.string()});
+  EXPECT_EQ(missing.waitExit(std::chrono::seconds(20)), 2) << missing.stderrText();
+  EXPECT_NE(missing.stderrText().find("cannot load the certificate"), std::string::npos)
+      << missing.stderrText();
+}
+
+TEST(WorkerTlsRefusal, APluginThatDoesNotListTlsIsRefused) {
+  const TempDir dir;
+  const auto files = loopbackIdentity(dir.path());
+  WorkerProcess worker({"--plugin", pluginPath("callbacks-asio"), "--port", "0", "--profile", "tls",
+                        "--tls-cert", files.certificate.string(), "--tls-key",
+                        files.private_key.string()});
+  EXPECT_EQ(worker.waitExit(std::chrono::seconds(20)), 3) << worker.stderrText();
+  EXPECT_NE(worker.stderrText().find("plugin callbacks-asio does not implement tls"),
+            std::string::npos)
+      << worker.stderrText();
+}
+
+}  // namespace
+}  // namespace benchd::testing
