@@ -179,7 +179,12 @@ TEST(HttpUrl, ParsesHostAndPort) {
   EXPECT_EQ(parseHttpUrl("http://127.0.0.1:8080/").port, 8080);
   EXPECT_EQ(parseHttpUrl("http://localhost").port, 80);
   EXPECT_EQ(parseHttpUrl("http://[::1]:9000").host, "::1");
-  EXPECT_THROW(parseHttpUrl("https://127.0.0.1"), std::invalid_argument);
+  EXPECT_FALSE(parseHttpUrl("http://127.0.0.1").tls);
+  EXPECT_TRUE(parseHttpUrl("https://127.0.0.1").tls);
+  EXPECT_EQ(parseHttpUrl("https://127.0.0.1").port, 443);
+  EXPECT_EQ(parseHttpUrl("https://[::1]:8443/").port, 8443);
+  EXPECT_THROW(parseHttpUrl("ftp://127.0.0.1"), std::invalid_argument);
+  EXPECT_THROW(parseHttpUrl("https://127.0.0.1/path"), std::invalid_argument);
   EXPECT_THROW(parseHttpUrl("http://127.0.0.1:80/path"), std::invalid_argument);
   EXPECT_THROW(parseHttpUrl("http://127.0.0.1:0"), std::invalid_argument);
   EXPECT_THROW(parseHttpUrl("http://127.0.0.1:x"), std::invalid_argument);

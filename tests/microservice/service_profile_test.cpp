@@ -35,16 +35,12 @@ TEST(ServiceProfileNames, TheOriginalsJavaClientsPointToTheCppClientsFile) {
             "client-curl, client-poco, client-httplib)");
 }
 
-TEST(ServiceProfileNames, TlsIsServedButNotYetRunnable) {
+TEST(ServiceProfileNames, WhatARunCanDriveIsWhatIsImplemented) {
   EXPECT_TRUE(runnable("postgres"));
   EXPECT_TRUE(runnable("client-curl"));
+  EXPECT_TRUE(runnable("tls"));
   EXPECT_FALSE(runnable("gzip"));
-  EXPECT_FALSE(runnable("tls"));
-  EXPECT_NE(unsupportedProfileReason("tls").find(
-                "'tls' is served by benchd-worker (plugins of ABI 2.2 that list it), but benchd's "
-                "load generator does not speak TLS yet"),
-            std::string::npos)
-      << unsupportedProfileReason("tls");
+  EXPECT_FALSE(runnable("rest-client-jdk"));
 }
 
 TEST(ServiceProfileNames, ClientProfilesLeaveTheCoreAsItIs) {

@@ -9,6 +9,7 @@
 #include "scenario_csv.hpp"
 #include "test_cluster.hpp"
 
+#include <benchd/plugin.h>
 #include <benchd/postgres/pg_connection.hpp>
 #include <benchd/results/results_table.hpp>
 
@@ -88,7 +89,9 @@ TEST(PostgresRun, EveryPluginServesThePostgresRowsOfAPrivateClusterWithoutErrors
   // The test plugin implements no-keep-alive only: its rows fail, naming why.
   EXPECT_EQ(number(table, "pg-get", "wrong-answers", "requests_error"), 1);
   const std::string markdown = readText(dir.path() / "pg" / "results.md");
-  EXPECT_NE(markdown.find("plugin wrong-answers does not implement postgres (ABI 2.1)"),
+  EXPECT_NE(markdown.find("plugin wrong-answers does not implement postgres (ABI " +
+                          std::to_string(BENCHD_ABI_MAJOR) + "." +
+                          std::to_string(BENCHD_ABI_MINOR) + ")"),
             std::string::npos)
       << markdown;
   EXPECT_NE(markdown.find("a private PostgreSQL 15 cluster"), std::string::npos) << markdown;

@@ -743,6 +743,33 @@ TEST(BenchdRun, AVariantsThreadsIsItsWorkersThreadCount) {
       << describe(refused);
 }
 
+/// A `tls` row end to end: the run makes a certificate, the worker serves HTTP/1.1 over TLS,
+/// and the health probe, the answer check, the nested call (depth 1) and the load generator all
+/// speak TLS; a plain generator or worker would fail every request. An approach whose plugin
+/// does not list `tls` is skipped, named.
+TEST(BenchdRun, ATlsRowRunsOverTlsAndSkipsThePluginsWithoutIt) {
+  const TempDir dir;
+  const fs::path file =
+      writeFile(dir.path() / "tls.csv", scenarioCsv("tls-depth-1,get-time.js,tls,1,0,4,100,0,2\n"));
+  const CommandResult result =
+      runCommand(benchdExecutable().string(),
+                 {"run", "--repeat", "1", file.string(), "-o", dir.path().string(), "-a",
+                  "coroutines-asio,callbacks-asio"},
+                 std::chrono::minutes(2));
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_NE(result.err.find("skipped in tls-depth-1: callbacks-asio does not implement tls "
+                            "(HTTP/1.1 over TLS)"),
+            std::string::npos)
+      << describe(result);
+  const results::ResultsTable table =
+      results::readResultsCsvFile(dir.path() / "tls" / "results.csv");
+  ASSERT_EQ(table.rows().size(), 1U) << describe(result);
+  const results::ResultsRow& row = table.rows().front();
+  EXPECT_EQ(row.approach, "coroutines-asio");
+  EXPECT_GT(number(table, row, "requests_ok"), 50) << describe(result);
+  EXPECT_EQ(number(table, row, "requests_error"), 0) << describe(result);
+}
+
 /// A capacity row against a worker whose capacity is known: benchd.max_rate=600 serves at most
 /// 600 calls per second whatever the CPU, so 600 req/s at depth 0, and an arrival rate above it
 /// queues until p99 breaks the 50 ms goal. The search (from 200 req/s, to 10 %) must bracket

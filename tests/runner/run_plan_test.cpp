@@ -70,8 +70,7 @@ TEST(PlanRun, NamesProfilesNothingImplements) {
                                        "d,get-movies.js,tls,1,100,10,10,0,5\n"),
                            workloads);
   const RunPlan plan = planRun(rows, workloads, {"x"}, {}, roomyHost());
-  EXPECT_EQ(plan.rows[3].unsupported_profiles, std::vector<std::string>{"tls"})
-      << "the load generator does not speak TLS yet";
+  EXPECT_TRUE(plan.rows[3].unsupported_profiles.empty()) << "tls is implemented";
   EXPECT_TRUE(plan.rows[0].unsupported_profiles.empty()) << "postgres is implemented";
   EXPECT_TRUE(plan.rows[0].needs_database);
   EXPECT_EQ(plan.rows[1].unsupported_profiles, std::vector<std::string>{"rest-client-jdk"});
@@ -115,6 +114,24 @@ TEST(PlanRun, SkipsTheApproachesWhosePluginLacksTheRowsClient) {
       << text.str();
   EXPECT_NE(text.str().find("     skipped: asio does not implement client-poco"), std::string::npos)
       << text.str();
+}
+
+TEST(PlanRun, SkipsTheApproachesWhosePluginDoesNotServeTls) {
+  const scenario::WorkloadCatalog workloads = shippedWorkloads();
+  const auto rows = rowsOf(scenarioCsv("plain,get-movies.js,,1,100,10,10,0,5\n"
+                                       "tls,get-movies.js,tls,1,100,10,10,0,5\n"
+                                       "both,get-movies.js,tls|client-poco,1,100,10,10,0,5\n"),
+                           workloads);
+  RunPlan plan = planRun(rows, workloads, {"asio", "poco"}, {}, roomyHost());
+  skipUnimplementedClients(plan, {{"asio", {"client-beast", "tls"}}, {"poco", {"client-poco"}}});
+  EXPECT_TRUE(plan.rows[0].skipped.empty());
+  ASSERT_EQ(plan.rows[1].skipped.size(), 1U);
+  EXPECT_EQ(plan.rows[1].skipped[0].reason, "poco does not implement tls (HTTP/1.1 over TLS)");
+  // Each approach is skipped once, for the first profile it lacks.
+  ASSERT_EQ(plan.rows[2].skipped.size(), 2U);
+  EXPECT_NE(plan.rows[2].skipReason("asio"), nullptr);
+  EXPECT_EQ(*plan.rows[2].skipReason("poco"), "poco does not implement tls (HTTP/1.1 over TLS)");
+  EXPECT_EQ(runCount(plan), 3U) << "plain: both; tls: asio; tls with client-poco: neither";
 }
 
 TEST(PlanRun, SaysWhenAPluginListsNoClientOfItsOwn) {

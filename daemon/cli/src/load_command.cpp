@@ -88,6 +88,7 @@ int runLoad(std::span<const std::string_view> arguments) {
   loadgen::RequestTarget target;
   target.host = address.host;
   target.port = address.port;
+  target.tls = address.tls;
   target.approach = options.approach;
   const results::LoadSummary summary =
       runner::measureLoad(engine, describeRun(options, workload), workload, target,

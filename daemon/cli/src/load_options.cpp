@@ -7,12 +7,13 @@ namespace benchd::cli {
 using common::parseIntegerOption;
 
 std::string loadUsage() {
-  return "usage: benchd load --url http://HOST:PORT --approach NAME [options]\n"
+  return "usage: benchd load --url http[s]://HOST:PORT --approach NAME [options]\n"
          "\n"
          "Runs one workload against a server and prints a summary (requests, errors by class,\n"
          "req/s, latency percentiles, transfer, generator CPU and saturation).\n"
          "\n"
-         "  --url URL                 server base URL, http only, no path (required)\n"
+         "  --url URL                 server base URL, http or https (HTTP/1.1 over TLS,\n"
+         "                            no certificate check), no path (required)\n"
          "  --approach NAME           fills {approach} in the workload's paths (required)\n"
          "  --workload NAME|FILE      workload name from the scenarios directory, or a .json file\n"
          "                            (default get-time)\n"

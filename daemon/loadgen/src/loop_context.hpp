@@ -6,6 +6,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -25,6 +26,8 @@ struct LoopContext {
   /// Request-count mode: a send needs a ticket (see RequestBudget); null otherwise.
   RequestBudget* budget;
   boost::asio::ip::tcp::endpoint endpoint;
+  /// The phase's TLS client context under a `tls` target (PhaseSetup::tls); null otherwise.
+  boost::asio::ssl::context* tls;
   Clock::time_point phase_start;
   std::chrono::nanoseconds request_timeout;
   std::chrono::nanoseconds connect_timeout;

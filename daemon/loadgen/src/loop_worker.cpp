@@ -27,6 +27,7 @@ LoopWorker::LoopWorker(const PhaseSetup& setup, std::uint32_t loop_index, PhaseS
                sync.activeGauge(),
                setup.budget.get(),
                setup.endpoint,
+               setup.tls.get(),
                setup.start,
                setup.options.request_timeout,
                setup.options.connect_timeout,

@@ -1,6 +1,7 @@
 #include "phase_setup.hpp"
 
 #include "loop_share.hpp"
+#include "tls_client_context.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -26,6 +27,8 @@ PhaseSetup::PhaseSetup(const scenario::StagePlan& stage_plan, const EngineOption
     throw std::invalid_argument(
         "a request count cannot be split into load segments; give the row a duration");
   }
+  if (target.tls)
+    tls = makeTlsClientContext();
   for (const scenario::SubScenarioPlan& sub : plan.sub_scenarios) {
     mixes.push_back(std::make_unique<RequestMix>(sub.definition.requests, target));
     if (scenario::isArrivalRate(sub.definition.executor)) {

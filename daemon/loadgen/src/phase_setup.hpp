@@ -11,6 +11,7 @@
 #include <benchd/scenario/stage_plan.hpp>
 
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -32,6 +33,10 @@ struct PhaseSetup {
   const scenario::StagePlan& plan;
   const EngineOptions& options;
   boost::asio::ip::tcp::endpoint endpoint;
+  /// Under a `tls` target: one client context for every connection of the phase (TLS 1.2 at
+  /// least, ALPN "http/1.1", no verification); null otherwise. Read-only once built, so every
+  /// loop makes its streams from it.
+  std::unique_ptr<boost::asio::ssl::context> tls;
   std::uint32_t loop_count;
   /// The segment's loops among every loop of every segment (EngineOptions::segment): loop l of
   /// segment i of N is virtual loop i + N × l of N × loop_count, so the groups' "thing g belongs

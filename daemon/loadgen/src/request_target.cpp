@@ -6,12 +6,21 @@
 namespace benchd::loadgen {
 
 HostAndPort parseHttpUrl(std::string_view url) {
-  constexpr std::string_view kScheme = "http://";
+  constexpr std::string_view kPlain = "http://";
+  constexpr std::string_view kTls = "https://";
   const std::string quoted = "'" + std::string(url) + "'";
-  if (!url.starts_with(kScheme)) {
-    throw std::invalid_argument("expected a URL like http://127.0.0.1:8080, got " + quoted);
+  HostAndPort result;
+  std::string_view rest;
+  if (url.starts_with(kPlain)) {
+    rest = url.substr(kPlain.size());
+  } else if (url.starts_with(kTls)) {
+    rest = url.substr(kTls.size());
+    result.tls = true;
+    result.port = 443;
+  } else {
+    throw std::invalid_argument(
+        "expected a URL like http://127.0.0.1:8080 or https://127.0.0.1:8443, got " + quoted);
   }
-  std::string_view rest = url.substr(kScheme.size());
   if (rest.ends_with('/')) {
     rest.remove_suffix(1);
   }
@@ -19,7 +28,6 @@ HostAndPort parseHttpUrl(std::string_view url) {
     throw std::invalid_argument("the URL " + quoted +
                                 " may not have a path: the workload gives the paths");
   }
-  HostAndPort result;
   std::string_view port_text;
   if (rest.starts_with('[')) {
     const std::size_t close = rest.find(']');

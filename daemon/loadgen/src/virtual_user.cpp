@@ -28,9 +28,14 @@ measurement::ErrorClass classifyConnectError(const error_code& error) {
   return measurement::ErrorClass::kOther;
 }
 
+/// An end of stream: the peer's FIN, or under TLS its close_notify (eof) or a FIN without one.
+bool isEndOfStream(const error_code& error) {
+  return error == asio::error::eof || error == asio::ssl::error::stream_truncated;
+}
+
 bool isConnectionLoss(const error_code& error) {
   return error == asio::error::connection_reset || error == asio::error::broken_pipe ||
-         error == asio::error::eof || error == asio::error::connection_aborted;
+         isEndOfStream(error) || error == asio::error::connection_aborted;
 }
 
 /// An interim response (RFC 9110 15.2: 100 Continue, 102, 103 Early Hints) precedes the final
@@ -82,15 +87,38 @@ void VirtualUser::onConnected(const error_code& error) {
     return;
   }
   if (error) {
-    closeSocket();
-    // A retry's connect failing still fails a request that went out once: it keeps its latency.
-    finish(classifyConnectError(error), sent_once_, false);
+    failConnect(error);
     return;
   }
   ++loop_.stats.counters.connects;
   error_code ignored;
   socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
+  if (loop_.tls == nullptr) {
+    send();
+    return;
+  }
+  tls_.emplace(socket_, *loop_.tls);
+  tls_->async_handshake(asio::ssl::stream_base::client, [this](const error_code& handshake_error) {
+    onHandshaken(handshake_error);
+  });
+}
+
+void VirtualUser::onHandshaken(const error_code& error) {
+  if (abort_ != Abort::kNone) {
+    endAborted();
+    return;
+  }
+  if (error) {
+    failConnect(error);
+    return;
+  }
   send();
+}
+
+void VirtualUser::failConnect(const error_code& error) {
+  closeSocket();
+  // A retry's connect failing still fails a request that went out once: it keeps its latency.
+  finish(classifyConnectError(error), sent_once_, false);
 }
 
 void VirtualUser::send() {
@@ -105,9 +133,14 @@ void VirtualUser::send() {
     sent_at_ = Clock::now();
   }
   deadline_ = sent_at_ + loop_.request_timeout;
-  asio::async_write(
-      socket_, asio::buffer(request_->bytes),
-      [this](const error_code& error, std::size_t bytes) { onWritten(error, bytes); });
+  const auto on_written = [this](const error_code& error, std::size_t bytes) {
+    onWritten(error, bytes);
+  };
+  if (tls_) {
+    asio::async_write(*tls_, asio::buffer(request_->bytes), on_written);
+  } else {
+    asio::async_write(socket_, asio::buffer(request_->bytes), on_written);
+  }
 }
 
 void VirtualUser::onWritten(const error_code& error, std::size_t bytes) {
@@ -128,9 +161,15 @@ void VirtualUser::receive() {
     buffer_size_ = kInitialBufferBytes;
     buffer_ = std::make_unique_for_overwrite<char[]>(buffer_size_);
   }
-  socket_.async_read_some(
-      asio::buffer(buffer_.get() + buffered_, buffer_size_ - buffered_),
-      [this](const error_code& error, std::size_t bytes) { onReceived(error, bytes); });
+  const auto space = asio::buffer(buffer_.get() + buffered_, buffer_size_ - buffered_);
+  const auto on_received = [this](const error_code& error, std::size_t bytes) {
+    onReceived(error, bytes);
+  };
+  if (tls_) {
+    tls_->async_read_some(space, on_received);
+  } else {
+    socket_.async_read_some(space, on_received);
+  }
 }
 
 void VirtualUser::onReceived(const error_code& error, std::size_t bytes) {
@@ -139,7 +178,7 @@ void VirtualUser::onReceived(const error_code& error, std::size_t bytes) {
     endAborted();
     return;
   }
-  if (error == asio::error::eof && parser_->got_some()) {
+  if (isEndOfStream(error) && parser_->got_some()) {
     // A response framed by the end of the connection, or one cut short.
     error_code parse_error;
     parser_->put_eof(parse_error);
@@ -323,6 +362,7 @@ void VirtualUser::cancelPause() {
 
 void VirtualUser::close() noexcept {
   closeSocket();
+  tls_.reset();
   buffer_.reset();
   buffer_size_ = 0;
   buffered_ = 0;

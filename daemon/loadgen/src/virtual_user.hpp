@@ -7,6 +7,7 @@
 #include <benchd/measurement/error_class.hpp>
 
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/system/error_code.hpp>
 
@@ -18,7 +19,8 @@
 
 namespace benchd::loadgen {
 
-/// One virtual user: one keep-alive connection sending one request at a time. It connects
+/// One virtual user: one keep-alive connection sending one request at a time, in clear or over
+/// TLS (LoopContext::tls; the handshake is part of the connect and its deadline). It connects
 /// lazily, reconnects when the server closed the connection (each connect is counted), reads
 /// every response in full (discarding the body) and records each request's outcome into its
 /// loop's IntervalStats. What to do next is its owner's decision (a closed- or open-model group),
@@ -94,6 +96,9 @@ class VirtualUser {
 
   void connect();
   void onConnected(const error_code& error);
+  void onHandshaken(const error_code& error);
+  /// A connect or its TLS handshake failed.
+  void failConnect(const error_code& error);
   void send();
   void onWritten(const error_code& error, std::size_t bytes);
   void receive();
@@ -117,6 +122,10 @@ class VirtualUser {
   Owner& owner_;
   std::uint32_t index_;
   boost::asio::ip::tcp::socket socket_;
+  /// TLS over socket_ under a `tls` target: made anew for every connection once its TCP
+  /// connect completed (no operation of the previous one is pending then), and kept while the
+  /// connection is reused. Closing socket_ ends it.
+  std::optional<boost::asio::ssl::stream<boost::asio::ip::tcp::socket&>> tls_;
   boost::asio::steady_timer pause_timer_;
   std::uint64_t pause_generation_ = 0;
 

@@ -11,18 +11,12 @@ bool isClientProfile(std::string_view profile) {
 
 bool runnable(std::string_view profile) {
   return std::find(kImplementedProfiles.begin(), kImplementedProfiles.end(), profile) !=
-             kImplementedProfiles.end() &&
-         std::find(kWorkerOnlyProfiles.begin(), kWorkerOnlyProfiles.end(), profile) ==
-             kWorkerOnlyProfiles.end();
+         kImplementedProfiles.end();
 }
 
 std::string unsupportedProfileReason(std::string_view profile) {
   const std::string quoted = "server profile '" + std::string(profile) + "'";
-  if (std::find(kWorkerOnlyProfiles.begin(), kWorkerOnlyProfiles.end(), profile) !=
-      kWorkerOnlyProfiles.end()) {
-    return quoted + " is served by benchd-worker (plugins of ABI 2.2 that list it), but benchd's " +
-           "load generator does not speak TLS yet: drive such a worker with another client";
-  }
+
   if (std::find(kOriginalJavaClientProfiles.begin(), kOriginalJavaClientProfiles.end(), profile) !=
       kOriginalJavaClientProfiles.end()) {
     std::string clients;

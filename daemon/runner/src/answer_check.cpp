@@ -11,6 +11,7 @@
 
 #include <rapidjson/document.h>
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <set>
@@ -103,6 +104,10 @@ std::optional<std::string> findWrongAnswer(std::uint16_t port, const std::string
   microservice::MovieService expected_service(profile);
   const scenario::PathValues values{approach, row.delay_call_depth, row.delay_millis};
   const std::string prefix = "/" + approach + "/";
+  const ProbeTransport transport = std::find(row.server_profiles.begin(), row.server_profiles.end(),
+                                             microservice::kTlsProfile) != row.server_profiles.end()
+                                       ? ProbeTransport::kTls
+                                       : ProbeTransport::kPlain;
   std::set<std::tuple<std::string, std::string, std::string>> checked;
   for (const scenario::SubScenario& sub : workload.sub_scenarios) {
     for (const scenario::RequestTemplate& request : sub.requests) {
@@ -114,7 +119,8 @@ std::optional<std::string> findWrongAnswer(std::uint16_t port, const std::string
       const std::int64_t sent = common::epochMillisNow();
       HttpReply reply;
       try {
-        reply = probeHttp(port, request.method, target, request.body, answerTimeout(row));
+        reply =
+            probeHttp(port, request.method, target, request.body, answerTimeout(row), transport);
       } catch (const HttpProbeError& error) {
         return std::string("wrong answer: ") + error.what();
       }

@@ -11,7 +11,8 @@ namespace benchd::runner {
 
 /// Checks, before any load, that an approach answers every request of the row's workload
 /// correctly: a fast but wrong approach must not win. Each distinct request of the workload is
-/// sent once (with the row's delayCallDepth and delayInMillis) and must get a 2xx; known
+/// sent once (with the row's delayCallDepth and delayInMillis; over TLS for a `tls` row) and
+/// must get a 2xx; known
 /// endpoints are checked by content against the microservice core run in-process with the
 /// row's server profiles:
 ///  * GET  .../epoch-millis: an integer between the send and the receive time;

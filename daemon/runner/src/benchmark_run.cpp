@@ -3,6 +3,7 @@
 #include "cpu_affinity.hpp"
 #include "results_folder.hpp"
 #include "row_run.hpp"
+#include "run_certificate.hpp"
 
 #include <benchd/common/epoch_time.hpp>
 #include <benchd/results/results_table.hpp>
@@ -137,6 +138,7 @@ RunReport BenchmarkRun::executeRecorded(Context& context) {
     throw;
   }
   database_.reset();  // stops a private cluster now, not when the run object goes
+  certificate_.reset();
   report.outcome = stop_requested_.load() ? RunOutcome::kStopped : RunOutcome::kCompleted;
   const bool stopped = report.outcome == RunOutcome::kStopped;
   if (!report.rows.empty()) {
@@ -180,7 +182,8 @@ void BenchmarkRun::runAll(Context& context, ResultsFolder& folder, RunReport& re
                                   [&context](RunStep step, double elapsed, double planned) {
                                     return context.at(step, elapsed, planned);
                                   },
-                                  database_};
+                                  database_,
+                                  certificate_};
   // A resumed run's results so far: kept as they are, and their runs not run again.
   std::set<std::tuple<std::string, std::string, std::uint32_t>> finished;
   if (settings_.resumed) {

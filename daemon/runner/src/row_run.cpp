@@ -1,6 +1,7 @@
 #include "row_run.hpp"
 
 #include "answer_check.hpp"
+#include "run_certificate.hpp"
 #include "worker_supervisor.hpp"
 
 #include <benchd/common/units.hpp>
@@ -177,6 +178,11 @@ std::optional<RowFailure> RowRun::refusal() const {
   return std::nullopt;
 }
 
+bool RowRun::servesTls() const {
+  const std::vector<std::string>& profiles = row_plan_.row.server_profiles;
+  return std::find(profiles.begin(), profiles.end(), microservice::kTlsProfile) != profiles.end();
+}
+
 std::optional<RowFailure> RowRun::prepareLaunch(WorkerLaunch& launch) {
   const RunSettings& settings = context_.settings;
   launch.worker = settings.worker;
@@ -188,6 +194,16 @@ std::optional<RowFailure> RowRun::prepareLaunch(WorkerLaunch& launch) {
   launch.stop_timeout = settings.worker_stop_timeout;
   launch.memory_cap_bytes =
       approach_.memory_cap_bytes ? approach_.memory_cap_bytes : settings.memory_cap_bytes;
+  if (servesTls()) {
+    std::unique_ptr<RunCertificate>& certificate = context_.certificate;
+    try {
+      if (!certificate)
+        certificate = std::make_unique<RunCertificate>();
+    } catch (const std::exception& error) {
+      return RowFailure{std::string("cannot make the tls rows' certificate: ") + error.what()};
+    }
+    launch.tls = certificate->files();
+  }
   if (!row_plan_.needs_database) {
     return std::nullopt;
   }
@@ -290,6 +306,7 @@ std::optional<loadgen::ScenarioResult> RowRun::measure(
   loadgen::RequestTarget target;  // the row's delays are runScenario's to set
   target.port = worker.port();
   target.approach = approach_.routeName();
+  target.tls = servesTls();
   loadgen::ScenarioResult phases =
       context_.engine.runScenario(row, row_plan_.workload, target, on_snapshot, hooks);
   if (stopping()) {

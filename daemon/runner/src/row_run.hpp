@@ -19,6 +19,7 @@ namespace benchd::runner {
 
 class WorkerSupervisor;
 struct WorkerLaunch;
+class RunCertificate;
 
 /// What a (row, approach) takes from the run it belongs to. All references outlive the RowRun.
 struct RowRunContext {
@@ -31,6 +32,8 @@ struct RowRunContext {
   std::function<Progress(RunStep, double, double)> progress;
   /// The `postgres` rows' server: made by the first row that needs it, kept for the next.
   std::unique_ptr<DatabaseServer>& database;
+  /// The `tls` rows' certificate: made by the first row that needs it, kept for the next.
+  std::unique_ptr<RunCertificate>& certificate;
 };
 
 /// Why a (row, approach) failed, with the counts its failed row keeps: the errors (at least 1)
@@ -103,6 +106,8 @@ class RowRun {
 
  private:
   [[nodiscard]] bool stopping() const { return context_.stop_requested.load(); }
+  /// Whether the row serves HTTP/1.1 over TLS (its `tls` profile).
+  [[nodiscard]] bool servesTls() const;
 
   /// The worker's command line; the row's database prepared (started on first use).
   std::optional<RowFailure> prepareLaunch(WorkerLaunch& launch);

@@ -83,28 +83,32 @@ const std::string* RowPlan::skipReason(const std::string& approach) const {
 
 void skipUnimplementedClients(RunPlan& plan, const std::vector<PlannedApproach>& approaches) {
   for (RowPlan& row_plan : plan.rows) {
-    const auto client =
-        std::find_if(row_plan.row.server_profiles.begin(), row_plan.row.server_profiles.end(),
-                     [](const std::string& p) { return microservice::isClientProfile(p); });
-    if (client == row_plan.row.server_profiles.end()) {
-      continue;
-    }
-    for (const PlannedApproach& approach : approaches) {
-      if (std::find(approach.profiles.begin(), approach.profiles.end(), *client) !=
-              approach.profiles.end() ||
-          row_plan.skipReason(approach.name) != nullptr) {
+    for (const std::string& profile : row_plan.row.server_profiles) {
+      const bool client = microservice::isClientProfile(profile);
+      if (!client && profile != microservice::kTlsProfile) {
         continue;
       }
-      std::string listed;
-      for (const std::string& profile : approach.profiles) {
-        if (microservice::isClientProfile(profile)) {
-          listed += (listed.empty() ? "" : ", ") + profile;
+      for (const PlannedApproach& approach : approaches) {
+        if (std::find(approach.profiles.begin(), approach.profiles.end(), profile) !=
+                approach.profiles.end() ||
+            row_plan.skipReason(approach.name) != nullptr) {
+          continue;
         }
+        std::string reason = approach.name + " does not implement " + profile;
+        if (client) {
+          std::string listed;
+          for (const std::string& offered : approach.profiles) {
+            if (microservice::isClientProfile(offered)) {
+              listed += (listed.empty() ? "" : ", ") + offered;
+            }
+          }
+          reason += " (its clients: " + (listed.empty() ? "its native one only" : listed) + ")";
+        } else {
+          reason += " (HTTP/1.1 over TLS)";
+        }
+        row_plan.skipped.push_back({approach.name, reason});
+        plan.total -= row_plan.seconds_per_approach * static_cast<std::int64_t>(plan.repeats);
       }
-      row_plan.skipped.push_back(
-          {approach.name, approach.name + " does not implement " + *client + " (its clients: " +
-                              (listed.empty() ? "its native one only" : listed) + ")"});
-      plan.total -= row_plan.seconds_per_approach * static_cast<std::int64_t>(plan.repeats);
     }
   }
 }

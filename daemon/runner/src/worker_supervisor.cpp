@@ -47,6 +47,10 @@ std::vector<std::string> workerArguments(const WorkerLaunch& launch) {
     arguments.insert(arguments.end(),
                      {"--postgres", launch.postgres, "--db-pool", std::to_string(launch.db_pool)});
   }
+  if (launch.tls) {
+    arguments.insert(arguments.end(), {"--tls-cert", launch.tls->certificate.string(), "--tls-key",
+                                       launch.tls->private_key.string()});
+  }
   return arguments;
 }
 
@@ -76,7 +80,8 @@ std::unique_ptr<MemoryCapGroup> capGroupFor(const WorkerLaunch& launch) {
 WorkerSupervisor::WorkerSupervisor(const WorkerLaunch& launch)
     : memory_cap_(capGroupFor(launch)),
       child_(launch.worker, workerArguments(launch), spawnOptions(launch, memory_cap_.get())),
-      stop_timeout_(launch.stop_timeout) {
+      stop_timeout_(launch.stop_timeout),
+      health_transport_(launch.tls ? ProbeTransport::kTls : ProbeTransport::kPlain) {
   reader_ = std::thread([this] { readEvents(); });
 }
 
@@ -174,8 +179,8 @@ std::optional<std::string> WorkerSupervisor::waitReady(std::chrono::milliseconds
     }
     if (const std::uint16_t bound = port(); bound != 0) {
       try {
-        const HttpReply reply =
-            probeHttp(bound, "GET", "/health", "", std::chrono::milliseconds(2'000));
+        const HttpReply reply = probeHttp(bound, "GET", "/health", "",
+                                          std::chrono::milliseconds(2'000), health_transport_);
         if (reply.status == 200) {
           return std::nullopt;
         }

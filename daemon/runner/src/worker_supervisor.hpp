@@ -1,8 +1,11 @@
 #pragma once
 
+#include "http_probe.hpp"
+
 #include <benchd/common/child_process.hpp>
 #include <benchd/results/series.hpp>
 #include <benchd/runner/memory_cap.hpp>
+#include <benchd/tls/tls_identity.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -37,6 +40,9 @@ struct WorkerLaunch {
   /// Caps the worker's process tree at this many bytes (a cgroup it joins before exec); none:
   /// uncapped.
   std::optional<std::uint64_t> memory_cap_bytes;
+  /// A `tls` row's certificate and key (the worker's --tls-cert/--tls-key); the health probe
+  /// then speaks TLS too.
+  std::optional<tls::IdentityFiles> tls;
 };
 
 /// One benchd-worker process serving one plugin on an ephemeral loopback port, for one
@@ -97,6 +103,7 @@ class WorkerSupervisor {
   std::unique_ptr<MemoryCapGroup> memory_cap_;
   common::ChildProcess child_;
   std::chrono::milliseconds stop_timeout_;
+  ProbeTransport health_transport_;
   std::thread reader_;
   mutable std::mutex mutex_;
   std::uint16_t port_ = 0;

@@ -13,14 +13,19 @@ struct RequestTarget {
   std::string approach;                ///< {approach}
   std::uint32_t delay_call_depth = 0;  ///< {delayCallDepth}
   std::uint32_t delay_millis = 0;      ///< {delayInMillis}
+  /// HTTP/1.1 over TLS (a `tls` row). The generator verifies no certificate, as h2load and wrk
+  /// do not: it measures a server, it does not trust one.
+  bool tls = false;
 };
 
-/// Host and port of an "http://host[:port][/]" URL (port 80 when absent; IPv6 literals in
-/// brackets). Throws std::invalid_argument naming the problem for anything else (https, a path,
-/// a bad port).
+/// Host and port of an "http://host[:port][/]" or "https://host[:port][/]" URL (port 80 or 443
+/// when absent; IPv6 literals in brackets; https means HTTP/1.1 over TLS, RequestTarget::tls).
+/// Throws std::invalid_argument naming the problem for anything else (another scheme, a path, a
+/// bad port).
 struct HostAndPort {
   std::string host;
   std::uint16_t port = 80;
+  bool tls = false;
 };
 HostAndPort parseHttpUrl(std::string_view url);
 

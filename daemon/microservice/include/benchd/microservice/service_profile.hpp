@@ -48,14 +48,7 @@ inline constexpr std::string_view kTlsProfile = "tls";
 /// Whether `profile` chooses the nested call's client (one of kClientProfiles).
 [[nodiscard]] bool isClientProfile(std::string_view profile);
 
-/// Profiles that benchd-worker serves but `benchd run` cannot drive yet, because its load
-/// generator does not speak them: "tls" (benchd-worker --profile tls with a plugin that lists
-/// it, e.g. coroutines-asio, serves HTTP/1.1 over TLS to any TLS client). A row naming one
-/// fails for every approach with unsupportedProfileReason's sentence.
-inline constexpr std::array<std::string_view, 1> kWorkerOnlyProfiles = {"tls"};
-
-/// Whether `benchd run` can drive a row with `profile`: in kImplementedProfiles and not in
-/// kWorkerOnlyProfiles.
+/// Whether `benchd run` can drive a row with `profile`: whether it is in kImplementedProfiles.
 [[nodiscard]] bool runnable(std::string_view profile);
 
 /// Why a row naming `profile`, which is not runnable(), cannot run: one sentence,

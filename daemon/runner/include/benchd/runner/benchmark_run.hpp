@@ -23,6 +23,7 @@
 namespace benchd::runner {
 
 class ResultsFolder;
+class RunCertificate;
 
 /// An accepted plugin to run, as one approach of the run: a plugin may appear more than once,
 /// as variants (approach_variant.hpp) with their own names and options.
@@ -218,6 +219,8 @@ class BenchmarkRun {
   std::atomic<bool> stop_requested_{false};
   /// The `postgres` rows' server: made by the first such row, stopped at the run's end.
   std::unique_ptr<DatabaseServer> database_;
+  /// The `tls` rows' certificate: made by the first such row, removed at the run's end.
+  std::unique_ptr<RunCertificate> certificate_;
 };
 
 }  // namespace benchd::runner

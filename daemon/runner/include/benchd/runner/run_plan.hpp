@@ -79,8 +79,9 @@ struct PlannedApproach {
 };
 
 /// Marks each (row, approach) whose row names a client profile (microservice::kClientProfiles)
-/// that the approach's plugin does not list as skipped, and takes its time out of the total:
-/// a client a plugin cannot use is not a failure of that plugin. Pure function.
+/// or `tls` that the approach's plugin does not list as skipped, and takes its time out of the
+/// total: a client or a transport a plugin does not offer is not a failure of that plugin. Pure
+/// function.
 void skipUnimplementedClients(RunPlan& plan, const std::vector<PlannedApproach>& approaches);
 
 /// How many (row, approach, round) runs the plan has, skipped ones left out.
