@@ -51,8 +51,8 @@ TEST(WorkerInspect, PrintsOnePluginLineAndExitsZero) {
   std::vector<std::string> profiles;
   for (const auto& profile : line["profiles"].GetArray())
     profiles.emplace_back(profile.GetString());
-  EXPECT_EQ(profiles,
-            (std::vector<std::string>{"no-keep-alive", "postgres", "client-beast", "client-curl"}));
+  EXPECT_EQ(profiles, (std::vector<std::string>{"no-keep-alive", "postgres", "client-beast",
+                                                "client-curl", "tls"}));
   EXPECT_EQ(line.MemberCount(), 9U);
 }
 

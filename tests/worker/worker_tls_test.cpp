@@ -1,6 +1,7 @@
-// benchd-worker under the tls profile: a real plugin (coroutines-asio) serving HTTP/1.1 over TLS
-// with a certificate made by benchd's own TLS identity code, and curl as the client, verifying
-// the certificate against that same file.
+// benchd-worker under the tls profile: every approach plugin that serves it, serving HTTP/1.1
+// over TLS with a certificate made by benchd's own TLS identity code, and curl as the client,
+// verifying the certificate against that same file.
+#include "approach_plugins.hpp"
 #include "build_paths.hpp"
 #include "command_runner.hpp"
 #include "temp_dir.hpp"
@@ -10,10 +11,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace benchd::testing {
@@ -21,7 +24,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kTlsPlugin = "coroutines-asio";
+/// The approach plugins that list `tls`, among those this build has (fibers-asio is not built
+/// under AddressSanitizer).
+std::vector<std::string> tlsPlugins() {
+  std::vector<std::string> plugins;
+  for (const std::string name : {"callbacks-asio", "coroutines-asio", "fibers-asio"}) {
+    const auto& built = approachPlugins();
+    if (std::find(built.begin(), built.end(), name) != built.end())
+      plugins.push_back(name);
+  }
+  return plugins;
+}
 
 /// A fresh identity for 127.0.0.1 in `folder`.
 tls::IdentityFiles loopbackIdentity(const fs::path& folder) {
@@ -31,18 +44,27 @@ tls::IdentityFiles loopbackIdentity(const fs::path& folder) {
   return tls::writeIdentity(tls::makeSelfSignedIdentity(request), folder);
 }
 
-class WorkerTls : public ::testing::Test {
+class WorkerTls : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
     files_ = loopbackIdentity(dir_.path());
     worker_ = WorkerProcess::serve(
-        kTlsPlugin, {"--profile", "tls", "--tls-cert", files_.certificate.string(), "--tls-key",
+        GetParam(), {"--profile", "tls", "--tls-cert", files_.certificate.string(), "--tls-key",
                      files_.private_key.string()});
     ASSERT_TRUE(worker_->waitReady()) << worker_->stderrText();
   }
 
-  [[nodiscard]] std::string url(const std::string& target) const {
-    return "https://127.0.0.1:" + std::to_string(worker_->port()) + target;
+  /// https://127.0.0.1:PORT/PLUGIN/`endpoint` (`endpoint` with its query).
+  [[nodiscard]] std::string url(const std::string& endpoint) const {
+    std::string text = "https://127.0.0.1:";
+    text += std::to_string(worker_->port());
+    text += '/';
+    if (endpoint != "health") {
+      text += GetParam();
+      text += '/';
+    }
+    text += endpoint;
+    return text;
   }
 
   /// curl verifying the server against the identity's certificate; prints "BODY STATUS".
@@ -59,13 +81,13 @@ class WorkerTls : public ::testing::Test {
   std::unique_ptr<WorkerProcess> worker_;
 };
 
-TEST_F(WorkerTls, AVerifyingClientGetsEveryAnswerNestedCallsIncluded) {
-  const auto health = curl("/health");
+TEST_P(WorkerTls, AVerifyingClientGetsEveryAnswerNestedCallsIncluded) {
+  const auto health = curl("health");
   EXPECT_EQ(health.exit_code, 0) << health.err;
   EXPECT_EQ(health.out, R"({"status":"UP"} 200)");
 
   // Depth 2: the plugin calls itself twice, over TLS to its own port.
-  const auto nested = curl("/coroutines-asio/epoch-millis?delayCallDepth=2&delayInMillis=20");
+  const auto nested = curl("epoch-millis?delayCallDepth=2&delayInMillis=20");
   EXPECT_EQ(nested.exit_code, 0) << nested.err;
   ASSERT_GE(nested.out.size(), 4U);
   EXPECT_EQ(nested.out.substr(nested.out.size() - 4), " 200") << nested.out;
@@ -74,28 +96,26 @@ TEST_F(WorkerTls, AVerifyingClientGetsEveryAnswerNestedCallsIncluded) {
                          std::chrono::seconds(10));
   ASSERT_TRUE(stats) << "the nested calls were not counted";
 
-  const auto movies =
-      curl("/coroutines-asio/movies?directorLastName=Allen&delayCallDepth=0&delayInMillis=0");
+  const auto movies = curl("movies?directorLastName=Allen&delayCallDepth=0&delayInMillis=0");
   EXPECT_EQ(movies.exit_code, 0) << movies.err;
   EXPECT_NE(movies.out.find(R"("title":"Annie Hall")"), std::string::npos) << movies.out;
   EXPECT_EQ(movies.out.substr(movies.out.size() - 4), " 200");
 }
 
-TEST_F(WorkerTls, PlainHttpToTheTlsPortFailsAndTheServerGoesOn) {
+TEST_P(WorkerTls, PlainHttpToTheTlsPortFailsAndTheServerGoesOn) {
   const auto plain = runCommand(
       "/usr/bin/curl",
       {"-sS", "-m", "5", "http://127.0.0.1:" + std::to_string(worker_->port()) + "/health"});
   EXPECT_NE(plain.exit_code, 0) << "plain HTTP was answered on the TLS port: " << plain.out;
-  const auto health = curl("/health");
+  const auto health = curl("health");
   EXPECT_EQ(health.out, R"({"status":"UP"} 200)") << health.err;
 }
 
-TEST_F(WorkerTls, AClientThatLeavesEndsItsWait) {
+TEST_P(WorkerTls, AClientThatLeavesEndsItsWait) {
   // The client gives up after 0.5 s of a 5 s delay; its close reaches the ClientWatch through
   // TLS, and the request leaves the in-flight count long before the delay is over.
   const auto started = std::chrono::steady_clock::now();
-  const auto left =
-      curl("/coroutines-asio/epoch-millis?delayCallDepth=1&delayInMillis=5000", {"-m", "0.5"});
+  const auto left = curl("epoch-millis?delayCallDepth=1&delayInMillis=5000", {"-m", "0.5"});
   EXPECT_NE(left.exit_code, 0);
   const auto quiet =
       worker_->waitStats([](const WorkerStats& s) { return s.counter("requests_in_flight") == 0; },
@@ -104,9 +124,37 @@ TEST_F(WorkerTls, AClientThatLeavesEndsItsWait) {
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::milliseconds(4000));
 }
 
-TEST_F(WorkerTls, AGracefulStopDrains) {
+TEST_P(WorkerTls, AGracefulStopDrains) {
+  // A request in flight at the stop is answered, with close_notify after it.
+  CommandResult delayed;
+  std::thread client([&] { delayed = curl("epoch-millis?delayCallDepth=0&delayInMillis=500"); });
+  ASSERT_TRUE(
+      worker_->waitStats([](const WorkerStats& s) { return s.counter("requests_in_flight") == 1; },
+                         std::chrono::seconds(5)));
   worker_->signal(SIGTERM);
+  client.join();
+  EXPECT_EQ(delayed.exit_code, 0) << delayed.err;
+  ASSERT_GE(delayed.out.size(), 4U);
+  EXPECT_EQ(delayed.out.substr(delayed.out.size() - 4), " 200") << delayed.out;
   EXPECT_EQ(worker_->waitExit(), 0) << worker_->stderrText();
+}
+
+INSTANTIATE_TEST_SUITE_P(TlsPlugins, WorkerTls, ::testing::ValuesIn(tlsPlugins()),
+                         [](const ::testing::TestParamInfo<std::string>& param) {
+                           return testNameOf(param.param);
+                         });
+
+TEST(WorkerTlsPlugins, ThePluginsThatListTlsAreTheOnesTestedHere) {
+  const std::vector<std::string> tested = tlsPlugins();
+  for (const std::string& plugin : approachPlugins()) {
+    WorkerProcess inspected({"--inspect", pluginPath(plugin)});
+    ASSERT_EQ(inspected.waitExit(), 0) << inspected.stderrText();
+    const auto lines = inspected.stdoutLines();
+    ASSERT_FALSE(lines.empty());
+    const bool lists_tls = lines.front().find(R"("tls")") != std::string::npos;
+    const bool is_tested = std::find(tested.begin(), tested.end(), plugin) != tested.end();
+    EXPECT_EQ(lists_tls, is_tested) << plugin << ": " << lines.front();
+  }
 }
 
 TEST(WorkerTlsRefusal, AKeyThatIsNotTheCertificatesIsRefusedNamingIt) {
@@ -114,8 +162,8 @@ TEST(WorkerTlsRefusal, AKeyThatIsNotTheCertificatesIsRefusedNamingIt) {
   const TempDir second;
   const auto mine = loopbackIdentity(first.path());
   const auto other = loopbackIdentity(second.path());
-  WorkerProcess worker({"--plugin", pluginPath(kTlsPlugin), "--port", "0", "--profile", "tls",
-                        "--tls-cert", mine.certificate.string(), "--tls-key",
+  WorkerProcess worker({"--plugin", pluginPath("coroutines-asio"), "--port", "0", "--profile",
+                        "tls", "--tls-cert", mine.certificate.string(), "--tls-key",
                         other.private_key.string()});
   EXPECT_EQ(worker.waitExit(std::chrono::seconds(20)), 2) << worker.stderrText();
   EXPECT_NE(worker.stderrText().find("cannot load the private key " + other.private_key.string() +
@@ -123,8 +171,8 @@ TEST(WorkerTlsRefusal, AKeyThatIsNotTheCertificatesIsRefusedNamingIt) {
             std::string::npos)
       << worker.stderrText();
 
-  WorkerProcess missing({"--plugin", pluginPath(kTlsPlugin), "--port", "0", "--profile", "tls",
-                         "--tls-cert", (first.path() / "absent.pem").string(), "--tls-key",
+  WorkerProcess missing({"--plugin", pluginPath("coroutines-asio"), "--port", "0", "--profile",
+                         "tls", "--tls-cert", (first.path() / "absent.pem").string(), "--tls-key",
                          mine.private_key.string()});
   EXPECT_EQ(missing.waitExit(std::chrono::seconds(20)), 2) << missing.stderrText();
   EXPECT_NE(missing.stderrText().find("cannot load the certificate"), std::string::npos)
@@ -134,11 +182,11 @@ TEST(WorkerTlsRefusal, AKeyThatIsNotTheCertificatesIsRefusedNamingIt) {
 TEST(WorkerTlsRefusal, APluginThatDoesNotListTlsIsRefused) {
   const TempDir dir;
   const auto files = loopbackIdentity(dir.path());
-  WorkerProcess worker({"--plugin", pluginPath("callbacks-asio"), "--port", "0", "--profile", "tls",
+  WorkerProcess worker({"--plugin", pluginPath("threads-asio"), "--port", "0", "--profile", "tls",
                         "--tls-cert", files.certificate.string(), "--tls-key",
                         files.private_key.string()});
   EXPECT_EQ(worker.waitExit(std::chrono::seconds(20)), 3) << worker.stderrText();
-  EXPECT_NE(worker.stderrText().find("plugin callbacks-asio does not implement tls"),
+  EXPECT_NE(worker.stderrText().find("plugin threads-asio does not implement tls"),
             std::string::npos)
       << worker.stderrText();
 }

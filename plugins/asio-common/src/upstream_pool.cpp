@@ -47,7 +47,7 @@ std::unique_ptr<UpstreamConnection> UpstreamPool::open() {
     return nullptr;
   auto connection = std::make_unique<UpstreamConnection>(loop_);
   if (TlsContexts* tls = loop_.group.tls())
-    connection->tls = std::make_unique<UpstreamTlsStream>(connection->stream, tls->client);
+    connection->tls = std::make_unique<TlsStream>(connection->stream, tls->client);
   return connection;
 }
 

@@ -15,7 +15,7 @@ constexpr benchd::sdk::PluginFacts kFacts = {
         "asynchronous keep-alive client, one event loop per thread",
     .concurrency_model = BENCHD_MODEL_CALLBACKS,
     .io_stack = "Boost.Asio 1.81 + Beast",
-    .implemented_profiles = benchd::asio_common::kEventLoopProfiles,
+    .implemented_profiles = benchd::asio_common::kEventLoopTlsProfiles,
 };
 
 }  // namespace

@@ -35,8 +35,37 @@ Session::~Session() {
   LoopCounters::add(loop_.counters.connections_open, -1);
 }
 
+template <typename Operation>
+void Session::onStream(Operation&& operation) {
+  if (tls_) {
+    std::forward<Operation>(operation)(*tls_);
+  } else {
+    std::forward<Operation>(operation)(stream_);
+  }
+}
+
+asio_common::InboundStream Session::inbound() noexcept {
+  return {&stream_, tls_ ? &*tls_ : nullptr};
+}
+
 void Session::start() {
-  readRequest();
+  asio_common::TlsContexts* tls = loop_.group.tls();
+  if (tls == nullptr) {
+    readRequest();
+    return;
+  }
+  tls_.emplace(stream_, tls->server);
+  idle_ = true;
+  stream_.expires_after(loop_.group.headerDeadline());
+  tls_->async_handshake(boost::asio::ssl::stream_base::server,
+                        [self = shared_from_this()](error_code error) {
+                          self->idle_ = false;
+                          if (error) {
+                            self->close();
+                          } else {
+                            self->readRequest();
+                          }
+                        });
 }
 
 void Session::closeIfIdle() {
@@ -62,15 +91,17 @@ void Session::readRequest() {
     return;
   }
   stream_.expires_after(sdk::kIoTimeout);
-  stream_.async_read_some(buffer_.prepare(beast::read_size(buffer_, 65536)),
-                          [self = shared_from_this()](error_code error, std::size_t bytes) {
-                            self->buffer_.commit(bytes);
-                            if (error) {
-                              self->onRead(error);
-                            } else {
-                              self->readHeader();
-                            }
-                          });
+  onStream([this](auto& stream) {
+    stream.async_read_some(buffer_.prepare(beast::read_size(buffer_, 65536)),
+                           [self = shared_from_this()](error_code error, std::size_t bytes) {
+                             self->buffer_.commit(bytes);
+                             if (error) {
+                               self->onRead(error);
+                             } else {
+                               self->readHeader();
+                             }
+                           });
+  });
 }
 
 void Session::readHeader() {
@@ -88,14 +119,16 @@ void Session::readHeader() {
   }
   // One expiry for every read of the header: a total from its first byte.
   stream_.expires_after(loop_.group.headerDeadline());
-  http::async_read_header(stream_, buffer_, *parser_,
-                          [self = shared_from_this()](error_code error, std::size_t /*bytes*/) {
-                            if (error) {
-                              self->onRead(error);
-                            } else {
-                              self->readBody();
-                            }
-                          });
+  onStream([this](auto& stream) {
+    http::async_read_header(stream, buffer_, *parser_,
+                            [self = shared_from_this()](error_code error, std::size_t /*bytes*/) {
+                              if (error) {
+                                self->onRead(error);
+                              } else {
+                                self->readBody();
+                              }
+                            });
+  });
 }
 
 void Session::readBody() {
@@ -104,10 +137,12 @@ void Session::readBody() {
     return;
   }
   stream_.expires_after(sdk::kIoTimeout);
-  http::async_read(stream_, buffer_, *parser_,
-                   [self = shared_from_this()](error_code error, std::size_t /*bytes*/) {
-                     self->onRead(error);
-                   });
+  onStream([this](auto& stream) {
+    http::async_read(stream, buffer_, *parser_,
+                     [self = shared_from_this()](error_code error, std::size_t /*bytes*/) {
+                       self->onRead(error);
+                     });
+  });
 }
 
 void Session::onRead(error_code error) {
@@ -131,7 +166,7 @@ void Session::onRead(error_code error) {
   request_ = std::move(std::get<sdk::ServiceRequest>(classified));
   if (request_.delay_call_depth > 0) {
     LoopCounters::add(loop_.counters.upstream_calls, 1);
-    watch_.emplace(stream_, buffer_);
+    watch_.emplace(inbound(), buffer_);
     // May complete at once (no upstream capacity left): nothing may follow this call.
     callUpstream(loop_, sdk::upstreamTarget(kApproachName, request_), *watch_,
                  [self = shared_from_this()](const UpstreamResult& result) {
@@ -139,7 +174,7 @@ void Session::onRead(error_code error) {
                  });
   } else if (request_.delay_millis > 0) {
     delay_timer_.expires_after(std::chrono::milliseconds(request_.delay_millis));
-    watch_.emplace(stream_, buffer_);
+    watch_.emplace(inbound(), buffer_);
     interruption_.emplace(watch_->interruptWith([this] { delay_timer_.cancel(); }));
     delay_timer_.async_wait(
         [self = shared_from_this()](error_code wait_error) { self->onDelayElapsed(wait_error); });
@@ -195,10 +230,11 @@ void Session::send(const sdk::Reply& reply, bool close_after) {
                           parser_->get().keep_alive() && loop_.group.keepAliveAllowed();
   response_ = asio_common::responseBytes(reply, keep_alive, "benchd callbacks-asio");
   // Written at once only when no pipelined request waits in the buffer: onWritten() then
-  // starts a read, so a client pipelining many requests cannot nest these calls deeply.
+  // starts a read, so a client pipelining many requests cannot nest these calls deeply. Under
+  // TLS all of it goes through the TLS stream (a direct write would skip the encryption).
   error_code write_error;
   std::size_t written = 0;
-  if (buffer_.size() == 0) {
+  if (buffer_.size() == 0 && !tls_) {
     written = asio_common::writeWithoutWaiting(stream_.socket(), boost::asio::buffer(response_),
                                                write_error);
     if (write_error || written == response_.size()) {
@@ -207,10 +243,13 @@ void Session::send(const sdk::Reply& reply, bool close_after) {
     }
   }
   stream_.expires_after(sdk::kIoTimeout);
-  boost::asio::async_write(stream_, boost::asio::buffer(response_) + written,
-                           [self = shared_from_this(), keep_alive](error_code error, std::size_t) {
-                             self->onWritten(error, !keep_alive);
-                           });
+  onStream([this, written, keep_alive](auto& stream) {
+    boost::asio::async_write(
+        stream, boost::asio::buffer(response_) + written,
+        [self = shared_from_this(), keep_alive](error_code error, std::size_t) {
+          self->onWritten(error, !keep_alive);
+        });
+  });
 }
 
 void Session::abandon() {
@@ -231,6 +270,13 @@ void Session::onWritten(error_code error, bool close_after) {
 }
 
 void Session::discardInputThenClose() {
+  if (tls_) {
+    // close_notify, which also tells the client the reply is whole; the client's own is waited
+    // for a short while, whatever it still sends before it.
+    stream_.expires_after(sdk::kDiscardTimeout);
+    tls_->async_shutdown([self = shared_from_this()](error_code /*error*/) { self->close(); });
+    return;
+  }
   beast::error_code ignored;
   stream_.socket().shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
   // Reading until the peer closes (or the timeout) keeps unread request bytes from turning

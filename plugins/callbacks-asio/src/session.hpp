@@ -3,6 +3,7 @@
 #include <benchd/asio_common/client_watch.hpp>
 #include <benchd/asio_common/connection_tracking.hpp>
 #include <benchd/asio_common/event_loop_group.hpp>
+#include <benchd/asio_common/tls_contexts.hpp>
 #include <benchd/sdk/host.hpp>
 #include <benchd/sdk/limits.hpp>
 #include <benchd/sdk/service_request.hpp>
@@ -33,12 +34,19 @@ class Session final : public std::enable_shared_from_this<Session>,
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
+  /// Begins with the TLS handshake under the `tls` profile (under the header deadline: it is
+  /// the first part of the first request's header), then reads requests.
   void start();
   void closeIfIdle() override;
   void closeNow() override;
 
  private:
   void readRequest();
+  /// Runs `operation(stream)` with the connection's stream: the TLS one under `tls`, else the
+  /// TCP one (the two types share every Beast and Asio operation used here).
+  template <typename Operation>
+  void onStream(Operation&& operation);
+  [[nodiscard]] asio_common::InboundStream inbound() noexcept;
   void readHeader();
   void readBody();
   void onRead(boost::system::error_code error);
@@ -57,6 +65,8 @@ class Session final : public std::enable_shared_from_this<Session>,
   asio_common::EventLoop& loop_;
   const sdk::Host& host_;
   boost::beast::tcp_stream stream_;
+  /// TLS over stream_ under the `tls` profile; empty otherwise.
+  std::optional<asio_common::TlsStream> tls_;
   /// Capped at sdk::kMaxUnparsedRequestBytes: chunk lines and trailer sections beyond it are
   /// refused.
   boost::beast::flat_buffer buffer_{benchd::sdk::kMaxUnparsedRequestBytes};

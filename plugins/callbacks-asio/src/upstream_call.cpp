@@ -2,6 +2,7 @@
 
 #include <benchd/asio_common/connection_tracking.hpp>
 #include <benchd/asio_common/event_loop_group.hpp>
+#include <benchd/asio_common/tls_contexts.hpp>
 #include <benchd/sdk/limits.hpp>
 #include <benchd/sdk/service_request.hpp>
 
@@ -69,14 +70,37 @@ class UpstreamCall : public std::enable_shared_from_this<UpstreamCall> {
     }
     error_code ignored;
     connection_->stream.socket().set_option(boost::asio::ip::tcp::no_delay(true), ignored);
-    sendRequest();
+    if (!connection_->tls) {
+      sendRequest();
+      return;
+    }
+    connection_->tls->async_handshake(boost::asio::ssl::stream_base::client,
+                                      [self = shared_from_this()](error_code handshake_error) {
+                                        if (handshake_error) {
+                                          self->finish(handshake_error);
+                                        } else {
+                                          self->sendRequest();
+                                        }
+                                      });
+  }
+
+  /// Runs `operation(stream)` with the connection's stream: TLS under `tls`, else TCP.
+  template <typename Operation>
+  void onStream(Operation&& operation) {
+    if (connection_->tls) {
+      std::forward<Operation>(operation)(*connection_->tls);
+    } else {
+      std::forward<Operation>(operation)(connection_->stream);
+    }
   }
 
   void sendRequest() {
     connection_->stream.expires_after(response_timeout_);
-    http::async_write(
-        connection_->stream, request_,
-        [self = shared_from_this()](error_code error, std::size_t) { self->onWritten(error); });
+    onStream([this](auto& stream) {
+      http::async_write(
+          stream, request_,
+          [self = shared_from_this()](error_code error, std::size_t) { self->onWritten(error); });
+    });
   }
 
   void onWritten(error_code error) {
@@ -85,10 +109,12 @@ class UpstreamCall : public std::enable_shared_from_this<UpstreamCall> {
       return;
     }
     response_ = {};
-    http::async_read(connection_->stream, connection_->buffer, response_,
-                     [self = shared_from_this()](error_code read_error, std::size_t read) {
-                       self->onRead(read_error, read);
-                     });
+    onStream([this](auto& stream) {
+      http::async_read(stream, connection_->buffer, response_,
+                       [self = shared_from_this()](error_code read_error, std::size_t read) {
+                         self->onRead(read_error, read);
+                       });
+    });
   }
 
   void onRead(error_code error, std::size_t read) {

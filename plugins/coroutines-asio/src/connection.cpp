@@ -171,17 +171,18 @@ asio::awaitable<void> serveConnection(asio_common::EventLoop* loop, const sdk::H
   // Capped: chunk lines and trailer sections are refused beyond it (sdk/limits.hpp).
   beast::flat_buffer buffer(sdk::kMaxUnparsedRequestBytes);
   if (asio_common::TlsContexts* tls = loop->group.tls()) {
-    asio_common::TlsStream stream(std::move(socket), tls->server);
-    ConnectionRegistration registration(*loop, beast::get_lowest_layer(stream));
+    beast::tcp_stream tcp(std::move(socket));
+    asio_common::TlsStream stream(tcp, tls->server);
+    ConnectionRegistration registration(*loop, tcp);
     // The handshake is the first part of the first request's header: the same deadline.
-    beast::get_lowest_layer(stream).expires_after(loop->group.headerDeadline());
+    tcp.expires_after(loop->group.headerDeadline());
     registration.setIdle(true);
     auto [handshake_error] =
         co_await stream.async_handshake(asio::ssl::stream_base::server, kNoThrow);
     registration.setIdle(false);
     if (!handshake_error)
       co_await serveRequests(loop, host, &stream, &buffer, &registration);
-    asio_common::closeStream(beast::get_lowest_layer(stream));
+    asio_common::closeStream(tcp);
     co_return;
   }
   beast::tcp_stream stream(std::move(socket));

@@ -7,6 +7,7 @@
 #include <benchd/asio_common/connection_tracking.hpp>
 #include <benchd/asio_common/immediate_write.hpp>
 #include <benchd/asio_common/response_bytes.hpp>
+#include <benchd/asio_common/tls_contexts.hpp>
 #include <benchd/fiber_scheduler_asio/use_fiber.hpp>
 #include <benchd/sdk/limits.hpp>
 
@@ -45,14 +46,24 @@ void discardInput(beast::tcp_stream& stream) {
   }
 }
 
+/// The same under TLS: close_notify (which also tells the client the reply is whole), waiting
+/// a short while for the client's own, whatever it still sends before it.
+void discardInput(asio_common::TlsStream& stream) {
+  beast::get_lowest_layer(stream).expires_after(sdk::kDiscardTimeout);
+  const boost::system::error_code error = stream.async_shutdown(use_fiber);
+  (void)error;  // the client may close without its close_notify: nothing is lost then
+}
+
 /// Reads one request (see benchd/sdk/request_deadline.hpp): waits for its first byte as long
 /// as an idle keep-alive connection may wait, then gives the header `header_deadline` and the
 /// body kIoTimeout, each in total (the stream's expiry spans every read of an operation).
-boost::system::error_code readRequest(beast::tcp_stream& stream, beast::flat_buffer& buffer,
+template <typename Stream>
+boost::system::error_code readRequest(Stream& stream, beast::flat_buffer& buffer,
                                       http::request_parser<http::string_body>& parser,
                                       std::chrono::milliseconds header_deadline) {
+  beast::tcp_stream& tcp = beast::get_lowest_layer(stream);
   if (buffer.size() == 0) {
-    stream.expires_after(sdk::kIoTimeout);
+    tcp.expires_after(sdk::kIoTimeout);
     auto [error, bytes] =
         stream.async_read_some(buffer.prepare(beast::read_size(buffer, 65536)), use_fiber);
     buffer.commit(bytes);
@@ -65,63 +76,78 @@ boost::system::error_code readRequest(beast::tcp_stream& stream, beast::flat_buf
   if (buffered == asio_common::BufferedRequest::kFailed)
     return parse_error;
   if (buffered == asio_common::BufferedRequest::kNeedHeader) {
-    stream.expires_after(header_deadline);
+    tcp.expires_after(header_deadline);
     auto [header_error, header_bytes] = http::async_read_header(stream, buffer, parser, use_fiber);
     if (header_error)
       return header_error;
   }
   if (parser.is_done())
     return {};
-  stream.expires_after(sdk::kIoTimeout);
+  tcp.expires_after(sdk::kIoTimeout);
   auto [body_error, body_bytes] = http::async_read(stream, buffer, parser, use_fiber);
   return body_error;
 }
 
-}  // namespace
+/// Writes a reply: what the socket takes at once directly, the rest with async_write. Under
+/// TLS all of it goes through the TLS stream (a direct write would skip the encryption).
+boost::system::error_code writeReply(beast::tcp_stream& stream, const std::string& response) {
+  boost::system::error_code write_error;
+  const std::size_t written =
+      asio_common::writeWithoutWaiting(stream.socket(), asio::buffer(response), write_error);
+  if (!write_error && written < response.size()) {
+    stream.expires_after(sdk::kIoTimeout);
+    auto [error, rest] = asio::async_write(stream, asio::buffer(response) + written, use_fiber);
+    write_error = error;
+  }
+  return write_error;
+}
 
-void serveConnection(asio_common::EventLoop* loop, FiberLoop* fiber_loop, const sdk::Host* host,
-                     asio::ip::tcp::socket socket) {
-  const LiveFiber live(*fiber_loop, *loop);
-  beast::tcp_stream stream(std::move(socket));
-  // Capped: chunk lines and trailer sections are refused beyond it (sdk/limits.hpp).
-  beast::flat_buffer buffer(sdk::kMaxUnparsedRequestBytes);
-  ConnectionRegistration registration(*loop, stream);
+boost::system::error_code writeReply(asio_common::TlsStream& stream, const std::string& response) {
+  beast::get_lowest_layer(stream).expires_after(sdk::kIoTimeout);
+  auto [error, written] = asio::async_write(stream, asio::buffer(response), use_fiber);
+  return error;
+}
 
-  while (!loop->group.draining()) {
+asio_common::InboundStream inboundOf(beast::tcp_stream& stream) {
+  return {&stream, nullptr};
+}
+
+asio_common::InboundStream inboundOf(asio_common::TlsStream& stream) {
+  return {&beast::get_lowest_layer(stream), &stream};
+}
+
+/// The connection's requests, one after the other, on a stream that is ready for them.
+template <typename Stream>
+void serveRequests(asio_common::EventLoop& loop, const sdk::Host& host, Stream& stream,
+                   beast::flat_buffer& buffer, ConnectionRegistration& registration) {
+  while (!loop.group.draining()) {
     http::request_parser<http::string_body> parser;
     parser.body_limit(sdk::kMaxRequestBodyBytes);
     parser.header_limit(static_cast<std::uint32_t>(sdk::kMaxRequestHeaderBytes));
     registration.setIdle(true);
     const boost::system::error_code read_error =
-        readRequest(stream, buffer, parser, loop->group.headerDeadline());
+        readRequest(stream, buffer, parser, loop.group.headerDeadline());
     registration.setIdle(false);
     if (asio_common::endsConnection(read_error))
       break;
 
-    InFlightRequest in_flight(*loop);
+    InFlightRequest in_flight(loop);
     sdk::Reply reply;
     bool close_after = true;
     if (read_error) {
       reply = asio_common::readErrorReply(read_error);
     } else {
-      auto handled = handleRequest(*loop, *host, parser.get(), stream, buffer);
+      auto handled = handleRequest(loop, host, parser.get(), inboundOf(stream), buffer);
       if (!handled)
         break;  // the client left while its request waited: nobody to answer
       reply = std::move(*handled);
       close_after = false;
     }
     const bool keep_alive =
-        !close_after && parser.get().keep_alive() && loop->group.keepAliveAllowed();
+        !close_after && parser.get().keep_alive() && loop.group.keepAliveAllowed();
     const std::string response =
         asio_common::responseBytes(reply, keep_alive, "benchd fibers-asio");
-    boost::system::error_code write_error;
-    const std::size_t written =
-        asio_common::writeWithoutWaiting(stream.socket(), asio::buffer(response), write_error);
-    if (!write_error && written < response.size()) {
-      stream.expires_after(sdk::kIoTimeout);
-      auto [error, rest] = asio::async_write(stream, asio::buffer(response) + written, use_fiber);
-      write_error = error;
-    }
+    const boost::system::error_code write_error = writeReply(stream, response);
     in_flight.answered();
     if (write_error)
       break;
@@ -130,6 +156,33 @@ void serveConnection(asio_common::EventLoop* loop, FiberLoop* fiber_loop, const 
       break;
     }
   }
+}
+
+}  // namespace
+
+void serveConnection(asio_common::EventLoop* loop, FiberLoop* fiber_loop, const sdk::Host* host,
+                     asio::ip::tcp::socket socket) {
+  const LiveFiber live(*fiber_loop, *loop);
+  // Capped: chunk lines and trailer sections are refused beyond it (sdk/limits.hpp).
+  beast::flat_buffer buffer(sdk::kMaxUnparsedRequestBytes);
+  if (asio_common::TlsContexts* tls = loop->group.tls()) {
+    beast::tcp_stream tcp(std::move(socket));
+    asio_common::TlsStream stream(tcp, tls->server);
+    ConnectionRegistration registration(*loop, tcp);
+    // The handshake is the first part of the first request's header: the same deadline.
+    tcp.expires_after(loop->group.headerDeadline());
+    registration.setIdle(true);
+    const boost::system::error_code handshake_error =
+        stream.async_handshake(asio::ssl::stream_base::server, use_fiber);
+    registration.setIdle(false);
+    if (!handshake_error)
+      serveRequests(*loop, *host, stream, buffer, registration);
+    asio_common::closeStream(tcp);
+    return;
+  }
+  beast::tcp_stream stream(std::move(socket));
+  ConnectionRegistration registration(*loop, stream);
+  serveRequests(*loop, *host, stream, buffer, registration);
   asio_common::closeStream(stream);
 }
 

@@ -16,7 +16,7 @@ constexpr benchd::sdk::PluginFacts kFacts = {
         "scheduler thread per event loop",
     .concurrency_model = BENCHD_MODEL_GREEN_THREADS,
     .io_stack = "Boost.Fiber 1.81 + Boost.Asio/Beast",
-    .implemented_profiles = benchd::asio_common::kEventLoopProfiles,
+    .implemented_profiles = benchd::asio_common::kEventLoopTlsProfiles,
 };
 
 }  // namespace

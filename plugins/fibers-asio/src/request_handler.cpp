@@ -14,7 +14,7 @@ namespace benchd::fibers_asio {
 std::optional<sdk::Reply> handleRequest(
     asio_common::EventLoop& loop, const sdk::Host& host,
     const boost::beast::http::request<boost::beast::http::string_body>& message,
-    boost::beast::tcp_stream& stream, boost::beast::flat_buffer& buffer) {
+    asio_common::InboundStream stream, boost::beast::flat_buffer& buffer) {
   auto classified = sdk::classifyRequest(message.method_string(), message.target(), kApproachName);
   if (auto* reply = std::get_if<sdk::Reply>(&classified))
     return std::move(*reply);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <benchd/asio_common/client_watch.hpp>
 #include <benchd/asio_common/event_loop_group.hpp>
 #include <benchd/sdk/host.hpp>
 #include <benchd/sdk/service_request.hpp>
@@ -17,12 +18,12 @@ inline constexpr const char* kApproachName = "fibers-asio";
 
 /// The reply to one parsed request, written as blocking code: validate, make the nested call
 /// or sleep the delay, then ask the host. Suspends only the calling fiber. While it waits it
-/// watches the client's connection (`stream`, reading ahead into `buffer`:
+/// watches the client's connection (`stream`, plain or TLS, reading ahead into `buffer`:
 /// asio_common::ClientWatch) and returns nothing, at once, when the client leaves or the
 /// server closes the connection (stop), so no fiber sleeps past a stop.
 std::optional<sdk::Reply> handleRequest(
     asio_common::EventLoop& loop, const sdk::Host& host,
     const boost::beast::http::request<boost::beast::http::string_body>& message,
-    boost::beast::tcp_stream& stream, boost::beast::flat_buffer& buffer);
+    asio_common::InboundStream stream, boost::beast::flat_buffer& buffer);
 
 }  // namespace benchd::fibers_asio

@@ -1,6 +1,7 @@
 #include "upstream_call.hpp"
 
 #include <benchd/asio_common/connection_tracking.hpp>
+#include <benchd/asio_common/tls_contexts.hpp>
 #include <benchd/fiber_scheduler_asio/use_fiber.hpp>
 #include <benchd/sdk/limits.hpp>
 #include <benchd/sdk/service_request.hpp>
@@ -15,6 +16,31 @@ namespace asio = boost::asio;
 namespace http = boost::beast::http;
 using boost::system::error_code;
 using fiber_scheduler_asio::use_fiber;
+
+namespace {
+
+/// One request and its answer on a connected stream, plain or TLS.
+struct Exchange {
+  error_code error;
+  bool received_any = false;
+  http::response<http::string_body> response;
+};
+
+template <typename Stream>
+Exchange exchange(Stream& stream, boost::beast::flat_buffer& buffer,
+                  const http::request<http::empty_body>& request) {
+  Exchange result;
+  auto [write_error, written] = http::async_write(stream, request, use_fiber);
+  result.error = write_error;
+  if (!result.error) {
+    auto [read_error, read] = http::async_read(stream, buffer, result.response, use_fiber);
+    result.error = read_error;
+    result.received_any = read != 0 || buffer.size() != 0;
+  }
+  return result;
+}
+
+}  // namespace
 
 UpstreamResult callUpstream(asio_common::EventLoop& loop, const std::string& target,
                             asio_common::ClientWatch& watch) {
@@ -45,17 +71,17 @@ UpstreamResult callUpstream(asio_common::EventLoop& loop, const std::string& tar
         return {connect_error, 0, {}};
       error_code ignored;
       connection->stream.socket().set_option(asio::ip::tcp::no_delay(true), ignored);
+      if (connection->tls) {
+        const error_code handshake_error =
+            connection->tls->async_handshake(asio::ssl::stream_base::client, use_fiber);
+        if (handshake_error)
+          return {handshake_error, 0, {}};
+      }
     }
     connection->stream.expires_after(response_timeout);
-    auto [error, written] = http::async_write(connection->stream, request, use_fiber);
-    bool received_any = false;
-    http::response<http::string_body> response;
-    if (!error) {
-      auto [read_error, read] =
-          http::async_read(connection->stream, connection->buffer, response, use_fiber);
-      error = read_error;
-      received_any = read != 0 || connection->buffer.size() != 0;
-    }
+    auto [error, received_any, response] =
+        connection->tls ? exchange(*connection->tls, connection->buffer, request)
+                        : exchange(connection->stream, connection->buffer, request);
     if (!error) {
       // Beast's read moves the message into its parser and back on completion; the analyzer
       // cannot see the completion resume this fiber.

@@ -22,10 +22,10 @@ namespace benchd::asio_common {
 inline constexpr std::size_t kMaxReadAhead = std::size_t{64} * 1024;
 
 /// Where a request arrived: its connection's TCP stream and, under the `tls` profile, the TLS
-/// stream over it (null otherwise), which then owns the TCP stream.
+/// stream over it (null otherwise).
 struct InboundStream {
   boost::beast::tcp_stream* tcp = nullptr;
-  boost::asio::ssl::stream<boost::beast::tcp_stream>* tls = nullptr;
+  boost::asio::ssl::stream<boost::beast::tcp_stream&>* tls = nullptr;
 };
 
 /// Watches an inbound connection while its request waits (the delay, the nested call), so a
@@ -46,7 +46,7 @@ class ClientWatch {
   /// The same over TLS (the `tls` profile): what arrives is decrypted into `buffer`, and the
   /// peer's close_notify counts as its end of stream. Puts the socket in non-blocking mode (as
   /// writeWithoutWaiting does), so the watch reads what TLS has without waiting for more.
-  ClientWatch(boost::asio::ssl::stream<boost::beast::tcp_stream>& stream,
+  ClientWatch(boost::asio::ssl::stream<boost::beast::tcp_stream&>& stream,
               boost::beast::flat_buffer& buffer);
   /// Either of the above, as `stream` says.
   ClientWatch(InboundStream stream, boost::beast::flat_buffer& buffer);

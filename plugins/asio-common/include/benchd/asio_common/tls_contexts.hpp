@@ -10,14 +10,13 @@
 
 namespace benchd::asio_common {
 
-/// An inbound connection of the `tls` profile: HTTP/1.1 over TLS over TCP. Asio's stream, not
-/// Beast's ssl_stream: in Boost 1.81 the latter's operations do not take asio::deferred, which
-/// the coroutines use; every reply is one buffer, so Beast's write coalescing is not missed.
-using TlsStream = boost::asio::ssl::stream<boost::beast::tcp_stream>;
-
-/// A nested call's connection under `tls`: TLS over the pooled connection's own tcp_stream,
-/// which it does not own (so the pool, the watch and closeStream keep working on the TCP layer).
-using UpstreamTlsStream = boost::asio::ssl::stream<boost::beast::tcp_stream&>;
+/// A connection of the `tls` profile, inbound or a nested call's: TLS over a Beast tcp_stream it
+/// does not own, so the connection's book-keeping, its ClientWatch and closeStream keep working
+/// on the TCP layer, and plain and TLS connections share their code up to the bytes. Asio's
+/// stream, not Beast's ssl_stream: in Boost 1.81 the latter's operations do not take
+/// asio::deferred, which the coroutines use; every reply is one buffer, so Beast's write
+/// coalescing is not missed.
+using TlsStream = boost::asio::ssl::stream<boost::beast::tcp_stream&>;
 
 /// The TLS side of a server under the `tls` profile (CONTRACT.md, "TLS"): the server's context,
 /// holding the run's certificate and key (TLS 1.2 at least, ALPN "http/1.1" only), and the

@@ -38,7 +38,7 @@ struct UpstreamConnection {
 
   EventLoop& loop;
   boost::beast::tcp_stream stream;
-  /// Under the `tls` profile: TLS over `stream` (UpstreamTlsStream), to be handshaken after
+  /// Under the `tls` profile: TLS over `stream` (TlsStream), to be handshaken after
   /// the connect; null otherwise. Closing `stream` ends it too.
   std::unique_ptr<boost::asio::ssl::stream<boost::beast::tcp_stream&>> tls;
   boost::beast::flat_buffer buffer;
