@@ -106,8 +106,8 @@ TEST(VerifyPlugin, JsonHoldsEveryRuleChecked) {
   EXPECT_EQ(document["rulesFailed"].GetUint(), 0U);
   EXPECT_EQ(document["rulesSkipped"].GetUint(), 0U);
   ASSERT_TRUE(document["plugin"]["profiles"].IsArray());
-  EXPECT_EQ(document["plugin"]["profiles"].Size(), 4U)
-      << "no-keep-alive, postgres, client-beast and client-curl";
+  EXPECT_EQ(document["plugin"]["profiles"].Size(), 5U)
+      << "no-keep-alive, postgres, client-beast, client-curl and tls";
 }
 
 TEST(VerifyPlugin, APluginTheLoaderRefusesIsNamedWithTheReason) {

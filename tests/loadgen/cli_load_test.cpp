@@ -65,7 +65,7 @@ TEST(CliLoad, HelpGoesToStdout) {
   const auto result = benchd({"load", "--help"});
   EXPECT_EQ(result.exit_code, 0);
   EXPECT_EQ(firstLine(result.out),
-            "usage: benchd load --url http://HOST:PORT --approach NAME [options]");
+            "usage: benchd load --url http[s]://HOST:PORT --approach NAME [options]");
   EXPECT_TRUE(result.err.empty());
 }
 
@@ -78,7 +78,8 @@ TEST(CliLoad, BadArgumentsGiveOneLineAndTheUsage) {
       {{"--url", "http://127.0.0.1:1", "--approach", "a", "--duration", "0"},
        "benchd load: --duration: expected an integer from 1 to 86400, got '0'"},
       {{"--url", "ftp://127.0.0.1:1", "--approach", "a"},
-       "benchd load: --url: expected a URL like http://127.0.0.1:8080, got 'ftp://127.0.0.1:1'"},
+       "benchd load: --url: expected a URL like http://127.0.0.1:8080 or https://127.0.0.1:8443, "
+       "got 'ftp://127.0.0.1:1'"},
       {{"--url", "http://127.0.0.1:1", "--approach", "a", "--frobnicate", "1"},
        "benchd load: unknown option '--frobnicate'"},
       {{"--url", "http://127.0.0.1:1", "--approach", "a", "--threads"},
