@@ -181,4 +181,6 @@ for tool in "${tools[@]}"; do
     "$(awk -v t="$(median "${cpus[tls,${tool}]}")" -v p="$(median "${cpus[plain,${tool}]}")" \
       'BEGIN { printf "%.2f", t / p }')"
 done
-echo "  (req/s: what the worker's core holds; us CPU/request: the generator's own cost)"
+echo "  (us CPU/request is the generator's own cost; req/s is what the worker's core holds only"
+echo "   while the generator stays below one core: a run whose CPU seconds reach its duration"
+echo "   was limited by its generator, and then req/s shows what TLS costs the generator)"
