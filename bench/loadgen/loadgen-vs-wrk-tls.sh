@@ -59,70 +59,9 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -su
   2>"${work}/openssl.err" || bench_die "openssl could not make a certificate: $(cat "${work}/openssl.err")"
 
 # ---- tools ---------------------------------------------------------------------------------
-# Each run_* prints "<requests> <seconds> <cpu seconds>" for one run of its tool.
-timed() {
-  bench_run /usr/bin/time -f '%U %S' -o "${work}/time" taskset -c "${GEN_CPU}" "$@"
-}
-
-cpu_seconds() {
-  awk '{ print $1 + $2 }' "${work}/time"
-}
-
-run_benchd() {
-  local base="$1"
-  timed "${benchd}" load --url "${base}" --approach "${PLUGIN}" --connections "${CONNECTIONS}" \
-    --duration "${DURATION}" --threads 1 --quiet --json >"${work}/benchd.json"
-  python3 - "${work}/benchd.json" "$(cpu_seconds)" <<'EOF'
-import json, sys
-result = json.load(open(sys.argv[1]))
-errors = result["requests"]["errors"]
-if errors:
-    print(f"benchd load reported {errors} errors", file=sys.stderr)
-print(result["requests"]["completed"], result["elapsedSeconds"], sys.argv[2])
-EOF
-}
-
-run_wrk() {
-  local url="$1"
-  timed wrk -t1 -c"${CONNECTIONS}" -d"${DURATION}s" "${url}" >"${work}/wrk.txt"
-  awk -v cpu="$(cpu_seconds)" '
-    / requests in / { requests = $1; seconds = $4; sub(/s,?$/, "", seconds) }
-    /Non-2xx|Socket errors/ { print "wrk: " $0 > "/dev/stderr" }
-    END { print requests, seconds, cpu }' "${work}/wrk.txt"
-}
-
-run_h2load() {
-  local url="$1"
-  timed h2load --h1 -t1 -c"${CONNECTIONS}" -D "${DURATION}" "${url}" >"${work}/h2load.txt"
-  awk -v cpu="$(cpu_seconds)" '
-    /^finished in/ { seconds = $3; sub(/s,$/, "", seconds) }
-    /^requests:/ { succeeded = $8 }
-    END { print succeeded, seconds, cpu }' "${work}/h2load.txt"
-}
-
-declare -A rates cpus
-
-# Runs one tool once on one target and records its req/s and CPU us/request.
-measure_once() {
-  local target="$1" tool="$2" run="$3"
-  shift 3
-  local requests seconds cpu rate micros
-  # Not in $(...): the run must be this shell's, so that a signal stops it (bench_run).
-  "$@" >"${work}/run"
-  read -r requests seconds cpu <"${work}/run"
-  rate="$(awk -v r="${requests}" -v s="${seconds}" 'BEGIN { printf "%.0f", r / s }')"
-  micros="$(awk -v c="${cpu}" -v r="${requests}" 'BEGIN { printf "%.2f", (r > 0 ? c * 1e6 / r : 0) }')"
-  printf '  %-8s %-8s run %d: %9s req/s  %7s us CPU/request  (%s requests, %.1f s CPU)\n' \
-    "${target}" "${tool}" "${run}" "${rate}" "${micros}" "${requests}" "${cpu}"
-  rates["${target},${tool}"]+="${rate} "
-  cpus["${target},${tool}"]+="${micros} "
-  sleep 1
-}
-
-median() {
-  tr ' ' '\n' <<<"$1" | grep -v '^$' | sort -g |
-    awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
-}
+target_width=8
+# shellcheck source=bench/loadgen/generators.sh
+source "${bench_root}/bench/loadgen/generators.sh"
 
 echo "== ${PLUGIN} in clear and over TLS: ${CONNECTIONS} keep-alive connections, ${DURATION} s, one" \
   "generator thread on CPU ${GEN_CPU}, the worker (one thread) on CPU ${TARGET_CPU}, median of ${RUNS}" \
@@ -153,7 +92,7 @@ for target in "${targets[@]}"; do
       case "${tool}" in
         wrk) measure_once "${target}" wrk "${run}" run_wrk "${url}" ;;
         h2load) measure_once "${target}" h2load "${run}" run_h2load "${url}" ;;
-        benchd) measure_once "${target}" benchd "${run}" run_benchd "${base}" ;;
+        benchd) measure_once "${target}" benchd "${run}" run_benchd "${base}" "${PLUGIN}" ;;
       esac
     done
   done
