@@ -1,10 +1,9 @@
 #include "../support/command_runner.hpp"
+#include "temp_dir.hpp"
 
 #include <benchd/tls/tls_identity.hpp>
 
 #include <gtest/gtest.h>
-
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -23,22 +22,14 @@ using benchd::tls::writeIdentity;
 
 class TlsIdentityFiles : public ::testing::Test {
  protected:
-  void SetUp() override {
-    folder_ = fs::temp_directory_path() /
-              ("benchd-tls-" + std::to_string(::getpid()) + "-" +
-               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(folder_);
-    fs::create_directories(folder_);
-  }
-  void TearDown() override { fs::remove_all(folder_); }
-
   [[nodiscard]] std::string openssl(const std::vector<std::string>& arguments) const {
     const auto result = runCommand("/usr/bin/openssl", arguments);
     EXPECT_EQ(result.exit_code, 0) << result.err;
     return result.out;
   }
 
-  fs::path folder_;
+  benchd::testing::TempDir dir_;
+  const fs::path& folder_ = dir_.path();
 };
 
 IdentityRequest loopbackRequest() {

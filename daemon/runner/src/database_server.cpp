@@ -1,3 +1,4 @@
+#include <benchd/common/temp_folder.hpp>
 #include <benchd/postgres/cluster_error.hpp>
 #include <benchd/postgres/conninfo.hpp>
 #include <benchd/postgres/movie_database.hpp>
@@ -27,12 +28,7 @@ namespace {
 /// path (108 bytes at most) and searchable by the postgres user, which a results folder under
 /// /root is not.
 fs::path makeClusterFolder() {
-  std::string pattern = (fs::temp_directory_path() / "benchd-postgres-XXXXXX").string();
-  if (::mkdtemp(pattern.data()) == nullptr) {
-    throw std::system_error(errno, std::generic_category(),
-                            "cannot create a folder for the PostgreSQL cluster");
-  }
-  return pattern;
+  return common::makePrivateTempFolder("benchd-postgres-", "the PostgreSQL cluster");
 }
 
 /// A schema name of benchd's own on a shared server: unique per run.

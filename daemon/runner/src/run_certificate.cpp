@@ -1,23 +1,12 @@
 #include "run_certificate.hpp"
 
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
-#include <string>
+#include <benchd/common/temp_folder.hpp>
+
 #include <system_error>
 
 namespace benchd::runner {
 
 namespace {
-
-std::filesystem::path makePrivateFolder() {
-  std::string pattern = (std::filesystem::temp_directory_path() / "benchd-tls-XXXXXX").string();
-  if (::mkdtemp(pattern.data()) == nullptr)
-    throw std::system_error(errno, std::generic_category(),
-                            "cannot make a folder for the run's TLS certificate in " +
-                                std::filesystem::temp_directory_path().string());
-  return pattern;
-}
 
 tls::IdentityFiles makeIdentity(const std::filesystem::path& folder) {
   tls::IdentityRequest request;
@@ -29,7 +18,8 @@ tls::IdentityFiles makeIdentity(const std::filesystem::path& folder) {
 
 }  // namespace
 
-RunCertificate::RunCertificate() : folder_(makePrivateFolder()) {
+RunCertificate::RunCertificate()
+    : folder_(common::makePrivateTempFolder("benchd-tls-", "the run's TLS certificate")) {
   try {
     files_ = makeIdentity(folder_);
   } catch (...) {
