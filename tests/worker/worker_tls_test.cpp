@@ -102,6 +102,13 @@ TEST_P(WorkerTls, AVerifyingClientGetsEveryAnswerNestedCallsIncluded) {
   EXPECT_EQ(movies.out.substr(movies.out.size() - 4), " 200");
 }
 
+TEST_P(WorkerTls, AlpnChoosesHttp11EvenWhenTheClientOffersH2) {
+  // curl --http2 offers "h2" and "http/1.1"; the server speaks HTTP/1.1 only and must say so.
+  const auto answered = curl("health", {"--http2", "-o", "/dev/null", "-w", "%{http_version}"});
+  EXPECT_EQ(answered.exit_code, 0) << answered.err;
+  EXPECT_EQ(answered.out, "1.1") << "the last -w wins: the HTTP version only";
+}
+
 TEST_P(WorkerTls, PlainHttpToTheTlsPortFailsAndTheServerGoesOn) {
   const auto plain = runCommand(
       "/usr/bin/curl",
@@ -177,6 +184,17 @@ TEST(WorkerTlsRefusal, AKeyThatIsNotTheCertificatesIsRefusedNamingIt) {
   EXPECT_EQ(missing.waitExit(std::chrono::seconds(20)), 2) << missing.stderrText();
   EXPECT_NE(missing.stderrText().find("cannot load the certificate"), std::string::npos)
       << missing.stderrText();
+}
+
+TEST(WorkerTlsRefusal, TlsWithTheCurlClientIsRefusedSayingWhy) {
+  const TempDir dir;
+  const auto files = loopbackIdentity(dir.path());
+  WorkerProcess worker({"--plugin", pluginPath("coroutines-asio"), "--port", "0", "--profile",
+                        "tls", "--profile", "client-curl", "--tls-cert", files.certificate.string(),
+                        "--tls-key", files.private_key.string()});
+  EXPECT_EQ(worker.waitExit(std::chrono::seconds(20)), 2) << worker.stderrText();
+  EXPECT_NE(worker.stderrText().find("tls with client-curl is not implemented"), std::string::npos)
+      << worker.stderrText();
 }
 
 TEST(WorkerTlsRefusal, APluginThatDoesNotListTlsIsRefused) {
