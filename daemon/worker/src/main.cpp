@@ -250,12 +250,11 @@ int runWorker(int argc, char** argv) {
   for (const std::string& profile : options.profiles) {
     // TLS files reach a plugin through 2.2's config fields: an older plugin cannot have them,
     // whatever it lists.
-    if (profile == benchd::microservice::kTlsProfile && plugin.info.abi_minor < 2) {
-      return fail(kExitPluginRefused, "plugin " + plugin.info.name + " (ABI " +
-                                          std::to_string(plugin.info.abi_major) + "." +
-                                          std::to_string(plugin.info.abi_minor) +
-                                          ") cannot serve tls: its certificate arrives through "
-                                          "ABI 2.2's config");
+    if (benchd::microservice::needsCertificate(profile) && plugin.info.abi_minor < 2) {
+      return fail(kExitPluginRefused,
+                  "plugin " + plugin.info.name + " (ABI " + std::to_string(plugin.info.abi_major) +
+                      "." + std::to_string(plugin.info.abi_minor) + ") cannot serve " + profile +
+                      ": its certificate arrives through ABI 2.2's config");
     }
     if (!plugin.info.implementsProfile(profile)) {
       return fail(kExitPluginRefused, "plugin " + plugin.info.name + " does not implement " +

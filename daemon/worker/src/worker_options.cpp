@@ -26,7 +26,7 @@ std::string workerUsage() {
          "  --threads K             event loops / base threads (default: hardware concurrency)\n"
          "  --profile P             server profile: no-cache, read-write, no-keep-alive, "
          "postgres,\n"
-         "                          tls, client-* (repeatable)\n"
+         "                          tls, h2, h2c, client-* (repeatable)\n"
          "  --option KEY=VALUE      plugin-specific setting (repeatable); keys starting with\n"
          "                          'benchd.' are the host's, never the plugin's:\n"
          "                          benchd.cpu_cost_ns=N spends N ns of CPU (0 to\n"
@@ -39,8 +39,8 @@ std::string workerUsage() {
          "  --postgres CONNINFO     the movie database of a --profile postgres row (a libpq\n"
          "                          connection string, e.g. \"host=/run/x dbname=movies\")\n"
          "  --db-pool N             database sessions the plugin may open (default 16)\n"
-         "  --tls-cert FILE         the PEM certificate of a --profile tls row\n"
-         "  --tls-key FILE          its PEM private key (both are required with tls)\n"
+         "  --tls-cert FILE         the PEM certificate of a --profile tls or h2 row\n"
+         "  --tls-key FILE          its PEM private key (both are required with tls and h2)\n"
          "  --stats-interval-ms N   stats period (default 1000)\n"
          "  --stop-timeout-ms N     how long a graceful stop waits for requests in flight "
          "(default 10000)\n"
@@ -89,11 +89,12 @@ WorkerOptions parseWorkerOptions(int argc, const char* const* argv) {
       if (value.empty())
         throw UsageError("--profile: empty profile name");
       // An unknown profile must not be ignored: the run would measure something else.
-      const auto& known = benchd::microservice::kImplementedProfiles;
-      if (std::find(known.begin(), known.end(), value) == known.end()) {
+      if (!benchd::microservice::servable(value)) {
         std::string names;
-        for (const std::string_view name : known)
+        for (const std::string_view name : benchd::microservice::kImplementedProfiles)
           names += (names.empty() ? "" : ", ") + std::string(name);
+        for (const std::string_view name : benchd::microservice::kHttp2Profiles)
+          names += ", " + std::string(name);
         throw UsageError("--profile: unknown profile '" + std::string(value) +
                          "' (known: " + names + ")");
       }
@@ -161,14 +162,15 @@ WorkerOptions parseWorkerOptions(int argc, const char* const* argv) {
     throw UsageError("--profile postgres needs --postgres CONNINFO (the movie database)");
   if (!postgres_row && !options.postgres.empty())
     throw UsageError("--postgres is only for a row with --profile postgres");
-  const bool tls_row = std::find(options.profiles.begin(), options.profiles.end(),
-                                 benchd::microservice::kTlsProfile) != options.profiles.end();
+  const auto encrypted = std::find_if(options.profiles.begin(), options.profiles.end(),
+                                      benchd::microservice::needsCertificate);
   const bool tls_files =
       !options.tls_certificate_file.empty() || !options.tls_private_key_file.empty();
-  if (tls_row && (options.tls_certificate_file.empty() || options.tls_private_key_file.empty()))
-    throw UsageError("--profile tls needs --tls-cert FILE and --tls-key FILE");
-  if (!tls_row && tls_files)
-    throw UsageError("--tls-cert and --tls-key are only for a row with --profile tls");
+  if (encrypted != options.profiles.end() &&
+      (options.tls_certificate_file.empty() || options.tls_private_key_file.empty()))
+    throw UsageError("--profile " + *encrypted + " needs --tls-cert FILE and --tls-key FILE");
+  if (encrypted == options.profiles.end() && tls_files)
+    throw UsageError("--tls-cert and --tls-key are only for a row with --profile tls or h2");
   if (options.threads == 0)
     options.threads = std::max(1U, std::thread::hardware_concurrency());
   return options;

@@ -14,8 +14,8 @@ using boost::system::error_code;
 /// Shared with the pending wait's handler, which may run after the watch is gone: `active`
 /// tells it whether anyone still listens.
 struct ClientWatch::State {
-  tcp::socket* socket;
-  TlsStream* tls;  ///< null on a plain connection
+  tcp::socket* socket;  ///< null in the watch of an HTTP/2 stream (StreamDeparture)
+  TlsStream* tls;       ///< null on a plain connection
   boost::beast::flat_buffer* buffer;
   bool active = true;
   bool gone = false;
@@ -111,9 +111,19 @@ ClientWatch::ClientWatch(boost::beast::tcp_stream& stream, boost::beast::flat_bu
 ClientWatch::ClientWatch(TlsStream& stream, boost::beast::flat_buffer& buffer)
     : ClientWatch(InboundStream{&boost::beast::get_lowest_layer(stream), &stream}, buffer) {}
 
-ClientWatch::ClientWatch(InboundStream stream, boost::beast::flat_buffer& buffer)
-    : state_(std::make_shared<State>(
-          State{&stream.tcp->socket(), stream.tls, &buffer, true, false, {}})) {
+ClientWatch::ClientWatch(InboundStream stream, boost::beast::flat_buffer& buffer) {
+  if (stream.h2_stream != nullptr) {
+    // The connection's reader watches the socket for all its streams and tells this one.
+    state_ = std::make_shared<State>(State{nullptr, nullptr, &buffer, true, false, {}});
+    if (stream.h2_stream->departed()) {
+      markGone(state_);
+    } else {
+      stream.h2_stream->watch_ = state_;
+    }
+    return;
+  }
+  state_ =
+      std::make_shared<State>(State{&stream.tcp->socket(), stream.tls, &buffer, true, false, {}});
   if (stream.tls != nullptr) {
     error_code error;
     state_->socket->non_blocking(true, error);
@@ -131,6 +141,8 @@ ClientWatch::~ClientWatch() {
     return;
   state_->active = false;
   state_->cancel = nullptr;
+  if (state_->socket == nullptr)
+    return;  // an HTTP/2 stream's watch waits on nothing
   error_code ignored;
   state_->socket->cancel(ignored);
 }
@@ -146,6 +158,12 @@ ClientWatch::Interruption ClientWatch::interruptWith(std::function<void()> cance
     state_->cancel = std::move(cancel);
   }
   return Interruption(state_);
+}
+
+void StreamDeparture::depart() {
+  departed_ = true;
+  if (const std::shared_ptr<ClientWatch::State> state = watch_.lock(); state && state->active)
+    markGone(state);
 }
 
 ClientWatch::Interruption::~Interruption() {

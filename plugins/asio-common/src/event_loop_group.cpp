@@ -63,6 +63,7 @@ EventLoop::EventLoop(EventLoopGroup& owner, std::size_t loop_index)
 EventLoopGroup::EventLoopGroup(sdk::ServerSettings settings, const benchd_host_api* host)
     : settings_(std::move(settings)),
       no_keep_alive_(settings_.hasProfile("no-keep-alive")),
+      h2c_(settings_.hasProfile("h2c")),
       header_deadline_(sdk::headerDeadline(settings_)),
       upstream_response_margin_(sdk::upstreamResponseMargin(settings_)),
       upstream_idle_timeout_(sdk::upstreamIdleTimeout(settings_)) {
@@ -72,8 +73,13 @@ EventLoopGroup::EventLoopGroup(sdk::ServerSettings settings, const benchd_host_a
   tls_ = makeTlsContexts(settings_);
   if (tls_ && settings_.hasProfile(kCurlClientProfile))
     throw sdk::PluginError(BENCHD_ERR_INVALID_ARGUMENT,
-                           "tls with client-curl is not implemented: the nested call's libcurl "
-                           "client speaks plain HTTP (use client-beast or no client profile)");
+                           std::string(settings_.hasProfile("tls") ? "tls" : "h2") +
+                               " with client-curl is not implemented: the nested call's libcurl "
+                               "client speaks plain HTTP (use client-beast or no client profile)");
+  if (no_keep_alive_ && (settings_.hasProfile("h2") || h2c_))
+    throw sdk::PluginError(BENCHD_ERR_INVALID_ARGUMENT,
+                           "no-keep-alive with h2 or h2c is not implemented: an HTTP/2 "
+                           "connection carries many requests by design");
   for (std::size_t i = 0; i < settings_.threads; ++i) {
     loops_.push_back(std::make_unique<EventLoop>(*this, i));
   }

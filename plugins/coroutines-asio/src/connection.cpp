@@ -1,18 +1,19 @@
 #include "connection.hpp"
 
 #include "completion_token.hpp"
+#include "http2_connection.hpp"
 #include "live_task.hpp"
+#include "reply_write.hpp"
 #include "request_handler.hpp"
 
 #include <benchd/asio_common/buffered_request.hpp>
 #include <benchd/asio_common/client_watch.hpp>
 #include <benchd/asio_common/connection_tracking.hpp>
-#include <benchd/asio_common/immediate_write.hpp>
 #include <benchd/asio_common/response_bytes.hpp>
 #include <benchd/asio_common/tls_contexts.hpp>
+#include <benchd/h2_session/client_preface.hpp>
 #include <benchd/sdk/limits.hpp>
 
-#include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/read_size.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
@@ -90,26 +91,20 @@ asio::awaitable<error_code> readRequest(Stream* stream, beast::flat_buffer* buff
   co_return body_error;
 }
 
-/// Writes a reply: what the socket takes at once directly, the rest with async_write. Under
-/// TLS all of it goes through the TLS stream (a direct write would skip the encryption).
-asio::awaitable<error_code> writeReply(beast::tcp_stream* stream, const std::string* response) {
-  error_code write_error;
-  const std::size_t written =
-      asio_common::writeWithoutWaiting(stream->socket(), asio::buffer(*response), write_error);
-  if (!write_error && written < response->size()) {
+/// Under `h2c`: reads a new connection's first bytes into `buffer` until they tell HTTP/2's
+/// client preface from an HTTP/1.1 request (or the connection ends: then HTTP/1.1's reader
+/// sees its end), waiting as long as for a first request.
+asio::awaitable<bool> readsClientPreface(beast::tcp_stream* stream, beast::flat_buffer* buffer) {
+  for (;;) {
     stream->expires_after(sdk::kIoTimeout);
-    auto [error, rest] =
-        co_await asio::async_write(*stream, asio::buffer(*response) + written, kNoThrow);
-    write_error = error;
+    auto [error, bytes] = co_await stream->async_read_some(
+        buffer->prepare(beast::read_size(*buffer, 65536)), kNoThrow);
+    buffer->commit(bytes);
+    const auto match = h2_session::matchClientPreface(
+        {static_cast<const char*>(buffer->data().data()), buffer->size()});
+    if (match != h2_session::PrefaceMatch::kPartial || error)
+      co_return match == h2_session::PrefaceMatch::kHttp2;
   }
-  co_return write_error;
-}
-
-asio::awaitable<error_code> writeReply(asio_common::TlsStream* stream,
-                                       const std::string* response) {
-  beast::get_lowest_layer(*stream).expires_after(sdk::kIoTimeout);
-  auto [error, written] = co_await asio::async_write(*stream, asio::buffer(*response), kNoThrow);
-  co_return error;
 }
 
 asio_common::InboundStream inboundOf(beast::tcp_stream* stream) {
@@ -142,7 +137,9 @@ asio::awaitable<void> serveRequests(asio_common::EventLoop* loop, const sdk::Hos
     if (read_error) {
       reply = asio_common::readErrorReply(read_error);
     } else {
-      auto handled = co_await handleRequest(loop, host, &parser.get(), inboundOf(stream), buffer);
+      const auto& message = parser.get();
+      auto handled = co_await handleRequest(loop, host, message.method_string(), message.target(),
+                                            &message.body(), inboundOf(stream), buffer);
       if (!handled)
         break;  // the client left while its request waited: nobody to answer
       reply = std::move(*handled);
@@ -180,13 +177,26 @@ asio::awaitable<void> serveConnection(asio_common::EventLoop* loop, const sdk::H
     auto [handshake_error] =
         co_await stream.async_handshake(asio::ssl::stream_base::server, kNoThrow);
     registration.setIdle(false);
-    if (!handshake_error)
+    if (!handshake_error && tls->offers_h2 && asio_common::negotiatedHttp2(stream)) {
+      co_await serveHttp2(loop, host, &stream, &buffer, &registration);
+    } else if (!handshake_error) {
       co_await serveRequests(loop, host, &stream, &buffer, &registration);
+    }
     asio_common::closeStream(tcp);
     co_return;
   }
   beast::tcp_stream stream(std::move(socket));
   ConnectionRegistration registration(*loop, stream);
+  if (loop->group.priorKnowledgeHttp2()) {
+    registration.setIdle(true);
+    const bool http2 = co_await readsClientPreface(&stream, &buffer);
+    registration.setIdle(false);
+    if (http2) {
+      co_await serveHttp2(loop, host, &stream, &buffer, &registration);
+      asio_common::closeStream(stream);
+      co_return;
+    }
+  }
   co_await serveRequests(loop, host, &stream, &buffer, &registration);
   asio_common::closeStream(stream);
 }

@@ -12,10 +12,11 @@ constexpr benchd::sdk::PluginFacts kFacts = {
     .version = "0.1.0",
     .description =
         "C++20 coroutines (co_await, asio::awaitable) on Boost.Asio/Beast: awaitable "
-        "timers and a pooled keep-alive client, one event loop per thread",
+        "timers and a pooled keep-alive client, one event loop per thread; under h2 and h2c "
+        "a read-loop coroutine per connection and one coroutine per request stream",
     .concurrency_model = BENCHD_MODEL_COROUTINES,
-    .io_stack = "Boost.Asio 1.81 + Beast, C++20 coroutines",
-    .implemented_profiles = benchd::asio_common::kEventLoopTlsProfiles,
+    .io_stack = "Boost.Asio 1.81 + Beast, C++20 coroutines; HTTP/2 on libnghttp2",
+    .implemented_profiles = benchd::asio_common::kEventLoopHttp2Profiles,
 };
 
 }  // namespace

@@ -14,11 +14,10 @@ namespace benchd::coroutines_asio {
 namespace asio = boost::asio;
 
 asio::awaitable<std::optional<sdk::Reply>> handleRequest(
-    asio_common::EventLoop* loop, const sdk::Host* host,
-    const boost::beast::http::request<boost::beast::http::string_body>* message,
-    asio_common::InboundStream stream, boost::beast::flat_buffer* buffer) {
-  auto classified =
-      sdk::classifyRequest(message->method_string(), message->target(), kApproachName);
+    asio_common::EventLoop* loop, const sdk::Host* host, std::string_view method,
+    std::string_view target, const std::string* body, asio_common::InboundStream stream,
+    boost::beast::flat_buffer* buffer) {
+  auto classified = sdk::classifyRequest(method, target, kApproachName);
   if (auto* reply = std::get_if<sdk::Reply>(&classified))
     co_return std::move(*reply);
   const sdk::ServiceRequest request = std::move(std::get<sdk::ServiceRequest>(classified));
@@ -48,11 +47,10 @@ asio::awaitable<std::optional<sdk::Reply>> handleRequest(
   }
   if (asio_common::DatabasePool* database = loop->group.database();
       database != nullptr && sdk::usesDatabase(request)) {
-    auto [reply] =
-        co_await database->asyncRun(loop->io.get_executor(), request, message->body(), kNoThrow);
+    auto [reply] = co_await database->asyncRun(loop->io.get_executor(), request, *body, kNoThrow);
     co_return std::move(reply);
   }
-  co_return host->answer(request, message->body());
+  co_return host->answer(request, *body);
 }
 
 }  // namespace benchd::coroutines_asio

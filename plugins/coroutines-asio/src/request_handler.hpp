@@ -7,25 +7,24 @@
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
-#include <boost/beast/http/message.hpp>
-#include <boost/beast/http/string_body.hpp>
 
 #include <optional>
+#include <string>
+#include <string_view>
 
 namespace benchd::coroutines_asio {
 
 inline constexpr const char* kApproachName = "coroutines-asio";
 
-/// Produces the reply to one parsed request: validates it, makes the nested call or waits
-/// the delay, then asks the host for the answer. While it waits it watches the client's
-/// connection (`stream`, plain or TLS, reading ahead into `buffer`: asio_common::ClientWatch)
-/// and returns
-/// nothing, at once, when the client leaves. The pointees live in the awaiting caller's frame
-/// and outlive this coroutine.
+/// Produces the reply to one request (an HTTP/1.1 message or an HTTP/2 stream): validates
+/// it, makes the nested call or waits the delay, then asks the host for the answer. While it
+/// waits it watches the client (`stream`: a connection, plain or TLS, reading ahead into
+/// `buffer`, or an HTTP/2 stream's departure; asio_common::ClientWatch) and returns nothing,
+/// at once, when the client leaves. What the views and pointers name lives in the awaiting
+/// caller's frame and outlives this coroutine.
 boost::asio::awaitable<std::optional<sdk::Reply>> handleRequest(
-    asio_common::EventLoop* loop, const sdk::Host* host,
-    const boost::beast::http::request<boost::beast::http::string_body>* message,
-    asio_common::InboundStream stream, boost::beast::flat_buffer* buffer);
+    asio_common::EventLoop* loop, const sdk::Host* host, std::string_view method,
+    std::string_view target, const std::string* body, asio_common::InboundStream stream,
+    boost::beast::flat_buffer* buffer);
 
 }  // namespace benchd::coroutines_asio

@@ -24,6 +24,20 @@ inline constexpr std::array<std::string_view, 9> kImplementedProfiles = {
     "no-cache",     "no-keep-alive", "read-write",  "postgres",      "tls",
     "client-beast", "client-curl",   "client-poco", "client-httplib"};
 
+/// The HTTP/2 profiles: `h2` (HTTP/2 over TLS, chosen by ALPN; a certificate as for `tls`) and
+/// `h2c` (HTTP/2 with prior knowledge, beside HTTP/1.1 on the same port). Workers serve them
+/// for the plugins that list them; `benchd run` does not drive them yet, because its load
+/// generator speaks HTTP/1.1 only, so they are not in kImplementedProfiles.
+inline constexpr std::array<std::string_view, 2> kHttp2Profiles = {"h2", "h2c"};
+
+/// The profiles a worker serves: kImplementedProfiles and kHttp2Profiles.
+[[nodiscard]] bool servable(std::string_view profile);
+
+/// Whether `profile` needs the worker's TLS certificate and key: `tls` and `h2`.
+[[nodiscard]] constexpr bool needsCertificate(std::string_view profile) {
+  return profile == "tls" || profile == "h2";
+}
+
 /// The original study's Java HTTP clients (its scenarios-clients.csv); benchd answers their
 /// question with kClientProfiles.
 inline constexpr std::array<std::string_view, 3> kOriginalJavaClientProfiles = {

@@ -21,11 +21,15 @@ namespace benchd::asio_common {
 /// far more than any pipelining client sends ahead and bounds the memory a client can park.
 inline constexpr std::size_t kMaxReadAhead = std::size_t{64} * 1024;
 
+class StreamDeparture;
+
 /// Where a request arrived: its connection's TCP stream and, under the `tls` profile, the TLS
-/// stream over it (null otherwise).
+/// stream over it (null otherwise); or, for a stream of an HTTP/2 connection, that stream's
+/// departure signal (then `tcp` and `tls` are unused: the connection's reader owns the socket).
 struct InboundStream {
   boost::beast::tcp_stream* tcp = nullptr;
   boost::asio::ssl::stream<boost::beast::tcp_stream&>* tls = nullptr;
+  StreamDeparture* h2_stream = nullptr;
 };
 
 /// Watches an inbound connection while its request waits (the delay, the nested call), so a
@@ -48,7 +52,8 @@ class ClientWatch {
   /// writeWithoutWaiting does), so the watch reads what TLS has without waiting for more.
   ClientWatch(boost::asio::ssl::stream<boost::beast::tcp_stream&>& stream,
               boost::beast::flat_buffer& buffer);
-  /// Either of the above, as `stream` says.
+  /// Either of the above, as `stream` says; or, for an HTTP/2 stream, a watch on its
+  /// StreamDeparture, which reads nothing (`buffer` is then unused).
   ClientWatch(InboundStream stream, boost::beast::flat_buffer& buffer);
   /// Stops watching; a departure after this goes unnoticed.
   ~ClientWatch();
@@ -80,6 +85,21 @@ class ClientWatch::Interruption {
 
  private:
   std::shared_ptr<State> state_;
+};
+
+/// The end of one stream of an HTTP/2 connection, as the connection's reader learns it (the
+/// client reset the stream, or the connection ended), told to the ClientWatch of the stream's
+/// waiting request. Contract: loop thread only; lives as long as the stream's request does.
+class StreamDeparture {
+ public:
+  /// The stream's client is gone: the watch, if any, runs its interruption.
+  void depart();
+  [[nodiscard]] bool departed() const noexcept { return departed_; }
+
+ private:
+  friend class ClientWatch;
+  bool departed_ = false;
+  std::weak_ptr<ClientWatch::State> watch_;
 };
 
 }  // namespace benchd::asio_common

@@ -37,6 +37,11 @@ inline constexpr const char* kEventLoopProfiles[] = {"no-keep-alive", "postgres"
 /// kEventLoopProfiles and `tls` (HTTP/1.1 over TLS: TlsContexts), for the plugins that serve it.
 inline constexpr const char* kEventLoopTlsProfiles[] = {"no-keep-alive", "postgres", "client-beast",
                                                         kCurlClientProfile, "tls"};
+/// kEventLoopTlsProfiles and HTTP/2 (h2_session::ServerSession): `h2` (over TLS, chosen by
+/// ALPN) and `h2c` (prior knowledge, beside HTTP/1.1 on the same port), for the plugins that
+/// serve them.
+inline constexpr const char* kEventLoopHttp2Profiles[] = {
+    "no-keep-alive", "postgres", "client-beast", kCurlClientProfile, "tls", "h2", "h2c"};
 
 /// Whether a failed accept ran out of descriptors or kernel memory (EMFILE, ENFILE, ENOBUFS,
 /// ENOMEM): then accepting again at once fails again at once, and the listener waits
@@ -165,8 +170,12 @@ class EventLoopGroup {
   /// The database sessions every loop shares under the `postgres` profile; null otherwise.
   [[nodiscard]] DatabasePool* database() noexcept { return database_.get(); }
 
-  /// The TLS contexts under the `tls` profile; null otherwise. Read-only once built.
+  /// The TLS contexts under the `tls` and `h2` profiles; null otherwise. Read-only once built.
   [[nodiscard]] TlsContexts* tls() const noexcept { return tls_.get(); }
+
+  /// Under `h2c`: a plain connection whose first bytes are HTTP/2's client preface speaks
+  /// HTTP/2 (h2_session::matchClientPreface), any other HTTP/1.1.
+  [[nodiscard]] bool priorKnowledgeHttp2() const noexcept { return h2c_; }
 
  private:
   void acceptNext();
@@ -179,6 +188,7 @@ class EventLoopGroup {
 
   sdk::ServerSettings settings_;
   bool no_keep_alive_;
+  bool h2c_;
   std::chrono::milliseconds header_deadline_;
   std::chrono::milliseconds upstream_response_margin_;
   std::chrono::milliseconds upstream_idle_timeout_;

@@ -18,19 +18,25 @@ namespace benchd::asio_common {
 /// coalescing is not missed.
 using TlsStream = boost::asio::ssl::stream<boost::beast::tcp_stream&>;
 
-/// The TLS side of a server under the `tls` profile (CONTRACT.md, "TLS"): the server's context,
-/// holding the run's certificate and key (TLS 1.2 at least, ALPN "http/1.1" only), and the
-/// client context of the nested calls, which go to this same server and so verify nothing.
+/// The TLS side of a server under the `tls` or `h2` profile (CONTRACT.md, "TLS", "HTTP/2"): the
+/// server's context, holding the run's certificate and key (TLS 1.2 at least; ALPN chooses "h2"
+/// under `h2` when the client offers it, else "http/1.1"), and the client context of the nested
+/// calls, which go to this same server over HTTP/1.1 and so verify nothing.
 /// Built once in the host thread before the loops start; read-only afterwards, so every loop
 /// may make streams from it concurrently.
 struct TlsContexts {
   boost::asio::ssl::context server{boost::asio::ssl::context::tls_server};
   boost::asio::ssl::context client{boost::asio::ssl::context::tls_client};
+  /// Whether the server offers "h2" in ALPN (the `h2` profile).
+  bool offers_h2 = false;
 };
 
-/// The contexts for `settings`, or null when it has no `tls` profile. Throws sdk::PluginError
-/// (BENCHD_ERR_INVALID_ARGUMENT) naming the file when the certificate or the key cannot be
-/// loaded or do not match.
+/// The contexts for `settings`, or null when it has neither the `tls` nor the `h2` profile. Throws
+/// sdk::PluginError (BENCHD_ERR_INVALID_ARGUMENT) naming the file when the certificate or the key
+/// cannot be loaded or do not match.
 [[nodiscard]] std::unique_ptr<TlsContexts> makeTlsContexts(const sdk::ServerSettings& settings);
+
+/// Whether ALPN chose "h2" for `stream`, after its handshake.
+[[nodiscard]] bool negotiatedHttp2(TlsStream& stream);
 
 }  // namespace benchd::asio_common

@@ -68,7 +68,7 @@ struct ServerSettings {
   unsigned threads = 1;
   std::vector<std::string> profiles;
   std::map<std::string, std::string, std::less<>> options;
-  /// 2.2: the PEM files of the `tls` profile; empty without it (plugin.h).
+  /// 2.2: the PEM files of the `tls` and `h2` profiles; empty without them (plugin.h).
   std::string tls_certificate_file;
   std::string tls_private_key_file;
 
@@ -91,7 +91,7 @@ struct ServerSettings {
   /// options by their struct_size. Throws PluginError (BENCHD_ERR_INVALID_ARGUMENT) for a
   /// missing or too small config, zero threads, NULL arrays or entries, option entries of
   /// differing or too small struct_size, an option key not in `known_options`, or the `tls`
-  /// profile without both of its files.
+  /// or `h2` profile without both of its files.
   static ServerSettings from(const benchd_server_config* config,
                              std::span<const std::string_view> known_options = {}) {
     if (config == nullptr || config->struct_size < kConfigSize) {
@@ -125,11 +125,13 @@ struct ServerSettings {
       if (config->tls_private_key_file != nullptr)
         settings.tls_private_key_file = config->tls_private_key_file;
     }
-    if (settings.hasProfile("tls") &&
-        (settings.tls_certificate_file.empty() || settings.tls_private_key_file.empty())) {
-      throw PluginError(BENCHD_ERR_INVALID_ARGUMENT,
-                        "server config: the tls profile needs tls_certificate_file and "
-                        "tls_private_key_file");
+    for (const char* encrypted : {"tls", "h2"}) {
+      if (settings.hasProfile(encrypted) &&
+          (settings.tls_certificate_file.empty() || settings.tls_private_key_file.empty())) {
+        throw PluginError(BENCHD_ERR_INVALID_ARGUMENT,
+                          std::string("server config: the ") + encrypted +
+                              " profile needs tls_certificate_file and tls_private_key_file");
+      }
     }
     if (config->option_count == 0)
       return settings;
