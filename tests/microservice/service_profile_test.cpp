@@ -43,6 +43,22 @@ TEST(ServiceProfileNames, WhatARunCanDriveIsWhatIsImplemented) {
   EXPECT_FALSE(runnable("rest-client-jdk"));
 }
 
+TEST(ServiceProfileNames, Http2IsServedByWorkersButNotYetDrivenByRuns) {
+  for (const std::string_view profile : kHttp2Profiles) {
+    EXPECT_TRUE(servable(profile)) << profile;
+    EXPECT_FALSE(runnable(profile)) << profile;
+    const std::string reason = unsupportedProfileReason(profile);
+    EXPECT_NE(reason.find("benchd run's load generator does not speak HTTP/2 yet"),
+              std::string::npos)
+        << reason;
+  }
+  EXPECT_TRUE(servable("tls"));
+  EXPECT_FALSE(servable("h3"));
+  EXPECT_TRUE(needsCertificate("tls"));
+  EXPECT_TRUE(needsCertificate("h2"));
+  EXPECT_FALSE(needsCertificate("h2c"));
+}
+
 TEST(ServiceProfileNames, ClientProfilesLeaveTheCoreAsItIs) {
   const std::vector<std::string> names = {"client-curl", "no-cache"};
   const ServiceProfile profile = ServiceProfile::fromNames(names);

@@ -91,7 +91,7 @@ TEST(WorkerArguments, UnknownProfileIsAUsageError) {
   expectRefusal(
       runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", "0", "--profile", "mysql"}), 2,
       "--profile: unknown profile 'mysql' (known: no-cache, no-keep-alive, read-write, "
-      "postgres, tls, client-beast, client-curl, client-poco, client-httplib)");
+      "postgres, tls, client-beast, client-curl, client-poco, client-httplib, h2, h2c)");
 }
 
 TEST(WorkerArguments, PostgresProfileNeedsTheDatabaseAndTheDatabaseNeedsTheProfile) {
