@@ -18,6 +18,11 @@ std::string loadUsage() {
          "  --workload NAME|FILE      workload name from the scenarios directory, or a .json file\n"
          "                            (default get-time)\n"
          "  --connections N           connections (VUs / arrival pool) (default 64)\n"
+         "  --http2                   speak HTTP/2: h2 (ALPN) to an https URL, h2c (prior\n"
+         "                            knowledge) to an http one (default HTTP/1.1)\n"
+         "  --streams M               HTTP/2's concurrent streams per connection (h2load -m):\n"
+         "                            every connection carries M VUs / arrival slots\n"
+         "                            (default 1; more needs --http2)\n"
          "  --duration S              test phase seconds (default 10)\n"
          "  --requests N              end the test phase once N requests have ended, answered\n"
          "                            or failed (h2load -n); --duration, if given, still limits\n"
@@ -57,6 +62,10 @@ LoadOptions parseLoadOptions(std::span<const std::string_view> arguments) {
       options.quiet = true;
       continue;
     }
+    if (option == "--http2") {
+      options.http2 = true;
+      continue;
+    }
     if (!option.starts_with("--")) {
       throw common::UsageError("unexpected argument '" + std::string(option) + "'");
     }
@@ -81,6 +90,8 @@ LoadOptions parseLoadOptions(std::span<const std::string_view> arguments) {
       options.workload = value;
     } else if (option == "--connections") {
       options.connections = parseIntegerOption<std::uint32_t>(option, value, 1, 1'000'000);
+    } else if (option == "--streams") {
+      options.streams = parseIntegerOption<std::uint32_t>(option, value, 1, 1000);
     } else if (option == "--duration") {
       options.duration_seconds =
           parseIntegerOption<std::uint32_t>(option, value, 1, scenario::kMaxPhaseSeconds);
@@ -125,6 +136,10 @@ LoadOptions parseLoadOptions(std::span<const std::string_view> arguments) {
   }
   if (options.approach.empty()) {
     throw common::UsageError("--approach is required");
+  }
+  if (options.streams > 1 && !options.http2) {
+    throw common::UsageError("--streams: " + std::to_string(options.streams) +
+                             " streams per connection need --http2 (HTTP/1.1 has no streams)");
   }
   if (options.requests && !duration_given) {
     options.duration_seconds = scenario::kMaxPhaseSeconds;

@@ -18,6 +18,8 @@ struct LoadOptions {
   std::string approach;               ///< --approach (required): {approach} in paths
   std::string workload = "get-time";  ///< --workload NAME | FILE.json
   std::uint32_t connections = 64;     ///< --connections
+  bool http2 = false;                 ///< --http2: h2 over an https URL, h2c over http
+  std::uint32_t streams = 1;          ///< --streams: concurrent streams per connection
   /// --duration; with --requests and no --duration, scenario::kMaxPhaseSeconds (the count ends
   /// it).
   std::uint32_t duration_seconds = 10;

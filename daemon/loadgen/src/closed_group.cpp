@@ -23,12 +23,14 @@ ClosedGroup::ClosedGroup(LoopContext& loop, const scenario::SubScenarioPlan& pla
       mix_(mix),
       tokens_(tokens),
       loop_index_(loop_index),
-      loop_count_(loop_count) {
-  const auto members =
-      static_cast<std::uint32_t>(loopShare(plan.connections, loop_index, loop_count));
+      loop_count_(loop_count),
+      connections_(
+          loop, static_cast<std::uint32_t>(loopShare(plan.connections, loop_index, loop_count))) {
+  const std::uint32_t members = connections_.slots();
   users_.reserve(members);
   for (std::uint32_t local = 0; local < members; ++local) {
-    users_.push_back(std::make_unique<VirtualUser>(loop, *this, local));
+    users_.push_back(
+        std::make_unique<VirtualUser>(loop, *this, local, connections_.forSlot(local)));
   }
   modes_.assign(members, Mode::kStopped);
 }
@@ -41,7 +43,9 @@ void ClosedGroup::followTarget(VirtualUser::TimePoint now) {
       std::chrono::duration_cast<std::chrono::milliseconds>(now - loop_.phase_start);
   const std::uint64_t global =
       std::min<std::uint64_t>(wholeTarget(plan_.targetAt(elapsed)), plan_.connections);
-  setDesired(static_cast<std::uint32_t>(loopShare(global, loop_index_, loop_count_)), now);
+  setDesired(static_cast<std::uint32_t>(loopShare(global, loop_index_, loop_count_)) *
+                 loop_.streams_per_connection,
+             now);
 }
 
 void ClosedGroup::setDesired(std::uint32_t desired, VirtualUser::TimePoint now) {

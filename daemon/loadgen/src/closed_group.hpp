@@ -1,5 +1,6 @@
 #pragma once
 
+#include "h2_client_connection.hpp"
 #include "loop_context.hpp"
 #include "prepared_request.hpp"
 #include "token_schedule.hpp"
@@ -61,7 +62,11 @@ class ClosedGroup final : public VirtualUser::Owner {
   TokenSchedule* tokens_;
   std::uint32_t loop_index_;
   std::uint32_t loop_count_;
-  std::vector<std::unique_ptr<VirtualUser>> users_;  ///< local index m is global m * count + index
+  /// Declared before users_: the VUs' connections outlive them.
+  H2ConnectionPool connections_;
+  /// Local index m is global m * count + index; under HTTP/2 the VUs are streams_per_connection
+  /// slots per connection (H2ConnectionPool), and the plan's targets count connections.
+  std::vector<std::unique_ptr<VirtualUser>> users_;
   std::vector<Mode> modes_;
   std::uint32_t desired_ = 0;
   std::uint32_t active_ = 0;

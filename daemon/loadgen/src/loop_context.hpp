@@ -28,6 +28,10 @@ struct LoopContext {
   boost::asio::ip::tcp::endpoint endpoint;
   /// The phase's TLS client context under a `tls` target (PhaseSetup::tls); null otherwise.
   boost::asio::ssl::context* tls;
+  /// HTTP/2 (RequestTarget::http2): every group's VUs share H2ClientConnections,
+  /// `streams_per_connection` VUs on each (EngineOptions::streams_per_connection).
+  bool http2;
+  std::uint32_t streams_per_connection;
   Clock::time_point phase_start;
   std::chrono::nanoseconds request_timeout;
   std::chrono::nanoseconds connect_timeout;

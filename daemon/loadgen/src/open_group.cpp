@@ -19,14 +19,16 @@ OpenGroup::OpenGroup(LoopContext& loop, const scenario::SubScenarioPlan& plan,
       loop_count_(loop_count),
       next_arrival_(loop_index),
       arrival_count_(timeline.arrivalCount()),
+      connections_(loop,
+                   static_cast<std::uint32_t>(loopShare(plan.connections, loop_index, loop_count))),
       arrival_timer_(loop.io) {
-  const auto members =
-      static_cast<std::uint32_t>(loopShare(plan.connections, loop_index, loop_count));
+  const std::uint32_t members = connections_.slots();
   users_.reserve(members);
   free_.reserve(members);
   waiting_.resize(members);
   for (std::uint32_t local = 0; local < members; ++local) {
-    users_.push_back(std::make_unique<VirtualUser>(loop, *this, local));
+    users_.push_back(
+        std::make_unique<VirtualUser>(loop, *this, local, connections_.forSlot(local)));
   }
   // Taken from the back: the lowest-numbered connections are used first and stay warm.
   std::transform(users_.rbegin(), users_.rend(), std::back_inserter(free_),

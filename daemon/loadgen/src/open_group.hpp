@@ -1,6 +1,7 @@
 #pragma once
 
 #include "arrival_timeline.hpp"
+#include "h2_client_connection.hpp"
 #include "loop_context.hpp"
 #include "prepared_request.hpp"
 #include "token_schedule.hpp"
@@ -75,6 +76,9 @@ class OpenGroup final : public VirtualUser::Owner {
   std::uint32_t loop_count_;
   std::uint64_t next_arrival_;  ///< global index of this loop's next unsent arrival
   std::uint64_t arrival_count_;
+  /// Declared before users_: the VUs' connections outlive them.
+  H2ConnectionPool connections_;
+  /// The pool: one VU per connection, or streams_per_connection per connection under HTTP/2.
   std::vector<std::unique_ptr<VirtualUser>> users_;
   std::vector<VirtualUser*> free_;
   std::vector<Waiting> waiting_;  ///< by VU index

@@ -37,6 +37,8 @@ struct PhaseSetup {
   /// least, ALPN "http/1.1", no verification); null otherwise. Read-only once built, so every
   /// loop makes its streams from it.
   std::unique_ptr<boost::asio::ssl::context> tls;
+  /// HTTP/2 (RequestTarget::http2): over `tls` with ALPN "h2", else with prior knowledge.
+  bool http2 = false;
   std::uint32_t loop_count;
   /// The segment's loops among every loop of every segment (EngineOptions::segment): loop l of
   /// segment i of N is virtual loop i + N × l of N × loop_count, so the groups' "thing g belongs

@@ -7,6 +7,7 @@
 #include <boost/beast/http/write.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <sstream>
 #include <stdexcept>
 
@@ -44,7 +45,30 @@ PreparedRequest prepare(const scenario::RequestTemplate& request_template,
   const bool idempotent = method == http::verb::get || method == http::verb::head ||
                           method == http::verb::options || method == http::verb::trace ||
                           method == http::verb::put || method == http::verb::delete_;
-  return {bytes.str(), method == http::verb::head, idempotent};
+  PreparedRequest prepared{bytes.str(), method == http::verb::head, idempotent, {}, {}};
+  prepared.h2_fields = {{":method", request_template.method},
+                        {":scheme", target.tls ? "https" : "http"},
+                        {":authority", hostHeader(target)},
+                        {":path", path},
+                        {"user-agent", "benchd-load"}};
+  for (const scenario::HttpHeader& header : request_template.headers) {
+    std::string name = header.name;
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (name == "host" || name == "connection" || name == "keep-alive" ||
+        name == "transfer-encoding" || name == "upgrade" || name == "proxy-connection" ||
+        name == "content-length")
+      continue;
+    if (name == "user-agent") {
+      prepared.h2_fields[4].second = header.value;  // as Beast's set() replaces it for HTTP/1.1
+      continue;
+    }
+    prepared.h2_fields.emplace_back(std::move(name), header.value);
+  }
+  if (!request_template.body.empty())
+    prepared.h2_fields.emplace_back("content-length", std::to_string(request_template.body.size()));
+  prepared.body = request_template.body;
+  return prepared;
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace benchd::loadgen {
@@ -18,6 +19,11 @@ struct PreparedRequest {
   /// such a request may be sent again when a reused connection turns out closed. POST and PATCH
   /// are never re-sent, since the server may have acted on the first copy.
   bool idempotent = false;
+  /// The same request for HTTP/2 (RequestTarget::http2): its header fields in order, the
+  /// pseudo-headers (:method, :scheme, :authority, :path) first, names in lower case, without
+  /// HTTP/1.1's connection-specific fields (RFC 9113 section 8.2.2).
+  std::vector<std::pair<std::string, std::string>> h2_fields;
+  std::string body;
 };
 
 /// A sub-scenario's weighted request mix with its paths rendered for one target. Immutable once

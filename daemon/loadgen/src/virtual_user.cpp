@@ -1,5 +1,7 @@
 #include "virtual_user.hpp"
 
+#include "h2_client_connection.hpp"
+
 #include <boost/asio/error.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/http/error.hpp>
@@ -57,8 +59,9 @@ measurement::ErrorClass classifyIoError(const error_code& error) {
 
 }  // namespace
 
-VirtualUser::VirtualUser(LoopContext& loop, Owner& owner, std::uint32_t index)
-    : loop_(loop), owner_(owner), index_(index), socket_(loop.io), pause_timer_(loop.io) {}
+VirtualUser::VirtualUser(LoopContext& loop, Owner& owner, std::uint32_t index,
+                         H2ClientConnection* h2)
+    : loop_(loop), owner_(owner), index_(index), h2_(h2), socket_(loop.io), pause_timer_(loop.io) {}
 
 void VirtualUser::startRequest(const PreparedRequest& request, std::optional<TimePoint> intended) {
   request_ = &request;
@@ -66,6 +69,17 @@ void VirtualUser::startRequest(const PreparedRequest& request, std::optional<Tim
   retried_ = false;
   sent_once_ = false;
   ++loop_.stats.counters.requests_sent;
+  if (h2_ != nullptr) {
+    if (!h2_attached_) {
+      h2_attached_ = true;
+      h2_->attach();
+    }
+    // Until the stream is submitted the request waits for its connection: a connect's deadline.
+    state_ = State::kConnecting;
+    deadline_ = Clock::now() + loop_.connect_timeout;
+    h2_->start(*this, request);
+    return;
+  }
   if (socket_.is_open()) {
     reused_connection_ = true;
     send();
@@ -113,6 +127,23 @@ void VirtualUser::onHandshaken(const error_code& error) {
     return;
   }
   send();
+}
+
+void VirtualUser::onStreamSubmitted() {
+  state_ = State::kInRequest;
+  if (!sent_once_) {
+    sent_once_ = true;
+    sent_at_ = Clock::now();
+  }
+  deadline_ = sent_at_ + loop_.request_timeout;
+}
+
+void VirtualUser::onStreamEnded(std::optional<measurement::ErrorClass> error, bool sent) {
+  if (abort_ != Abort::kNone) {
+    endAborted();
+    return;
+  }
+  finish(error, sent, true);
 }
 
 void VirtualUser::failConnect(const error_code& error) {
@@ -334,6 +365,10 @@ void VirtualUser::enforceDeadlines(TimePoint now) noexcept {
   } else {
     return;
   }
+  if (h2_ != nullptr) {
+    h2_->cancel(*this);  // ends with onStreamEnded, which sees abort_
+    return;
+  }
   // The pending operation completes with an error; its handler sees abort_.
   closeSocket();
 }
@@ -361,6 +396,10 @@ void VirtualUser::cancelPause() {
 }
 
 void VirtualUser::close() noexcept {
+  if (h2_attached_) {
+    h2_attached_ = false;
+    h2_->detach();
+  }
   closeSocket();
   tls_.reset();
   buffer_.reset();

@@ -19,8 +19,11 @@
 
 namespace benchd::loadgen {
 
+class H2ClientConnection;
+
 /// One virtual user: one keep-alive connection sending one request at a time, in clear or over
-/// TLS (LoopContext::tls; the handshake is part of the connect and its deadline). It connects
+/// TLS (LoopContext::tls; the handshake is part of the connect and its deadline); or, under
+/// HTTP/2, one stream at a time of an H2ClientConnection it shares with other VUs. It connects
 /// lazily, reconnects when the server closed the connection (each connect is counted), reads
 /// every response in full (discarding the body) and records each request's outcome into its
 /// loop's IntervalStats. What to do next is its owner's decision (a closed- or open-model group),
@@ -54,7 +57,9 @@ class VirtualUser {
 
   enum class State : std::uint8_t { kIdle, kConnecting, kInRequest, kPausing };
 
-  VirtualUser(LoopContext& loop, Owner& owner, std::uint32_t index);
+  /// `h2` (HTTP/2 targets only) is the connection this VU's streams go on; it outlives the VU.
+  VirtualUser(LoopContext& loop, Owner& owner, std::uint32_t index,
+              H2ClientConnection* h2 = nullptr);
   VirtualUser(const VirtualUser&) = delete;
   VirtualUser& operator=(const VirtualUser&) = delete;
 
@@ -86,6 +91,13 @@ class VirtualUser {
     return state_ == State::kConnecting || state_ == State::kInRequest;
   }
   [[nodiscard]] std::uint32_t index() const noexcept { return index_; }
+
+  /// From the VU's H2ClientConnection: its request went into the session as a stream (the
+  /// request's clock starts). Changes nothing but the VU's own state.
+  void onStreamSubmitted();
+  /// From the VU's H2ClientConnection: its stream ended, answered (`error` from the status),
+  /// failed, or cut off after enforceDeadlines; `sent`: whether it had been submitted.
+  void onStreamEnded(std::optional<measurement::ErrorClass> error, bool sent);
 
   /// Free for the owner (e.g. why it paused the VU).
   std::uint8_t tag = 0;
@@ -121,6 +133,8 @@ class VirtualUser {
   LoopContext& loop_;
   Owner& owner_;
   std::uint32_t index_;
+  H2ClientConnection* h2_;    ///< null for HTTP/1.1: then socket_ (and tls_) carry the requests
+  bool h2_attached_ = false;  ///< attached to h2_ since the first request after a close()
   boost::asio::ip::tcp::socket socket_;
   /// TLS over socket_ under a `tls` target: made anew for every connection once its TCP
   /// connect completed (no operation of the previous one is pending then), and kept while the

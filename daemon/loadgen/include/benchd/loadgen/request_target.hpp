@@ -16,6 +16,10 @@ struct RequestTarget {
   /// HTTP/1.1 over TLS (a `tls` row). The generator verifies no certificate, as h2load and wrk
   /// do not: it measures a server, it does not trust one.
   bool tls = false;
+  /// HTTP/2: over TLS with ALPN "h2" when `tls` (an `h2` row), else in clear with prior
+  /// knowledge (an `h2c` row). EngineOptions::streams_per_connection requests share each
+  /// connection.
+  bool http2 = false;
 };
 
 /// Host and port of an "http://host[:port][/]" or "https://host[:port][/]" URL (port 80 or 443
@@ -26,6 +30,10 @@ struct HostAndPort {
   std::string host;
   std::uint16_t port = 80;
   bool tls = false;
+  /// HTTP/2: over TLS with ALPN "h2" when `tls` (an `h2` row), else in clear with prior
+  /// knowledge (an `h2c` row). EngineOptions::streams_per_connection requests share each
+  /// connection.
+  bool http2 = false;
 };
 HostAndPort parseHttpUrl(std::string_view url);
 
