@@ -84,6 +84,11 @@ TEST(CliLoad, BadArgumentsGiveOneLineAndTheUsage) {
        "benchd load: unknown option '--frobnicate'"},
       {{"--url", "http://127.0.0.1:1", "--approach", "a", "--threads"},
        "benchd load: --threads: missing value"},
+      {{"--url", "http://127.0.0.1:1", "--approach", "a", "--streams", "4"},
+       "benchd load: --streams: 4 streams per connection need --http2 (HTTP/1.1 has no "
+       "streams)"},
+      {{"--url", "http://127.0.0.1:1", "--approach", "a", "--http2", "--streams", "0"},
+       "benchd load: --streams: expected an integer from 1 to 1000, got '0'"},
       {{"--url", "http://127.0.0.1:1", "--approach", "a", "--arrivals", "queue"},
        "benchd load: --arrivals: expected 'drop' or 'wait', got 'queue'"},
       {{"--url", "http://127.0.0.1:1", "--approach", "a", "--workload", "get-time-arrival-rate"},

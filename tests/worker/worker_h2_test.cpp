@@ -69,7 +69,8 @@ std::optional<H2loadSummary> parseH2load(const std::string& out) {
   std::smatch finished;
   if (!std::regex_search(
           out, counts,
-          std::regex(R"(requests: (\d+) total, \d+ started, \d+ done, (\d+) succeeded, (\d+) failed)")) ||
+          std::regex(
+              R"(requests: (\d+) total, \d+ started, \d+ done, (\d+) succeeded, (\d+) failed)")) ||
       !std::regex_search(out, finished, std::regex(R"(finished in ([0-9.]+)(ms|s|us),)")))
     return std::nullopt;
   H2loadSummary summary;
@@ -122,9 +123,9 @@ std::vector<std::pair<std::uint8_t, std::uint32_t>> framesIn(const std::string& 
   while (at + 9 <= bytes.size()) {
     const std::size_t size = (std::size_t{byte(at)} << 16) | (std::size_t{byte(at + 1)} << 8) |
                              std::size_t{byte(at + 2)};
-    const std::uint32_t stream_id = ((std::uint32_t{byte(at + 5)} & 0x7f) << 24) |
-                                    (std::uint32_t{byte(at + 6)} << 16) |
-                                    (std::uint32_t{byte(at + 7)} << 8) | std::uint32_t{byte(at + 8)};
+    const std::uint32_t stream_id =
+        ((std::uint32_t{byte(at + 5)} & 0x7f) << 24) | (std::uint32_t{byte(at + 6)} << 16) |
+        (std::uint32_t{byte(at + 7)} << 8) | std::uint32_t{byte(at + 8)};
     if (at + 9 + size > bytes.size())
       break;
     frames.emplace_back(byte(at + 3), stream_id);
@@ -298,9 +299,8 @@ class WorkerH2cFrames : public ::testing::TestWithParam<std::string> {
 TEST_P(WorkerH2cFrames, AResetStreamEndsItsWaitAndTheConnectionGoesOn) {
   LoopbackSocket socket(worker_->port());
   const std::string path = "/" + GetParam() + "/epoch-millis?delayCallDepth=0&delayInMillis=";
-  ASSERT_TRUE(socket.send(opening() +
-                          frame(kHeadersFrame, kEndStreamAndHeaders, 1,
-                                getHeaderBlock(path + "10000"))));
+  ASSERT_TRUE(socket.send(
+      opening() + frame(kHeadersFrame, kEndStreamAndHeaders, 1, getHeaderBlock(path + "10000"))));
   ASSERT_TRUE(worker_->waitStats(
       [](const WorkerStats& s) { return s.counter("requests_in_flight") == 1; }, seconds(5)));
   // RST_STREAM(CANCEL) for stream 1: its 10 s wait ends at once.
@@ -329,11 +329,11 @@ TEST_P(WorkerH2cFrames, ABrokenFrameGetsAGoAwayAndTheServerGoesOn) {
     EXPECT_NE(end, LoopbackSocket::ReadEnd::kTimeout);
     EXPECT_TRUE(hasFrame(received, kGoAwayFrame, 0)) << "no GOAWAY before the close";
   }
-  const auto health = runCommand(
-      "/usr/bin/curl",
-      {"-sS", "--http2-prior-knowledge", "http://127.0.0.1:" + std::to_string(worker_->port()) +
-                                             "/health"},
-      seconds(30));
+  const auto health =
+      runCommand("/usr/bin/curl",
+                 {"-sS", "--http2-prior-knowledge",
+                  "http://127.0.0.1:" + std::to_string(worker_->port()) + "/health"},
+                 seconds(30));
   EXPECT_EQ(health.out, R"({"status":"UP"})") << health.err;
 }
 
@@ -368,9 +368,9 @@ TEST(WorkerHttp2Refusal, EachRefusalSaysWhy) {
   const std::string plugin = pluginPath("coroutines-asio");
   expectRefusal({"--plugin", plugin, "--port", "0", "--profile", "h2"}, 2,
                 "--profile h2 needs --tls-cert FILE and --tls-key FILE");
-  expectRefusal({"--plugin", plugin, "--port", "0", "--profile", "h2c", "--profile",
-                 "no-keep-alive"},
-                2, "no-keep-alive with h2 or h2c is not implemented");
+  expectRefusal(
+      {"--plugin", plugin, "--port", "0", "--profile", "h2c", "--profile", "no-keep-alive"}, 2,
+      "no-keep-alive with h2 or h2c is not implemented");
   expectRefusal({"--plugin", pluginPath("threads-asio"), "--port", "0", "--profile", "h2c"}, 3,
                 "plugin threads-asio does not implement h2c");
   expectRefusal({"--plugin", plugin, "--port", "0", "--profile", "h3"}, 2,
