@@ -1,6 +1,6 @@
 # The generators the loadgen benches compare, as shell functions: sourced by
-# loadgen-vs-wrk.sh and loadgen-vs-wrk-tls.sh after they set work, benchd, CONNECTIONS, DURATION
-# and GEN_CPU (and, optionally, target_width: the width of the target column, 22).
+# loadgen-vs-wrk.sh, loadgen-vs-wrk-tls.sh and loadgen-vs-h2load-h2.sh after they set work,
+# benchd, CONNECTIONS, DURATION and GEN_CPU (and, optionally, target_width: the width of the target column, 22).
 # shellcheck shell=bash
 # shellcheck disable=SC2154  # the variables above are the sourcing script's
 
@@ -15,10 +15,12 @@ cpu_seconds() {
   awk '{ print $1 + $2 }' "${work}/time"
 }
 
+# run_benchd BASE APPROACH [benchd load options, e.g. --http2 --streams 20 or --requests N]
 run_benchd() {
   local base="$1" approach="$2"
+  shift 2
   timed "${benchd}" load --url "${base}" --approach "${approach}" --connections "${CONNECTIONS}" \
-    --duration "${DURATION}" --threads 1 --quiet --json >"${work}/benchd.json"
+    --duration "${DURATION}" --threads 1 --quiet --json "$@" >"${work}/benchd.json"
   python3 - "${work}/benchd.json" "$(cpu_seconds)" <<'EOF'
 import json, sys
 result = json.load(open(sys.argv[1]))
