@@ -102,7 +102,7 @@ run_benchd_h2() {
   if [[ "${mode}" == count ]]; then limit=(--requests "${REQUESTS}" --duration 600); else
     limit=(--warmup "${WARMUP}"); fi
   run_benchd "${base}" "${PLUGIN}" --http2 --streams "${STREAMS}" "${limit[@]}"
-  read -r p50 p99 < <(python3 -c 'import json,sys; l=json.load(open(sys.argv[1]))["latencyMillis"]; print(l["p50"], l["p99"])' "${work}/benchd.json")
+  read -r p50 p99 < <(python3 -c 'import json,sys; l=json.load(open(sys.argv[1]))["latencyMillis"]; print("%.3f %.3f" % (l["p50"], l["p99"]))' "${work}/benchd.json")
 }
 
 # measure_h2 TARGET MODE TOOL RUN COMMAND...: measure_once, plus the run's percentiles.

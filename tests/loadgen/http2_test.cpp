@@ -1,4 +1,4 @@
-// The load generator over HTTP/2 (RequestTarget::http2, EngineOptions::streams_per_connection)
+// The load generator over HTTP/2 (RequestTarget::http2 and streams_per_connection)
 // against real benchd-workers serving coroutines-asio under h2c and h2: the streams each
 // connection carries, both load models, request-count mode, a stream cut off by its deadline,
 // and a server that does not speak HTTP/2.
@@ -58,22 +58,17 @@ class Http2Workers : public ::testing::Test {
     delete identity_dir_;
   }
 
-  /// A target on `worker` speaking HTTP/2 (over TLS when `tls`).
-  static RequestTarget target(const WorkerProcess& worker, bool tls, std::uint32_t delay_millis) {
+  /// A target on `worker` speaking HTTP/2 (over TLS when `tls`), `streams` per connection.
+  static RequestTarget target(const WorkerProcess& worker, bool tls, std::uint32_t delay_millis,
+                              std::uint32_t streams) {
     RequestTarget target;
+    target.streams_per_connection = streams;
     target.port = worker.port();
     target.approach = kPlugin;
     target.delay_millis = delay_millis;
     target.tls = tls;
     target.http2 = true;
     return target;
-  }
-
-  static EngineOptions streams(std::uint32_t per_connection,
-                               std::chrono::milliseconds timeout = 10s) {
-    EngineOptions options = testOptions(timeout);
-    options.streams_per_connection = per_connection;
-    return options;
   }
 
   static inline WorkerProcess* h2c_ = nullptr;
@@ -86,7 +81,7 @@ TEST_F(Http2Workers, EachConnectionCarriesItsStreamsInTheClosedModel) {
   // 3 connections of 10 streams, 200 ms per request, 2 s: 30 requests in flight at once, about
   // 300 in all, over 3 connects.
   const auto phase = runWorkload(workloadOf({subScenario(ExecutorKind::kConstantVus)}), 3,
-                                 std::nullopt, 2, target(*h2c_, false, 200), streams(10));
+                                 std::nullopt, 2, target(*h2c_, false, 200, 10), testOptions());
   const measurement::PhaseResult& result = phase.result;
   EXPECT_EQ(result.totals.errors.total(), 0U);
   EXPECT_EQ(result.totals.connects, 3U);
@@ -97,10 +92,10 @@ TEST_F(Http2Workers, EachConnectionCarriesItsStreamsInTheClosedModel) {
 }
 
 TEST_F(Http2Workers, RequestCountModeSendsExactlyNOverTls) {
-  EngineOptions options = streams(20);
+  EngineOptions options = testOptions();
   options.request_limit = 2'000;
   const auto phase = runWorkload(workloadOf({subScenario(ExecutorKind::kConstantVus)}), 4,
-                                 std::nullopt, 30, target(*h2_, true, 0), options);
+                                 std::nullopt, 30, target(*h2_, true, 0, 20), options);
   const measurement::LoadCounters& totals = phase.result.totals;
   EXPECT_EQ(totals.requests_sent, 2'000U);
   EXPECT_EQ(totals.requests_ok, 2'000U);
@@ -111,7 +106,7 @@ TEST_F(Http2Workers, RequestCountModeSendsExactlyNOverTls) {
 TEST_F(Http2Workers, TheOpenModelSendsItsRateOnStreamsAndTimesThemFromTheirIntendedTime) {
   // 2 connections of 20 streams, 50 ms requests, 300 arrivals per second: at most 15 in flight.
   const auto phase = runWorkload(workloadOf({subScenario(ExecutorKind::kConstantArrivalRate)}), 2,
-                                 300, 2, target(*h2_, true, 50), streams(20));
+                                 300, 2, target(*h2_, true, 50, 20), testOptions());
   const measurement::PhaseResult& result = phase.result;
   EXPECT_EQ(result.totals.errors.total(), 0U);
   EXPECT_EQ(result.totals.dropped_arrivals, 0U);
@@ -125,8 +120,9 @@ TEST_F(Http2Workers, TheOpenModelSendsItsRateOnStreamsAndTimesThemFromTheirInten
 TEST_F(Http2Workers, AStreamPastItsDeadlineIsResetAndItsConnectionStays) {
   // 2 s requests against a 300 ms timeout: each stream is reset (the server's wait ends), the
   // connection carries the next stream.
-  const auto phase = runWorkload(workloadOf({subScenario(ExecutorKind::kConstantVus)}), 1,
-                                 std::nullopt, 2, target(*h2c_, false, 2'000), streams(4, 300ms));
+  const auto phase =
+      runWorkload(workloadOf({subScenario(ExecutorKind::kConstantVus)}), 1, std::nullopt, 2,
+                  target(*h2c_, false, 2'000, 4), testOptions(300ms));
   const measurement::LoadCounters& totals = phase.result.totals;
   EXPECT_GE(totals.errors[measurement::ErrorClass::kRequestTimeout], 8U);
   EXPECT_EQ(totals.errors.total(), totals.errors[measurement::ErrorClass::kRequestTimeout]);
@@ -139,7 +135,7 @@ TEST_F(Http2Workers, AStreamPastItsDeadlineIsResetAndItsConnectionStays) {
 TEST_F(Http2Workers, AServerThatDoesNotChooseH2FailsEveryRequestWithoutHanging) {
   // A `tls` worker answers ALPN with http/1.1 only; an h2 client cannot go on.
   const auto phase = runWorkload(workloadOf({subScenario(ExecutorKind::kConstantVus)}), 2,
-                                 std::nullopt, 1, target(*tls_only_, true, 0), streams(5));
+                                 std::nullopt, 1, target(*tls_only_, true, 0, 5), testOptions());
   const measurement::LoadCounters& totals = phase.result.totals;
   EXPECT_EQ(totals.requests_ok, 0U);
   EXPECT_GT(totals.errors[measurement::ErrorClass::kOther], 0U);
@@ -148,10 +144,9 @@ TEST_F(Http2Workers, AServerThatDoesNotChooseH2FailsEveryRequestWithoutHanging) 
 
 TEST(Http2Options, StreamsNeedHttp2) {
   RequestTarget target = testing::targetOf(0, testing::closedPort());
-  EngineOptions options = testOptions();
-  options.streams_per_connection = 4;
+  target.streams_per_connection = 4;
   EXPECT_THROW(runWorkload(workloadOf({subScenario(ExecutorKind::kConstantVus)}), 1, std::nullopt,
-                           1, target, options),
+                           1, target, testOptions()),
                std::invalid_argument);
 }
 

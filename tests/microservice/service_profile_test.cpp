@@ -31,8 +31,8 @@ TEST(ServiceProfileNames, TheOriginalsJavaClientsPointToTheCppClientsFile) {
   }
   EXPECT_EQ(unsupportedProfileReason("gzip"),
             "server profile 'gzip' is implemented by no installed plugin nor the core "
-            "(implemented: no-cache, no-keep-alive, read-write, postgres, tls, client-beast, "
-            "client-curl, client-poco, client-httplib)");
+            "(implemented: no-cache, no-keep-alive, read-write, postgres, tls, h2, h2c, "
+            "client-beast, client-curl, client-poco, client-httplib)");
 }
 
 TEST(ServiceProfileNames, WhatARunCanDriveIsWhatIsImplemented) {
@@ -43,17 +43,13 @@ TEST(ServiceProfileNames, WhatARunCanDriveIsWhatIsImplemented) {
   EXPECT_FALSE(runnable("rest-client-jdk"));
 }
 
-TEST(ServiceProfileNames, Http2IsServedByWorkersButNotYetDrivenByRuns) {
+TEST(ServiceProfileNames, Http2ProfilesAreRunnableAndH2NeedsACertificate) {
   for (const std::string_view profile : kHttp2Profiles) {
-    EXPECT_TRUE(servable(profile)) << profile;
-    EXPECT_FALSE(runnable(profile)) << profile;
-    const std::string reason = unsupportedProfileReason(profile);
-    EXPECT_NE(reason.find("benchd run's load generator does not speak HTTP/2 yet"),
-              std::string::npos)
-        << reason;
+    EXPECT_TRUE(runnable(profile)) << profile;
+    EXPECT_TRUE(isHttp2Profile(profile)) << profile;
   }
-  EXPECT_TRUE(servable("tls"));
-  EXPECT_FALSE(servable("h3"));
+  EXPECT_FALSE(isHttp2Profile("tls"));
+  EXPECT_FALSE(runnable("h3"));
   EXPECT_TRUE(needsCertificate("tls"));
   EXPECT_TRUE(needsCertificate("h2"));
   EXPECT_FALSE(needsCertificate("h2c"));

@@ -770,6 +770,49 @@ TEST(BenchdRun, ATlsRowRunsOverTlsAndSkipsThePluginsWithoutIt) {
   EXPECT_EQ(number(table, row, "requests_error"), 0) << describe(result);
 }
 
+/// HTTP/2 rows end to end: `h2` (over TLS, a depth-1 nested call) and `h2c`, each with 2
+/// connections of 10 streams (the eleventh column). 20 requests of 20 ms at once give about 1,000
+/// a second; one request at a time per connection, as HTTP/1.1 would, gives a tenth of that.
+/// The plan names the streams, and a plugin without HTTP/2 is skipped, named.
+TEST(BenchdRun, Http2RowsRunTheirStreamsAndSkipThePluginsWithoutThem) {
+  const TempDir dir;
+  const fs::path file =
+      writeFile(dir.path() / "h2.csv", scenarioCsv("over-tls,get-time.js,h2,1,20,2,,0,2,,10\n"
+                                                   "in-clear,get-time.js,h2c,0,20,2,,0,2,,10\n"));
+  const CommandResult plan =
+      runCommand(benchdExecutable().string(),
+                 {"run", file.string(), "--plan", "-a", "coroutines-asio,threads-asio"});
+  ASSERT_EQ(plan.exit_code, 0) << describe(plan);
+  EXPECT_NE(plan.out.find("over-tls: get-time, 2 connections x 10 streams"), std::string::npos)
+      << describe(plan);
+
+  const CommandResult result =
+      runCommand(benchdExecutable().string(),
+                 {"run", "--repeat", "1", file.string(), "-o", dir.path().string(), "-a",
+                  "coroutines-asio,threads-asio"},
+                 std::chrono::minutes(2));
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_NE(result.err.find("skipped in over-tls: threads-asio does not implement h2 (HTTP/2 "
+                            "over TLS)"),
+            std::string::npos)
+      << describe(result);
+  EXPECT_NE(result.err.find("skipped in in-clear: threads-asio does not implement h2c (HTTP/2 "
+                            "with prior knowledge)"),
+            std::string::npos)
+      << describe(result);
+  const results::ResultsTable table =
+      results::readResultsCsvFile(dir.path() / "h2" / "results.csv");
+  for (const std::string scenario : {"over-tls", "in-clear"}) {
+    const auto found = std::find_if(
+        table.rows().begin(), table.rows().end(),
+        [&scenario](const results::ResultsRow& row) { return row.scenario == scenario; });
+    ASSERT_NE(found, table.rows().end()) << scenario << describe(result);
+    EXPECT_EQ(found->approach, "coroutines-asio");
+    EXPECT_GT(number(table, *found, "requests_ok"), 600) << scenario << describe(result);
+    EXPECT_EQ(number(table, *found, "requests_error"), 0) << scenario << describe(result);
+  }
+}
+
 /// A capacity row against a worker whose capacity is known: benchd.max_rate=600 serves at most
 /// 600 calls per second whatever the CPU, so 600 req/s at depth 0, and an arrival rate above it
 /// queues until p99 breaks the 50 ms goal. The search (from 200 req/s, to 10 %) must bracket

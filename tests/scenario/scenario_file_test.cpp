@@ -133,11 +133,39 @@ TEST(ScenarioFile, PhasesLastAtMostADay) {
 
 TEST(ScenarioFileErrors, WrongColumnCount) {
   EXPECT_EQ(rowError("a,get-time.js,0,0,1,1,0,1\n"),
-            "scenarios/x.csv:2: expected 9 comma-separated columns (or 10 with a capacityGoal), "
-            "got 8 (an older 8-column file? add an empty serverProfiles column after k6Config)");
-  EXPECT_EQ(rowError("a,get-time.js,,0,0,1,1,0,1,,\n"),
-            "scenarios/x.csv:2: expected 9 comma-separated columns (or 10 with a capacityGoal), "
-            "got 11");
+            "scenarios/x.csv:2: expected 9 comma-separated columns (or 10 with a capacityGoal, "
+            "11 with streamsPerConnection), got 8 (an older 8-column file? add an empty "
+            "serverProfiles column after k6Config)");
+  EXPECT_EQ(rowError("a,get-time.js,,0,0,1,1,0,1,,,\n"),
+            "scenarios/x.csv:2: expected 9 comma-separated columns (or 10 with a capacityGoal, "
+            "11 with streamsPerConnection), got 12");
+}
+
+TEST(ScenarioFile, AnEleventhColumnGivesHttp2RowsTheirStreams) {
+  const auto rows = parse(std::string(kHeader) +
+                          "plain,get-time.js,,0,0,1,1,0,1,,\n"
+                          "tls-h2,get-time.js,h2,0,0,50,,0,10,,20\n"
+                          "clear-h2,get-time.js,h2c,0,0,50,,0,10,,\n"
+                          "nine,get-time.js,h2,0,0,50,,0,10\n");
+  ASSERT_EQ(rows.size(), 4U);
+  EXPECT_EQ(rows[0].streams_per_connection, 1U);
+  EXPECT_EQ(rows[1].streams_per_connection, 20U);
+  EXPECT_EQ(rows[1].server_profiles, std::vector<std::string>{"h2"});
+  EXPECT_EQ(rows[2].streams_per_connection, 1U);
+  EXPECT_EQ(rows[3].streams_per_connection, 1U);
+}
+
+TEST(ScenarioFileErrors, StreamsNeedHttp2AndAPositiveCount) {
+  EXPECT_EQ(rowError("a,get-time.js,tls,0,0,1,1,0,1,,20\n"),
+            "scenarios/x.csv:2: column 11 (streamsPerConnection): 20 streams per connection need "
+            "the h2 or h2c profile (HTTP/1.1 has no streams)");
+  EXPECT_EQ(rowError("a,get-time.js,h2,0,0,1,1,0,1,,0\n"),
+            "scenarios/x.csv:2: column 11 (streamsPerConnection): expected an integer from 1 to "
+            "1000, or nothing for 1, got '0'");
+  EXPECT_EQ(rowError("a,get-time.js,h2c,0,0,1,1,0,1,,1001\n"),
+            "scenarios/x.csv:2: column 11 (streamsPerConnection): expected an integer from 1 to "
+            "1000, or nothing for 1, got '1001'");
+  EXPECT_EQ(rowError("a,get-time.js,tls,0,0,1,1,0,1,,1\n"), "");
 }
 
 TEST(ScenarioFile, AnEmptyTenthColumnIsAFixedLoadAndAGoalMakesACapacityRow) {

@@ -91,7 +91,7 @@ TEST(WorkerArguments, UnknownProfileIsAUsageError) {
   expectRefusal(
       runToExit({"--plugin", pluginPath(kGoodPlugin), "--port", "0", "--profile", "mysql"}), 2,
       "--profile: unknown profile 'mysql' (known: no-cache, no-keep-alive, read-write, "
-      "postgres, tls, client-beast, client-curl, client-poco, client-httplib, h2, h2c)");
+      "postgres, tls, h2, h2c, client-beast, client-curl, client-poco, client-httplib)");
 }
 
 TEST(WorkerArguments, PostgresProfileNeedsTheDatabaseAndTheDatabaseNeedsTheProfile) {

@@ -78,7 +78,6 @@ int runLoad(std::span<const std::string_view> arguments) {
   engine_options.connect_timeout = options.connect_timeout;
   engine_options.arrival_overflow = options.arrival_overflow;
   engine_options.request_limit = options.requests;
-  engine_options.streams_per_connection = options.streams;
   loadgen::LoadEngine engine(engine_options);
 
   const StopOnSignal stop_on_signal([&engine] { engine.requestStop(); });
@@ -91,6 +90,7 @@ int runLoad(std::span<const std::string_view> arguments) {
   target.port = address.port;
   target.tls = address.tls;
   target.http2 = options.http2;
+  target.streams_per_connection = options.streams;
   target.approach = options.approach;
   const results::LoadSummary summary =
       runner::measureLoad(engine, describeRun(options, workload), workload, target,

@@ -17,7 +17,7 @@ namespace benchd::loadgen {
 class VirtualUser;
 
 /// One HTTP/2 connection of the load generator (RequestTarget::http2), carrying the requests of
-/// up to EngineOptions::streams_per_connection VirtualUsers at once, one stream each: over TLS
+/// up to RequestTarget::streams_per_connection VirtualUsers at once, one stream each: over TLS
 /// with ALPN "h2" (a `h2` target) or in clear with prior knowledge (`h2c`). It connects when the
 /// first of its users starts a request (the connect, handshake and preface count as that
 /// request's connect time) and closes when the last one is closed. Every frame the session

@@ -29,7 +29,7 @@ struct LoopContext {
   /// The phase's TLS client context under a `tls` target (PhaseSetup::tls); null otherwise.
   boost::asio::ssl::context* tls;
   /// HTTP/2 (RequestTarget::http2): every group's VUs share H2ClientConnections,
-  /// `streams_per_connection` VUs on each (EngineOptions::streams_per_connection).
+  /// `streams_per_connection` VUs on each (RequestTarget::streams_per_connection).
   bool http2;
   std::uint32_t streams_per_connection;
   Clock::time_point phase_start;

@@ -29,7 +29,7 @@ LoopWorker::LoopWorker(const PhaseSetup& setup, std::uint32_t loop_index, PhaseS
                setup.endpoint,
                setup.tls.get(),
                setup.http2,
-               setup.http2 ? setup.options.streams_per_connection : 1U,
+               setup.streams_per_connection,
                setup.start,
                setup.options.request_timeout,
                setup.options.connect_timeout,

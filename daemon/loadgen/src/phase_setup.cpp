@@ -27,13 +27,13 @@ PhaseSetup::PhaseSetup(const scenario::StagePlan& stage_plan, const EngineOption
     throw std::invalid_argument(
         "a request count cannot be split into load segments; give the row a duration");
   }
-  if (engine_options.streams_per_connection == 0 ||
-      (engine_options.streams_per_connection > 1 && !target.http2)) {
+  if (target.streams_per_connection == 0 || (target.streams_per_connection > 1 && !target.http2)) {
     throw std::invalid_argument(
-        "streams per connection: " + std::to_string(engine_options.streams_per_connection) +
+        "streams per connection: " + std::to_string(target.streams_per_connection) +
         " (more than 1 needs HTTP/2; at least 1)");
   }
   http2 = target.http2;
+  streams_per_connection = target.http2 ? target.streams_per_connection : 1;
   if (target.tls)
     tls = makeTlsClientContext(target.http2);
   for (const scenario::SubScenarioPlan& sub : plan.sub_scenarios) {

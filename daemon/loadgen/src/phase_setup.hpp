@@ -39,6 +39,8 @@ struct PhaseSetup {
   std::unique_ptr<boost::asio::ssl::context> tls;
   /// HTTP/2 (RequestTarget::http2): over `tls` with ALPN "h2", else with prior knowledge.
   bool http2 = false;
+  /// RequestTarget::streams_per_connection; 1 without HTTP/2.
+  std::uint32_t streams_per_connection = 1;
   std::uint32_t loop_count;
   /// The segment's loops among every loop of every segment (EngineOptions::segment): loop l of
   /// segment i of N is virtual loop i + N × l of N × loop_count, so the groups' "thing g belongs

@@ -14,18 +14,8 @@ bool runnable(std::string_view profile) {
          kImplementedProfiles.end();
 }
 
-bool servable(std::string_view profile) {
-  return runnable(profile) ||
-         std::find(kHttp2Profiles.begin(), kHttp2Profiles.end(), profile) != kHttp2Profiles.end();
-}
-
 std::string unsupportedProfileReason(std::string_view profile) {
   const std::string quoted = "server profile '" + std::string(profile) + "'";
-  if (std::find(kHttp2Profiles.begin(), kHttp2Profiles.end(), profile) != kHttp2Profiles.end()) {
-    return quoted + " is served by the plugins that list it (benchd-worker --profile " +
-           std::string(profile) +
-           "), but benchd run's load generator does not speak HTTP/2 yet: drive it with h2load";
-  }
 
   if (std::find(kOriginalJavaClientProfiles.begin(), kOriginalJavaClientProfiles.end(), profile) !=
       kOriginalJavaClientProfiles.end()) {

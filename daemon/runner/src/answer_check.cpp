@@ -104,10 +104,13 @@ std::optional<std::string> findWrongAnswer(std::uint16_t port, const std::string
   microservice::MovieService expected_service(profile);
   const scenario::PathValues values{approach, row.delay_call_depth, row.delay_millis};
   const std::string prefix = "/" + approach + "/";
-  const ProbeTransport transport = std::find(row.server_profiles.begin(), row.server_profiles.end(),
-                                             microservice::kTlsProfile) != row.server_profiles.end()
-                                       ? ProbeTransport::kTls
-                                       : ProbeTransport::kPlain;
+  // HTTP/1.1 over TLS also under `h2`, whose ALPN lets an HTTP/1.1 client in; `h2c` serves
+  // HTTP/1.1 in clear beside HTTP/2.
+  const ProbeTransport transport =
+      std::any_of(row.server_profiles.begin(), row.server_profiles.end(),
+                  [](const std::string& name) { return microservice::needsCertificate(name); })
+          ? ProbeTransport::kTls
+          : ProbeTransport::kPlain;
   std::set<std::tuple<std::string, std::string, std::string>> checked;
   for (const scenario::SubScenario& sub : workload.sub_scenarios) {
     for (const scenario::RequestTemplate& request : sub.requests) {

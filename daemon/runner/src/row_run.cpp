@@ -180,7 +180,16 @@ std::optional<RowFailure> RowRun::refusal() const {
 
 bool RowRun::servesTls() const {
   const std::vector<std::string>& profiles = row_plan_.row.server_profiles;
-  return std::find(profiles.begin(), profiles.end(), microservice::kTlsProfile) != profiles.end();
+  return std::any_of(profiles.begin(), profiles.end(), [](const std::string& profile) {
+    return microservice::needsCertificate(profile);
+  });
+}
+
+bool RowRun::servesHttp2() const {
+  const std::vector<std::string>& profiles = row_plan_.row.server_profiles;
+  return std::any_of(profiles.begin(), profiles.end(), [](const std::string& profile) {
+    return microservice::isHttp2Profile(profile);
+  });
 }
 
 std::optional<RowFailure> RowRun::prepareLaunch(WorkerLaunch& launch) {
@@ -200,7 +209,7 @@ std::optional<RowFailure> RowRun::prepareLaunch(WorkerLaunch& launch) {
       if (!certificate)
         certificate = std::make_unique<RunCertificate>();
     } catch (const std::exception& error) {
-      return RowFailure{std::string("cannot make the tls rows' certificate: ") + error.what()};
+      return RowFailure{std::string("cannot make the TLS rows' certificate: ") + error.what()};
     }
     launch.tls = certificate->files();
   }
@@ -307,6 +316,8 @@ std::optional<loadgen::ScenarioResult> RowRun::measure(
   target.port = worker.port();
   target.approach = approach_.routeName();
   target.tls = servesTls();
+  target.http2 = servesHttp2();
+  target.streams_per_connection = row_plan_.row.streams_per_connection;
   loadgen::ScenarioResult phases =
       context_.engine.runScenario(row, row_plan_.workload, target, on_snapshot, hooks);
   if (stopping()) {

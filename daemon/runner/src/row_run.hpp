@@ -106,8 +106,12 @@ class RowRun {
 
  private:
   [[nodiscard]] bool stopping() const { return context_.stop_requested.load(); }
-  /// Whether the row serves HTTP/1.1 over TLS (its `tls` profile).
+  /// Whether the row's worker serves TLS (its `tls` or `h2` profile): it needs the run's
+  /// certificate, and the generator speaks TLS.
   [[nodiscard]] bool servesTls() const;
+  /// Whether the row speaks HTTP/2 (its `h2` or `h2c` profile), with the row's streams per
+  /// connection.
+  [[nodiscard]] bool servesHttp2() const;
 
   /// The worker's command line; the row's database prepared (started on first use).
   std::optional<RowFailure> prepareLaunch(WorkerLaunch& launch);

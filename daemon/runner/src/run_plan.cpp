@@ -85,7 +85,8 @@ void skipUnimplementedClients(RunPlan& plan, const std::vector<PlannedApproach>&
   for (RowPlan& row_plan : plan.rows) {
     for (const std::string& profile : row_plan.row.server_profiles) {
       const bool client = microservice::isClientProfile(profile);
-      if (!client && profile != microservice::kTlsProfile) {
+      if (!client && profile != microservice::kTlsProfile &&
+          !microservice::isHttp2Profile(profile)) {
         continue;
       }
       for (const PlannedApproach& approach : approaches) {
@@ -103,8 +104,10 @@ void skipUnimplementedClients(RunPlan& plan, const std::vector<PlannedApproach>&
             }
           }
           reason += " (its clients: " + (listed.empty() ? "its native one only" : listed) + ")";
-        } else {
+        } else if (profile == microservice::kTlsProfile) {
           reason += " (HTTP/1.1 over TLS)";
+        } else {
+          reason += profile == "h2" ? " (HTTP/2 over TLS)" : " (HTTP/2 with prior knowledge)";
         }
         row_plan.skipped.push_back({approach.name, reason});
         plan.total -= row_plan.seconds_per_approach * static_cast<std::int64_t>(plan.repeats);
@@ -143,6 +146,9 @@ void printPlan(std::ostream& out, const RunPlan& plan, const std::string& scenar
     const scenario::ScenarioRow& row = row_plan.row;
     out << "  " << ++number << ". " << row.name << ": " << row.workload << ", " << row.connections
         << " connections";
+    if (row.streams_per_connection > 1) {
+      out << " x " << row.streams_per_connection << " streams";
+    }
     if (row.requests_per_second) {
       out << ", " << *row.requests_per_second << " req/s";
     }

@@ -56,6 +56,10 @@ std::string rowDifference(const scenario::ScenarioRow& then, const scenario::Sce
   if (then.test_seconds != now.test_seconds) {
     return number("test (s)", then.test_seconds, now.test_seconds);
   }
+  if (then.streams_per_connection != now.streams_per_connection) {
+    return number("streams per connection", then.streams_per_connection,
+                  now.streams_per_connection);
+  }
   if (then.capacity_goal != now.capacity_goal) {
     const auto goal = [](const std::optional<scenario::CapacityGoal>& capacity_goal) {
       return capacity_goal ? capacity_goal->text() : std::string("none");

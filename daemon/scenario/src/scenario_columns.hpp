@@ -7,8 +7,9 @@
 namespace benchd::scenario {
 
 /// The header names, in column order (column 1 is kScenarioColumns[0]): the original's nine,
-/// then benchd's optional tenth, capacityGoal (a file has 9 or 10 columns).
-inline constexpr std::array<std::string_view, 10> kScenarioColumns = {
+/// then benchd's optional tenth, capacityGoal, and eleventh, streamsPerConnection (a file has 9,
+/// 10 or 11 columns).
+inline constexpr std::array<std::string_view, 11> kScenarioColumns = {
     "scenario",
     "k6Config",
     "serverProfiles",
@@ -19,6 +20,7 @@ inline constexpr std::array<std::string_view, 10> kScenarioColumns = {
     "warmupDurationInSeconds",
     "testDurationInSeconds",
     "capacityGoal",
+    "streamsPerConnection",
 };
 /// Columns every file has: the original's.
 inline constexpr std::size_t kRequiredScenarioColumns = 9;

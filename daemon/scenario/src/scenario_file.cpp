@@ -32,6 +32,7 @@ constexpr std::size_t kRequestsPerSecondColumn = 7;
 constexpr std::size_t kWarmupColumn = 8;
 constexpr std::size_t kTestColumn = 9;
 constexpr std::size_t kCapacityGoalColumn = 10;
+constexpr std::size_t kStreamsColumn = 11;
 
 /// Where in the file a row is, for error messages.
 struct RowLocation {
@@ -54,6 +55,9 @@ constexpr std::uint32_t kNoMaximum = std::numeric_limits<std::uint32_t>::max();
 const IntegerRule kZeroOrMore{0, kNoMaximum, "a non-negative integer"};
 const IntegerRule kOneOrMore{1, kNoMaximum, "a positive integer"};
 const IntegerRule kRateOrNothing{1, kNoMaximum, "a positive integer, or nothing for no rate"};
+const IntegerRule kStreamsRule{
+    1, kMaxStreamsPerConnection,
+    "an integer from 1 to " + std::to_string(kMaxStreamsPerConnection) + ", or nothing for 1"};
 
 IntegerRule phaseSecondsRule(std::uint32_t minimum) {
   return {minimum, kMaxPhaseSeconds, phaseSecondsExpectation(minimum)};
@@ -164,16 +168,17 @@ CapacityGoal readCapacityGoal(const RowLocation& where, std::string_view text,
 
 ScenarioRow readRow(const RowLocation& where, const std::vector<std::string_view>& raw_fields,
                     const WorkloadCatalog& workloads) {
-  if (raw_fields.size() != kRequiredScenarioColumns &&
-      raw_fields.size() != kScenarioColumns.size()) {
+  if (raw_fields.size() < kRequiredScenarioColumns || raw_fields.size() > kScenarioColumns.size()) {
     // The original's older files have no serverProfiles column.
     const std::string hint = raw_fields.size() == kRequiredScenarioColumns - 1
                                  ? " (an older 8-column file? add an empty serverProfiles column "
                                    "after k6Config)"
                                  : "";
     where.fail(0, "expected " + std::to_string(kRequiredScenarioColumns) +
-                      " comma-separated columns (or " + std::to_string(kScenarioColumns.size()) +
-                      " with a capacityGoal), got " + std::to_string(raw_fields.size()) + hint);
+                      " comma-separated columns (or 10 with a capacityGoal, " +
+                      std::to_string(kScenarioColumns.size()) +
+                      " with streamsPerConnection), got " + std::to_string(raw_fields.size()) +
+                      hint);
   }
   std::vector<std::string_view> fields;
   fields.reserve(raw_fields.size());
@@ -220,6 +225,18 @@ ScenarioRow readRow(const RowLocation& where, const std::vector<std::string_view
   checkRowFits(where, row, *workload);
   if (fields.size() >= kCapacityGoalColumn && !field(kCapacityGoalColumn).empty()) {
     row.capacity_goal = readCapacityGoal(where, field(kCapacityGoalColumn), *workload);
+  }
+  if (fields.size() >= kStreamsColumn && !field(kStreamsColumn).empty()) {
+    row.streams_per_connection =
+        readInteger(where, kStreamsColumn, field(kStreamsColumn), kStreamsRule);
+    const bool http2 =
+        std::any_of(row.server_profiles.begin(), row.server_profiles.end(),
+                    [](const std::string& profile) { return profile == "h2" || profile == "h2c"; });
+    if (row.streams_per_connection > 1 && !http2) {
+      where.fail(kStreamsColumn, std::to_string(row.streams_per_connection) +
+                                     " streams per connection need the h2 or h2c profile "
+                                     "(HTTP/1.1 has no streams)");
+    }
   }
   return row;
 }

@@ -89,12 +89,10 @@ WorkerOptions parseWorkerOptions(int argc, const char* const* argv) {
       if (value.empty())
         throw UsageError("--profile: empty profile name");
       // An unknown profile must not be ignored: the run would measure something else.
-      if (!benchd::microservice::servable(value)) {
+      if (!benchd::microservice::runnable(value)) {
         std::string names;
         for (const std::string_view name : benchd::microservice::kImplementedProfiles)
           names += (names.empty() ? "" : ", ") + std::string(name);
-        for (const std::string_view name : benchd::microservice::kHttp2Profiles)
-          names += ", " + std::string(name);
         throw UsageError("--profile: unknown profile '" + std::string(value) +
                          "' (known: " + names + ")");
       }

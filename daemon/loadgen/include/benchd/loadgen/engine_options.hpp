@@ -46,10 +46,6 @@ struct EngineOptions {
   /// requests and ends as soon as all of them have ended, answered or failed, or at the plan's
   /// end if that comes first. Unset: the plan's duration alone ends the phase.
   std::optional<std::uint64_t> request_limit;
-  /// HTTP/2's concurrent streams per connection (h2load's -m), for an HTTP/2 target
-  /// (RequestTarget::http2): a sub-scenario's `connections` connections carry this many VUs
-  /// (closed model) or pool slots (open model) each. 1 for HTTP/1.1, which has no streams.
-  std::uint32_t streams_per_connection = 1;
   /// Seeds think times and request-mix choices (each thread of each segment derives its own
   /// stream).
   std::uint64_t seed = 0x6265'6e63'6864'4c47ULL;

@@ -17,9 +17,12 @@ struct RequestTarget {
   /// do not: it measures a server, it does not trust one.
   bool tls = false;
   /// HTTP/2: over TLS with ALPN "h2" when `tls` (an `h2` row), else in clear with prior
-  /// knowledge (an `h2c` row). EngineOptions::streams_per_connection requests share each
-  /// connection.
+  /// knowledge (an `h2c` row).
   bool http2 = false;
+  /// HTTP/2's concurrent streams per connection (h2load's -m; a row's streamsPerConnection): a
+  /// sub-scenario's `connections` connections carry this many VUs (closed model) or pool slots
+  /// (open model) each. 1 for HTTP/1.1, which has no streams.
+  std::uint32_t streams_per_connection = 1;
 };
 
 /// Host and port of an "http://host[:port][/]" or "https://host[:port][/]" URL (port 80 or 443
@@ -31,9 +34,12 @@ struct HostAndPort {
   std::uint16_t port = 80;
   bool tls = false;
   /// HTTP/2: over TLS with ALPN "h2" when `tls` (an `h2` row), else in clear with prior
-  /// knowledge (an `h2c` row). EngineOptions::streams_per_connection requests share each
-  /// connection.
+  /// knowledge (an `h2c` row).
   bool http2 = false;
+  /// HTTP/2's concurrent streams per connection (h2load's -m; a row's streamsPerConnection): a
+  /// sub-scenario's `connections` connections carry this many VUs (closed model) or pool slots
+  /// (open model) each. 1 for HTTP/1.1, which has no streams.
+  std::uint32_t streams_per_connection = 1;
 };
 HostAndPort parseHttpUrl(std::string_view url);
 

@@ -15,23 +15,24 @@ inline constexpr std::array<std::string_view, 4> kClientProfiles = {
     "client-beast", "client-curl", "client-poco", "client-httplib"};
 
 /// Every server profile benchd implements: the core's "no-cache" and "read-write",
-/// "no-keep-alive", which every approach plugin honours in its transport, "postgres" and "tls",
-/// which the in-tree plugins implement (a plugin lists them in its descriptor), and the client
-/// profiles.
+/// "no-keep-alive", which every approach plugin honours in its transport, "postgres", "tls",
+/// "h2" and "h2c", which in-tree plugins implement (a plugin lists them in its descriptor), and
+/// the client profiles.
 /// Scenario files may name others (the original's Java client profiles); a run must not ignore
 /// those silently.
-inline constexpr std::array<std::string_view, 9> kImplementedProfiles = {
-    "no-cache",     "no-keep-alive", "read-write",  "postgres",      "tls",
-    "client-beast", "client-curl",   "client-poco", "client-httplib"};
+inline constexpr std::array<std::string_view, 11> kImplementedProfiles = {
+    "no-cache", "no-keep-alive", "read-write",  "postgres",    "tls",           "h2",
+    "h2c",      "client-beast",  "client-curl", "client-poco", "client-httplib"};
 
 /// The HTTP/2 profiles: `h2` (HTTP/2 over TLS, chosen by ALPN; a certificate as for `tls`) and
-/// `h2c` (HTTP/2 with prior knowledge, beside HTTP/1.1 on the same port). Workers serve them
-/// for the plugins that list them; `benchd run` does not drive them yet, because its load
-/// generator speaks HTTP/1.1 only, so they are not in kImplementedProfiles.
+/// `h2c` (HTTP/2 with prior knowledge, beside HTTP/1.1 on the same port). The load generator
+/// speaks HTTP/2 to a row that names one, with the row's streams per connection.
 inline constexpr std::array<std::string_view, 2> kHttp2Profiles = {"h2", "h2c"};
 
-/// The profiles a worker serves: kImplementedProfiles and kHttp2Profiles.
-[[nodiscard]] bool servable(std::string_view profile);
+/// Whether `profile` is one of kHttp2Profiles.
+[[nodiscard]] constexpr bool isHttp2Profile(std::string_view profile) {
+  return profile == kHttp2Profiles[0] || profile == kHttp2Profiles[1];
+}
 
 /// Whether `profile` needs the worker's TLS certificate and key: `tls` and `h2`.
 [[nodiscard]] constexpr bool needsCertificate(std::string_view profile) {

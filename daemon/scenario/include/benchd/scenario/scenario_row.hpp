@@ -17,6 +17,9 @@ inline constexpr std::string_view kClientProfilePrefix = "client-";
 
 /// One data row of a scenario CSV file: the original's nine positional columns and benchd's
 /// optional tenth, checked and converted. Column names in comments are the header names.
+/// The most concurrent streams per connection a row may ask for (as `benchd load --streams`).
+inline constexpr std::uint32_t kMaxStreamsPerConnection = 1000;
+
 struct ScenarioRow {
   std::string name;      ///< scenario: names the results folder
   std::string workload;  ///< k6Config without a trailing ".js"
@@ -32,6 +35,10 @@ struct ScenarioRow {
   /// whose requestsPerSecond is the first trial's rate; empty for a fixed load (every original
   /// row).
   std::optional<CapacityGoal> capacity_goal;
+  /// streamsPerConnection: HTTP/2's concurrent streams per connection (h2load's -m), each
+  /// connection carrying this many VUs; 1 (an empty or absent column) for every other row. Above
+  /// 1 only with the `h2` or `h2c` profile, at most kMaxStreamsPerConnection.
+  std::uint32_t streams_per_connection = 1;
   std::size_t source_line = 0;  ///< 1-based line in the file the row came from
 };
 
