@@ -45,7 +45,7 @@ TEST(ShippedScenarios, EveryScenarioFileLoadsAndPlans) {
       EXPECT_LE(plan.peak_connections, row.connections) << row.name;
     }
   }
-  EXPECT_EQ(files, 13U);
+  EXPECT_EQ(files, 14U);
 }
 
 TEST(ShippedScenarios, TheOriginalsHaveTheirRows) {
@@ -57,6 +57,17 @@ TEST(ShippedScenarios, TheOriginalsHaveTheirRows) {
   };
   for (const auto& [file, count] : expected_rows) {
     EXPECT_EQ(load(file).size(), count) << file;
+  }
+}
+
+TEST(ShippedScenarios, TheHttp2RowsCarryTwentyStreamsOnFiftyConnections) {
+  const auto rows = load("scenarios-h2.csv");
+  ASSERT_EQ(rows.size(), 4U);
+  for (const ScenarioRow& row : rows) {
+    EXPECT_EQ(row.connections, 50U) << row.name;
+    EXPECT_EQ(row.streams_per_connection, 20U) << row.name;
+    ASSERT_EQ(row.server_profiles.size(), 1U) << row.name;
+    EXPECT_TRUE(row.server_profiles[0] == "h2" || row.server_profiles[0] == "h2c") << row.name;
   }
 }
 

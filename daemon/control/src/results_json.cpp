@@ -262,6 +262,7 @@ void writeScenarioRow(JsonWriter& json, const scenario::ScenarioRow& row) {
   } else {
     json.Null();
   }
+  field(json, "streamsPerConnection", std::uint64_t{row.streams_per_connection});
   field(json, "line", std::uint64_t{row.source_line});
   json.EndObject();
 }
