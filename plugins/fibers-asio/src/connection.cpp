@@ -1,17 +1,18 @@
 #include "connection.hpp"
 
+#include "http2_connection.hpp"
+#include "reply_write.hpp"
 #include "request_handler.hpp"
 
 #include <benchd/asio_common/buffered_request.hpp>
 #include <benchd/asio_common/client_watch.hpp>
 #include <benchd/asio_common/connection_tracking.hpp>
-#include <benchd/asio_common/immediate_write.hpp>
 #include <benchd/asio_common/response_bytes.hpp>
 #include <benchd/asio_common/tls_contexts.hpp>
 #include <benchd/fiber_scheduler_asio/use_fiber.hpp>
+#include <benchd/h2_session/client_preface.hpp>
 #include <benchd/sdk/limits.hpp>
 
-#include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/read_size.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
@@ -88,24 +89,20 @@ boost::system::error_code readRequest(Stream& stream, beast::flat_buffer& buffer
   return body_error;
 }
 
-/// Writes a reply: what the socket takes at once directly, the rest with async_write. Under
-/// TLS all of it goes through the TLS stream (a direct write would skip the encryption).
-boost::system::error_code writeReply(beast::tcp_stream& stream, const std::string& response) {
-  boost::system::error_code write_error;
-  const std::size_t written =
-      asio_common::writeWithoutWaiting(stream.socket(), asio::buffer(response), write_error);
-  if (!write_error && written < response.size()) {
+/// Under `h2c`: reads a new connection's first bytes into `buffer` until they tell HTTP/2's
+/// client preface from an HTTP/1.1 request (or the connection ends: then HTTP/1.1's reader
+/// sees its end), waiting as long as for a first request.
+bool readsClientPreface(beast::tcp_stream& stream, beast::flat_buffer& buffer) {
+  for (;;) {
     stream.expires_after(sdk::kIoTimeout);
-    auto [error, rest] = asio::async_write(stream, asio::buffer(response) + written, use_fiber);
-    write_error = error;
+    auto [error, bytes] =
+        stream.async_read_some(buffer.prepare(beast::read_size(buffer, 65536)), use_fiber);
+    buffer.commit(bytes);
+    const auto match = h2_session::matchClientPreface(
+        {static_cast<const char*>(buffer.data().data()), buffer.size()});
+    if (match != h2_session::PrefaceMatch::kPartial || error)
+      return match == h2_session::PrefaceMatch::kHttp2;
   }
-  return write_error;
-}
-
-boost::system::error_code writeReply(asio_common::TlsStream& stream, const std::string& response) {
-  beast::get_lowest_layer(stream).expires_after(sdk::kIoTimeout);
-  auto [error, written] = asio::async_write(stream, asio::buffer(response), use_fiber);
-  return error;
 }
 
 asio_common::InboundStream inboundOf(beast::tcp_stream& stream) {
@@ -137,7 +134,9 @@ void serveRequests(asio_common::EventLoop& loop, const sdk::Host& host, Stream& 
     if (read_error) {
       reply = asio_common::readErrorReply(read_error);
     } else {
-      auto handled = handleRequest(loop, host, parser.get(), inboundOf(stream), buffer);
+      const auto& message = parser.get();
+      auto handled = handleRequest(loop, host, message.method_string(), message.target(),
+                                   message.body(), inboundOf(stream), buffer);
       if (!handled)
         break;  // the client left while its request waited: nobody to answer
       reply = std::move(*handled);
@@ -175,13 +174,26 @@ void serveConnection(asio_common::EventLoop* loop, FiberLoop* fiber_loop, const 
     const boost::system::error_code handshake_error =
         stream.async_handshake(asio::ssl::stream_base::server, use_fiber);
     registration.setIdle(false);
-    if (!handshake_error)
+    if (!handshake_error && tls->offers_h2 && asio_common::negotiatedHttp2(stream)) {
+      serveHttp2(*loop, *fiber_loop, *host, stream, buffer, registration);
+    } else if (!handshake_error) {
       serveRequests(*loop, *host, stream, buffer, registration);
+    }
     asio_common::closeStream(tcp);
     return;
   }
   beast::tcp_stream stream(std::move(socket));
   ConnectionRegistration registration(*loop, stream);
+  if (loop->group.priorKnowledgeHttp2()) {
+    registration.setIdle(true);
+    const bool http2 = readsClientPreface(stream, buffer);
+    registration.setIdle(false);
+    if (http2) {
+      serveHttp2(*loop, *fiber_loop, *host, stream, buffer, registration);
+      asio_common::closeStream(stream);
+      return;
+    }
+  }
   serveRequests(*loop, *host, stream, buffer, registration);
   asio_common::closeStream(stream);
 }

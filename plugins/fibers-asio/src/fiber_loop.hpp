@@ -8,7 +8,11 @@ namespace benchd::fibers_asio {
 /// (requestStop posts there).
 class FiberLoop {
  public:
-  explicit FiberLoop(asio_common::EventLoop& loop) : loop_(loop) {}
+  /// `fiber_stack_bytes`: the usable stack of every fiber started on this loop.
+  FiberLoop(asio_common::EventLoop& loop, std::size_t fiber_stack_bytes)
+      : loop_(loop), fiber_stack_bytes_(fiber_stack_bytes) {}
+
+  [[nodiscard]] std::size_t fiberStackBytes() const noexcept { return fiber_stack_bytes_; }
 
   /// The body of the loop's OS thread: runs the io_context on the thread's main fiber under
   /// AsioScheduler (fiber_scheduler_asio::runFibers), so connection fibers run inside
@@ -25,6 +29,7 @@ class FiberLoop {
   void stopIfFinished();
 
   asio_common::EventLoop& loop_;
+  std::size_t fiber_stack_bytes_;
   bool stop_requested_ = false;
 };
 

@@ -13,10 +13,11 @@ constexpr benchd::sdk::PluginFacts kFacts = {
     .description =
         "Boost.Fiber green threads over Asio/Beast: one fiber per connection, handler "
         "code written blocking-style (sleep_for, a blocking-looking upstream call), one "
-        "scheduler thread per event loop",
+        "scheduler thread per event loop; under h2 and h2c a reading fiber per connection and "
+        "one fiber per request stream",
     .concurrency_model = BENCHD_MODEL_GREEN_THREADS,
-    .io_stack = "Boost.Fiber 1.81 + Boost.Asio/Beast",
-    .implemented_profiles = benchd::asio_common::kEventLoopTlsProfiles,
+    .io_stack = "Boost.Fiber 1.81 + Boost.Asio/Beast; HTTP/2 on libnghttp2",
+    .implemented_profiles = benchd::asio_common::kEventLoopHttp2Profiles,
 };
 
 }  // namespace

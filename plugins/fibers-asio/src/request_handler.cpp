@@ -11,11 +11,11 @@
 
 namespace benchd::fibers_asio {
 
-std::optional<sdk::Reply> handleRequest(
-    asio_common::EventLoop& loop, const sdk::Host& host,
-    const boost::beast::http::request<boost::beast::http::string_body>& message,
-    asio_common::InboundStream stream, boost::beast::flat_buffer& buffer) {
-  auto classified = sdk::classifyRequest(message.method_string(), message.target(), kApproachName);
+std::optional<sdk::Reply> handleRequest(asio_common::EventLoop& loop, const sdk::Host& host,
+                                        std::string_view method, std::string_view target,
+                                        const std::string& body, asio_common::InboundStream stream,
+                                        boost::beast::flat_buffer& buffer) {
+  auto classified = sdk::classifyRequest(method, target, kApproachName);
   if (auto* reply = std::get_if<sdk::Reply>(&classified))
     return std::move(*reply);
   const sdk::ServiceRequest request = std::move(std::get<sdk::ServiceRequest>(classified));
@@ -47,10 +47,10 @@ std::optional<sdk::Reply> handleRequest(
   if (asio_common::DatabasePool* database = loop.group.database();
       database != nullptr && sdk::usesDatabase(request)) {
     // Suspends this fiber only, until the database's answer is in.
-    return database->asyncRun(loop.io.get_executor(), request, message.body(),
+    return database->asyncRun(loop.io.get_executor(), request, body,
                               fiber_scheduler_asio::use_fiber);
   }
-  return host.answer(request, message.body());
+  return host.answer(request, body);
 }
 
 }  // namespace benchd::fibers_asio

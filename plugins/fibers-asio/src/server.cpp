@@ -25,7 +25,7 @@ Server::Server(const benchd_host_api* host, sdk::ServerSettings settings)
       fiber_stack_bytes_(fiberStackBytes(settings)),
       loops_(std::move(settings), host) {
   for (auto& loop : loops_.loops())
-    fiber_loops_.push_back(std::make_unique<FiberLoop>(*loop));
+    fiber_loops_.push_back(std::make_unique<FiberLoop>(*loop, fiber_stack_bytes_));
 }
 
 void Server::start() {
