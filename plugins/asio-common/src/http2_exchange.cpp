@@ -1,0 +1,98 @@
+#include <benchd/asio_common/http2_exchange.hpp>
+#include <benchd/sdk/limits.hpp>
+
+namespace benchd::asio_common {
+
+namespace {
+
+constexpr std::chrono::hours kBusyReadTimeout{24};
+
+}  // namespace
+
+Http2Exchange::Http2Exchange(EventLoop& loop, ConnectionRegistration& registration,
+                             boost::beast::tcp_stream& tcp, std::string server_name, Model model)
+    : loop_(loop),
+      registration_(registration),
+      tcp_(tcp),
+      model_(std::move(model)),
+      session_({[this](h2_session::StreamRequest request) {
+                  departures_[request.stream_id];  // before the answer, so a reset is seen
+                  registration_.setIdle(false);
+                  model_.start_stream(std::move(request));
+                },
+                [this](std::int32_t stream_id) {
+                  if (const auto found = departures_.find(stream_id); found != departures_.end())
+                    found->second.depart();
+                }},
+               std::move(server_name)) {}
+
+bool Http2Exchange::receive(std::string_view bytes) {
+  const bool kept = session_.receive(bytes);
+  streamsChanged();
+  flush();
+  return kept;
+}
+
+std::chrono::steady_clock::duration Http2Exchange::readTimeout() const {
+  if (departures_.empty())
+    return sdk::kIoTimeout;
+  return kBusyReadTimeout;
+}
+
+StreamDeparture* Http2Exchange::departureOf(std::int32_t stream_id) {
+  return &departures_[stream_id];
+}
+
+void Http2Exchange::finishStream(std::int32_t stream_id, const std::optional<sdk::Reply>& reply) {
+  if (reply)
+    session_.respond(stream_id, *reply);
+  departures_.erase(stream_id);
+  streamsChanged();
+  flush();
+}
+
+bool Http2Exchange::nextOutput(std::string& out) {
+  out.clear();
+  if (!closed_)
+    session_.takeOutput(pending_);
+  if (closed_ || pending_.empty()) {
+    writing_ = false;
+    if (session_.finished())
+      close();
+    return false;
+  }
+  out.swap(pending_);
+  return true;
+}
+
+void Http2Exchange::endReading() {
+  session_.endConnection();
+  flush();
+}
+
+void Http2Exchange::close() {
+  if (closed_)
+    return;
+  closed_ = true;
+  closeStream(tcp_);
+}
+
+void Http2Exchange::flush() {
+  if (closed_)
+    return;
+  session_.takeOutput(pending_);
+  if (writing_ || pending_.empty())
+    return;
+  writing_ = true;
+  model_.start_writer();
+}
+
+void Http2Exchange::streamsChanged() {
+  // A draining server ends the connection once its streams are answered: HTTP/2's
+  // "Connection: close".
+  if (loop_.group.draining())
+    session_.goAway();
+  registration_.setIdle(departures_.empty());
+}
+
+}  // namespace benchd::asio_common
