@@ -1,10 +1,34 @@
 # The generators the loadgen benches compare, as shell functions: sourced by
-# loadgen-vs-wrk.sh, loadgen-vs-wrk-tls.sh and loadgen-vs-h2load-h2.sh after they set work,
-# benchd, CONNECTIONS, DURATION and GEN_CPU (and, optionally, target_width: the width of the target column, 22).
+# loadgen-vs-wrk.sh, loadgen-vs-wrk-tls.sh and loadgen-vs-h2load-h2.sh once they set their
+# settings (and, optionally, target_width: the width of the target column, 22). The functions
+# read BUILD_DIR, PLUGIN, work, benchd, CONNECTIONS, DURATION and GEN_CPU when called.
 # shellcheck shell=bash
 # shellcheck disable=SC2154  # the variables above are the sourcing script's
 
 target_width="${target_width:-22}"
+
+# Builds benchd, benchd-worker and PLUGIN in BUILD_DIR (Release) when one of them is missing,
+# then runs from that tree; sets plugin_so.
+loadgen_use_tree() {
+  plugin_so="${BUILD_DIR}/plugins/${PLUGIN}.so"
+  if [[ ! -x "${BUILD_DIR}/bin/benchd" || ! -x "${BUILD_DIR}/bin/benchd-worker" ||
+    ! -f "${plugin_so}" ]]; then
+    bench_log "building benchd, benchd-worker and ${PLUGIN} in ${BUILD_DIR}"
+    scripts/install-deps.sh >&2
+    bench_cmake -S . -B "${BUILD_DIR}" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DBENCHD_BUILD_TESTS=OFF -DBENCHD_BUILD_BENCHMARKS=OFF
+    bench_cmake --build "${BUILD_DIR}" --target benchd benchd-worker "${PLUGIN//-/_}"
+  fi
+  bench_use_tree "${BUILD_DIR}"  # benchd, worker
+}
+
+# Makes this run's certificate for 127.0.0.1 (EC P-256, a day) in ${work}: cert.pem, key.pem.
+loadgen_certificate() {
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj "/CN=bench" \
+    -addext "subjectAltName=IP:127.0.0.1" -keyout "${work}/key.pem" -out "${work}/cert.pem" \
+    2>"${work}/openssl.err" ||
+    bench_die "openssl could not make a certificate: $(cat "${work}/openssl.err")"
+}
 
 # Each run_* prints "<requests> <seconds> <cpu seconds>" for one run of its tool.
 timed() {

@@ -49,25 +49,12 @@ TARGET_CPU="${TARGET_CPU:-1}"
 
 bench_require h2load=nghttp2-client /usr/bin/time=time openssl
 
-plugin_so="${BUILD_DIR}/plugins/${PLUGIN}.so"
-if [[ ! -x "${BUILD_DIR}/bin/benchd" || ! -x "${BUILD_DIR}/bin/benchd-worker" ||
-  ! -f "${plugin_so}" ]]; then
-  bench_log "building benchd, benchd-worker and ${PLUGIN} in ${BUILD_DIR}"
-  scripts/install-deps.sh >&2
-  bench_cmake -S . -B "${BUILD_DIR}" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBENCHD_BUILD_TESTS=OFF \
-    -DBENCHD_BUILD_BENCHMARKS=OFF
-  bench_cmake --build "${BUILD_DIR}" --target benchd benchd-worker "${PLUGIN//-/_}"
-fi
-bench_use_tree "${BUILD_DIR}"  # benchd, worker
-
-bench_workdir
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj "/CN=bench" \
-  -addext "subjectAltName=IP:127.0.0.1" -keyout "${work}/key.pem" -out "${work}/cert.pem" \
-  2>"${work}/openssl.err" || bench_die "openssl could not make a certificate: $(cat "${work}/openssl.err")"
-
 target_width=13
 # shellcheck source=bench/loadgen/generators.sh
 source "${bench_root}/bench/loadgen/generators.sh"
+loadgen_use_tree
+bench_workdir
+loadgen_certificate
 declare -gA p50s p99s
 
 # Latency percentiles in ms, "p50 p99", from h2load's --log-file (tab-separated: start time,

@@ -53,16 +53,9 @@ CO_DURATION="${CO_DURATION:-$((DURATION > 10 ? DURATION : 10))}"
 
 bench_require wrk h2load=nghttp2-client /usr/sbin/nginx=nginx-light /usr/bin/time=time
 
-plugin_so="${BUILD_DIR}/plugins/${PLUGIN}.so"
-if [[ ! -x "${BUILD_DIR}/bin/benchd" || ! -x "${BUILD_DIR}/bin/benchd-worker" ||
-  ! -f "${plugin_so}" ]]; then
-  bench_log "building benchd, benchd-worker and ${PLUGIN} in ${BUILD_DIR}"
-  scripts/install-deps.sh >&2
-  bench_cmake -S . -B "${BUILD_DIR}" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBENCHD_BUILD_TESTS=OFF \
-    -DBENCHD_BUILD_BENCHMARKS=OFF
-  bench_cmake --build "${BUILD_DIR}" --target benchd benchd-worker "${PLUGIN//-/_}"
-fi
-bench_use_tree "${BUILD_DIR}"  # benchd, worker
+# shellcheck source=bench/loadgen/generators.sh
+source "${bench_root}/bench/loadgen/generators.sh"
+loadgen_use_tree
 
 bench_workdir
 # nginx's worker process runs as an unprivileged user when started by root: let it read the body.
@@ -106,10 +99,6 @@ start_worker() {
   bench_start_worker "${TARGET_CPU}" "${work}/worker-${port}" "${plugin_so}" "${port}" \
     --threads 1 --stats-interval-ms 3600000
 }
-
-# ---- tools ---------------------------------------------------------------------------------
-# shellcheck source=bench/loadgen/generators.sh
-source "${bench_root}/bench/loadgen/generators.sh"
 
 # ---- part 1 --------------------------------------------------------------------------------
 echo "== part 1: ${CONNECTIONS} keep-alive connections, ${DURATION} s, one generator thread on CPU" \
