@@ -16,7 +16,6 @@
 #include <chrono>
 #include <csignal>
 #include <cstdint>
-#include <filesystem>
 #include <optional>
 #include <regex>
 #include <string>
@@ -26,7 +25,6 @@
 namespace benchd::testing {
 namespace {
 
-namespace fs = std::filesystem;
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 

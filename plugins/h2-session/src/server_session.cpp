@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cstring>
 #include <nghttp2/nghttp2.h>
 #include <stdexcept>
 #include <unordered_map>
@@ -182,7 +181,7 @@ struct ServerSession::Impl {
     if (stream == nullptr)
       return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
     const std::size_t copied = std::min(size, stream->reply_body.size() - stream->reply_sent);
-    std::memcpy(buffer, stream->reply_body.data() + stream->reply_sent, copied);
+    std::copy_n(stream->reply_body.data() + stream->reply_sent, copied, buffer);
     stream->reply_sent += copied;
     if (stream->reply_sent == stream->reply_body.size())
       *data_flags |= NGHTTP2_DATA_FLAG_EOF;
