@@ -24,13 +24,16 @@ class VirtualUser;
 /// produces in one turn of the loop goes out in one write.
 ///
 /// A user hears back through VirtualUser::onStreamSubmitted (its stream went into the session:
-/// its clock starts) and VirtualUser::onStreamEnded (answered, failed, or reset after cancel),
-/// never from inside a call it made on the connection. A lost connection ends every stream on
-/// it as connection_reset; streams the server refused (REFUSED_STREAM, or above a GOAWAY's last
-/// stream) as well, since no HTTP/2 request is re-sent.
+/// its clock starts; called inside start() once the connection is open, and changes only the
+/// user's own state) and VirtualUser::onStreamEnded (answered, failed, or reset after cancel),
+/// which does not come from inside a call the user made on the connection (but for a fatal
+/// nghttp2 error while start() sends, which ends every stream at once). A lost connection ends
+/// every stream on it as connection_reset; streams the server refused (REFUSED_STREAM, or above
+/// a GOAWAY's last stream) as well, since no HTTP/2 request is re-sent.
 ///
-/// Thread-safety: its loop's thread only. It outlives every handler it started: owners destroy
-/// it only after the loop's io_context has stopped running.
+/// Thread-safety: its loop's thread only. Owners destroy it only after the loop's io_context has
+/// stopped running, so no handler it started runs afterwards; such handlers keep the connection's
+/// Link (socket, TLS stream, nghttp2 session) alive until the io_context destroys them.
 class H2ClientConnection {
  public:
   explicit H2ClientConnection(LoopContext& loop);
