@@ -131,7 +131,8 @@ asio::awaitable<void> serveStreams(asio_common::EventLoop* loop, const sdk::Host
   buffer->consume(buffer->size());
   while (protocol_kept && connection.exchange.reading()) {
     tcp.expires_after(connection.exchange.readTimeout());
-    auto [error, bytes] = co_await stream->async_read_some(buffer->prepare(16384), kNoThrow);
+    auto [error, bytes] =
+        co_await stream->async_read_some(buffer->prepare(buffer->max_size()), kNoThrow);
     if (error)
       break;
     buffer->commit(bytes);

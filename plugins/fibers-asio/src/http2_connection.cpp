@@ -139,7 +139,7 @@ void serveStreams(asio_common::EventLoop& loop, FiberLoop& fiber_loop, const sdk
   buffer.consume(buffer.size());
   while (protocol_kept && connection.exchange.reading()) {
     tcp.expires_after(connection.exchange.readTimeout());
-    auto [error, bytes] = stream.async_read_some(buffer.prepare(16384), use_fiber);
+    auto [error, bytes] = stream.async_read_some(buffer.prepare(buffer.max_size()), use_fiber);
     if (error)
       break;
     buffer.commit(bytes);
