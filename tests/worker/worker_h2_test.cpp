@@ -219,6 +219,25 @@ TEST_P(WorkerHttp2, EveryAnswerComesOverHttp2NestedCallsIncluded) {
   EXPECT_EQ(refused.out.substr(refused.out.size() - 6), " 400 2") << refused.out;
 }
 
+TEST_P(WorkerHttp2, OversizedRequestsAreRefusedAndTheServerGoesOn) {
+  // A body one byte over BENCHD_MAX_REQUEST_BODY_BYTES (1 MiB) is answered 413.
+  dir_.write("big-body.json", std::string(std::size_t{1024} * 1024 + 1, 'x'));
+  const auto big_body =
+      curl("movies", {"-X", "POST", "-H", "Content-Type: application/json", "--data-binary",
+                      "@" + (dir_.path() / "big-body.json").string()});
+  EXPECT_EQ(big_body.exit_code, 0) << big_body.err;
+  ASSERT_GE(big_body.out.size(), 6U) << big_body.out;
+  EXPECT_EQ(big_body.out.substr(big_body.out.size() - 6), " 413 2") << big_body.out;
+
+  // Header fields over BENCHD_MAX_REQUEST_HEADER_BYTES (8 KiB) reset the stream: no answer.
+  const auto big_header = curl("health", {"-H", "X-Padding: " + std::string(9000, 'y')});
+  EXPECT_NE(big_header.exit_code, 0) << big_header.out;
+  EXPECT_EQ(big_header.out.find(" 200 "), std::string::npos) << big_header.out;
+
+  const auto health = curl("health");
+  EXPECT_EQ(health.out, R"({"status":"UP"} 200 2)") << health.err;
+}
+
 TEST_P(WorkerHttp2, AnHttp11ClientIsStillServedOnTheSamePort) {
   // h2c sniffs the preface; h2's ALPN falls back to HTTP/1.1 for a client that offers only it.
   std::vector<std::string> arguments = {"-sS", "--http1.1", "-w", " %{http_code} %{http_version}"};
