@@ -1,4 +1,4 @@
-// Test fixture: a real, minimal plugin that misbehaves in one of five ways, chosen at compile
+// Test fixture: a real, minimal plugin that misbehaves in one of six ways, chosen at compile
 // time (BENCHD_TEST_PLUGIN_BEHAVIOUR, BENCHD_TEST_PLUGIN_NAME; see CMakeLists.txt):
 //   crash-on-request  GET /health answers 200 {"status":"UP"}, any other request abort()s: a
 //                     worker that dies after it became healthy;
@@ -11,6 +11,9 @@
 //   hang-on-request   GET /health answers 200, any other request is never answered and its
 //                     thread never returns, so stop() never returns either: a hung worker that
 //                     its own stop watchdog (or the runner's SIGKILL) ends.
+//   claims-tls        lists `tls`, `h2` and `h2c` but ignores the certificate and serves
+//                     every connection plain HTTP/1.1 as wrong-answers does: what verify-plugin's
+//                     `tls.*`, `h2.*` and `h2c.*` rules must catch.
 //
 // One accept thread serves one connection at a time with plain blocking sockets: read one
 // request head, answer, close. stop() wakes the thread through a pipe, so it never waits on a
@@ -33,6 +36,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <netinet/in.h>
+#include <span>
 #include <string>
 #include <string_view>
 #include <sys/socket.h>
@@ -52,7 +56,8 @@ enum Behaviour {
   kWrongAnswers = 2,
   kNeverHealthy = 3,
   kDeepAnswers = 4,
-  kHangOnRequest = 5
+  kHangOnRequest = 5,
+  kClaimsTls = 6
 };
 constexpr Behaviour kBehaviour = static_cast<Behaviour>(BENCHD_TEST_PLUGIN_BEHAVIOUR);
 
@@ -265,12 +270,18 @@ class Server {
   std::atomic<std::int64_t> in_flight_{0};
 };
 
+/// What claims-tls lists and does not serve.
+constexpr const char* kClaimedProfiles[] = {"no-keep-alive", "tls", "h2", "h2c"};
+
 constexpr benchd::sdk::PluginFacts kFacts = {
     .name = BENCHD_TEST_PLUGIN_NAME,
     .version = "0.1.0",
     .description = "Test fixture that misbehaves on purpose (see misbehaving_plugin.cpp)",
     .concurrency_model = BENCHD_MODEL_OS_THREADS,
     .io_stack = "POSIX blocking sockets",
+    .implemented_profiles = kBehaviour == kClaimsTls
+                                ? std::span<const char* const>(kClaimedProfiles)
+                                : std::span<const char* const>(benchd::sdk::kTransportProfiles),
 };
 
 }  // namespace

@@ -275,6 +275,62 @@ constexpr std::pair<std::string_view, std::string_view> kCitations[] = {
      "every connection, ends every wait (delays must be interruptible: a sleeping request must "
      "not hold the stop beyond the timeout), joins all its threads and returns: `BENCHD_OK` when "
      "everything was answered, `BENCHD_ERR_TIMEOUT` (message: what was cut off) otherwise."},
+
+    // rules_tls.cpp: the `tls` profile of section 1.
+    {"tls.answers",
+     "Under it the plugin serves HTTP/1.1 over TLS on its one listening port, and nothing in "
+     "clear: ... Every rule of sections 2 to 9 holds inside the TLS stream: ... the nested call "
+     "goes to the same port over TLS (verifying nothing: it is the plugin's own server), on "
+     "pooled keep-alive connections as without TLS;"},
+    {"tls.alpn", "It speaks TLS 1.2 or newer, and under ALPN chooses `http/1.1` or nothing."},
+    {"tls.nothing-in-clear",
+     "Under it the plugin serves HTTP/1.1 over TLS on its one listening port, and nothing in "
+     "clear:"},
+    {"tls.client-leaves",
+     "a client that leaves while its request waits (a close_notify, an end of stream or a reset "
+     "under TLS) ends the wait;"},
+    {"tls.drain",
+     "Every rule of sections 2 to 9 holds inside the TLS stream: ... Every request in flight is "
+     "finished and answered, with `Connection: close`; at least every request read completely "
+     "before the call is."},
+    {"tls.key-mismatch",
+     "The plugin loads both in `create()` and refuses a file it cannot load, or a key that is "
+     "not the certificate's, with `BENCHD_ERR_INVALID_ARGUMENT` naming the file (exit 2)."},
+
+    // rules_h2.cpp: the `h2` and `h2c` profiles of section 1.
+    {"h2.answers",
+     "Under `h2` the plugin serves as under `tls` (the same certificate fields, the same "
+     "refusals), and ALPN chooses `h2` when the client offers it, else `http/1.1` (or nothing, "
+     "which means HTTP/1.1). ... Each stream is a request under sections 2 to 6, answered with "
+     "the same status, `content-type`, `allow` and body, and no `Connection` field (HTTP/2 "
+     "forbids it); the `:path` is read as the request target (section 3). ... Nested calls stay "
+     "HTTP/1.1 (in clear under `h2c`, over TLS under `h2`)."},
+    {"h2.concurrent-streams",
+     "On an HTTP/2 connection the server announces `SETTINGS_MAX_CONCURRENT_STREAMS` of at least "
+     "100 (the in-tree plugins: 128) and answers the streams concurrently: streams waiting their "
+     "delays on one connection take about one delay, not one each."},
+    {"h2.stream-reset",
+     "A stream the client resets while its request waits (RST_STREAM), like a client that "
+     "leaves, ends that wait and leaves the connection serving;"},
+    {"h2.connection-ends", "a connection that ends ends the waits of all its streams."},
+    {"h2.broken-frame",
+     "A broken frame is answered with a GOAWAY and the connection closes; the server goes on."},
+    {"h2.drain",
+     "A draining server (section 8) answers the streams in flight, then sends a GOAWAY;"},
+    {"h2c.answers",
+     "Under `h2c` the port stays in clear and serves both: a connection whose first 24 bytes are "
+     "HTTP/2's client preface (`PRI * HTTP/2.0...`) speaks HTTP/2 with prior knowledge, any "
+     "other HTTP/1.1; there is no `Upgrade: h2c`. ... Each stream is a request under sections 2 "
+     "to 6, answered with the same status, `content-type`, `allow` and body, and no "
+     "`Connection` field (HTTP/2 forbids it); ... Nested calls stay HTTP/1.1 (in clear under "
+     "`h2c`, over TLS under `h2`)."},
+    {"h2c.concurrent-streams",
+     "On an HTTP/2 connection the server announces `SETTINGS_MAX_CONCURRENT_STREAMS` of at least "
+     "100 (the in-tree plugins: 128) and answers the streams concurrently: streams waiting their "
+     "delays on one connection take about one delay, not one each."},
+    {"h2c.stream-reset",
+     "A stream the client resets while its request waits (RST_STREAM), like a client that "
+     "leaves, ends that wait and leaves the connection serving;"},
 };
 
 }  // namespace

@@ -1,8 +1,13 @@
+#include "client_tls_context.hpp"
+
 #include <benchd/conformance/http_client.hpp>
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/read.hpp>
+#include <boost/asio/ssl/error.hpp>
+#include <boost/asio/ssl/host_name_verification.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
@@ -11,6 +16,7 @@
 #include <algorithm>
 #include <cctype>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <sys/resource.h>
 
@@ -41,7 +47,9 @@ std::string lowerCase(std::string text) {
 
 }  // namespace
 
-/// One connection's Asio state, driven one operation at a time from the calling thread.
+/// One connection's Asio state, driven one operation at a time from the calling thread. Under
+/// TLS every operation goes through `tls`, which reads and writes `stream` (whose expiry times
+/// the TLS operations too).
 struct HttpConnection::Stream {
   explicit Stream(std::chrono::milliseconds limit) : stream(io), timeout(limit) {}
 
@@ -51,26 +59,66 @@ struct HttpConnection::Stream {
     }
   }
 
+  /// Calls `operation` with the stream requests go through: the TLS stream or the TCP one.
+  template <class Operation>
+  void start(Operation operation) {
+    if (tls)
+      operation(*tls);
+    else
+      operation(stream);
+  }
+
+  void connect(std::uint16_t port);
   HttpResponse readResponse(std::chrono::steady_clock::time_point started);
 
   asio::io_context io;
   beast::tcp_stream stream;
+  std::optional<asio::ssl::context> tls_context;
+  std::optional<asio::ssl::stream<beast::tcp_stream&>> tls;
   beast::flat_buffer buffer;
   std::chrono::milliseconds timeout;
 };
 
+void HttpConnection::Stream::connect(std::uint16_t port) {
+  bool done = false;
+  error_code result;
+  stream.expires_after(timeout);
+  stream.async_connect(loopback(port), [&](error_code error) {
+    result = error;
+    done = true;
+  });
+  runUntilDone(done);
+  if (result)
+    throw std::runtime_error("connect to port " + std::to_string(port) + ": " + result.message());
+}
+
 HttpConnection::HttpConnection(std::uint16_t port, std::chrono::milliseconds timeout)
     : stream_(std::make_unique<Stream>(timeout)) {
+  stream_->connect(port);
+}
+
+HttpConnection::HttpConnection(std::uint16_t port, const ClientTls& tls,
+                               std::chrono::milliseconds timeout)
+    : stream_(std::make_unique<Stream>(timeout)) {
+  stream_->tls_context.emplace(makeClientContext(tls));
+  stream_->connect(port);
+  stream_->tls.emplace(stream_->stream, *stream_->tls_context);
+  stream_->tls->set_verify_callback(asio::ssl::host_name_verification("127.0.0.1"));
   bool done = false;
   error_code result;
   stream_->stream.expires_after(stream_->timeout);
-  stream_->stream.async_connect(loopback(port), [&](error_code error) {
+  stream_->tls->async_handshake(asio::ssl::stream_base::client, [&](error_code error) {
     result = error;
     done = true;
   });
   stream_->runUntilDone(done);
   if (result)
-    throw std::runtime_error("connect to port " + std::to_string(port) + ": " + result.message());
+    throw std::runtime_error("TLS handshake with port " + std::to_string(port) + ": " +
+                             result.message());
+}
+
+std::string HttpConnection::negotiatedProtocol() const {
+  return stream_->tls ? alpnSelected(stream_->tls->native_handle()) : std::string();
 }
 
 HttpConnection::~HttpConnection() = default;
@@ -95,9 +143,11 @@ HttpResponse HttpConnection::request(const std::string& method, const std::strin
   bool done = false;
   error_code result;
   stream_->stream.expires_after(stream_->timeout);
-  http::async_write(stream_->stream, request, [&](error_code error, std::size_t) {
-    result = error;
-    done = true;
+  stream_->start([&](auto& stream) {
+    http::async_write(stream, request, [&](error_code error, std::size_t) {
+      result = error;
+      done = true;
+    });
   });
   stream_->runUntilDone(done);
   if (result)
@@ -110,9 +160,11 @@ HttpResponse HttpConnection::rawRequest(const std::string& bytes) {
   bool done = false;
   error_code result;
   stream_->stream.expires_after(stream_->timeout);
-  asio::async_write(stream_->stream, asio::buffer(bytes), [&](error_code error, std::size_t) {
-    result = error;
-    done = true;
+  stream_->start([&](auto& stream) {
+    asio::async_write(stream, asio::buffer(bytes), [&](error_code error, std::size_t) {
+      result = error;
+      done = true;
+    });
   });
   stream_->runUntilDone(done);
   if (result)
@@ -126,9 +178,11 @@ HttpResponse HttpConnection::Stream::readResponse(std::chrono::steady_clock::tim
   bool done = false;
   error_code result;
   stream.expires_after(timeout);
-  http::async_read(stream, buffer, parser, [&](error_code error, std::size_t) {
-    result = error;
-    done = true;
+  start([&](auto& next) {
+    http::async_read(next, buffer, parser, [&](error_code error, std::size_t) {
+      result = error;
+      done = true;
+    });
   });
   runUntilDone(done);
   if (result)
@@ -150,12 +204,15 @@ bool HttpConnection::closedByServer(std::chrono::milliseconds wait) {
   bool done = false;
   error_code result;
   stream_->stream.expires_after(wait);
-  stream_->stream.async_read_some(asio::buffer(&byte, 1), [&](error_code error, std::size_t) {
-    result = error;
-    done = true;
+  stream_->start([&](auto& stream) {
+    stream.async_read_some(asio::buffer(&byte, 1), [&](error_code error, std::size_t) {
+      result = error;
+      done = true;
+    });
   });
   stream_->runUntilDone(done);
-  return result == asio::error::eof || result == asio::error::connection_reset;
+  return result == asio::error::eof || result == asio::error::connection_reset ||
+         result == asio::ssl::error::stream_truncated;
 }
 
 HttpResponse httpRequest(std::uint16_t port, const std::string& method, const std::string& target,

@@ -17,5 +17,7 @@ std::vector<Rule> connectionRules();  ///< rules_connections.cpp: section 7 (kee
 std::vector<Rule> lifetimeRules();    ///< rules_lifetime.cpp: sections 6, 7 (waits, deadlines)
 std::vector<Rule> hostileRules();     ///< rules_hostile.cpp: section 7 (the hostile corpus)
 std::vector<Rule> stopRules();        ///< rules_stop.cpp: section 8
+std::vector<Rule> tlsRules();         ///< rules_tls.cpp: section 1 (the `tls` profile)
+std::vector<Rule> http2Rules();       ///< rules_h2.cpp: section 1 (the `h2`, `h2c` profiles)
 
 }  // namespace benchd::conformance

@@ -12,8 +12,9 @@ namespace benchd::conformance {
 const std::vector<Rule>& contractRules() {
   static const std::vector<Rule> rules = [] {
     std::vector<Rule> all;
-    for (auto group : {endpointRules, badInputRules, answerRules, framingRules, connectionRules,
-                       nestedCallRules, lifetimeRules, hostileRules, stopRules}) {
+    for (auto group :
+         {endpointRules, badInputRules, answerRules, framingRules, connectionRules, nestedCallRules,
+          lifetimeRules, hostileRules, stopRules, tlsRules, http2Rules}) {
       for (Rule& rule : group())
         all.push_back(std::move(rule));
     }

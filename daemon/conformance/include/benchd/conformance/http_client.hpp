@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
@@ -21,13 +22,26 @@ struct HttpResponse {
   [[nodiscard]] std::string header(const std::string& lower_case_name) const;
 };
 
-/// A blocking HTTP/1.1 client connection over loopback, kept alive between requests.
-/// Every operation times out (default 30 s) and throws std::runtime_error on failure.
-/// Not thread-safe: one connection per thread.
+/// How a conformance client speaks TLS (the `tls`, `h2` profiles): it trusts only
+/// `certificate` (a PEM file: the worker's own self-signed certificate), checks that the
+/// server's certificate names 127.0.0.1, speaks TLS 1.2 or newer, and offers `alpn` in that
+/// order (none when empty).
+struct ClientTls {
+  std::filesystem::path certificate;
+  std::vector<std::string> alpn;
+};
+
+/// A blocking HTTP/1.1 client connection over loopback, kept alive between requests, in clear
+/// or over TLS. Every operation times out (default 30 s) and throws std::runtime_error on
+/// failure (a failed handshake or certificate check included, naming the step). Not
+/// thread-safe: one connection per thread.
 class HttpConnection {
  public:
   explicit HttpConnection(std::uint16_t port,
                           std::chrono::milliseconds timeout = std::chrono::seconds(30));
+  /// Connects and completes the TLS handshake.
+  HttpConnection(std::uint16_t port, const ClientTls& tls,
+                 std::chrono::milliseconds timeout = std::chrono::seconds(30));
   ~HttpConnection();
   HttpConnection(const HttpConnection&) = delete;
   HttpConnection& operator=(const HttpConnection&) = delete;
@@ -39,8 +53,12 @@ class HttpConnection {
   /// Sends raw bytes and reads one response (for malformed-request tests).
   HttpResponse rawRequest(const std::string& bytes);
 
-  /// True when the server has closed the connection (EOF within `wait`).
+  /// True when the server has closed the connection (EOF within `wait`; under TLS with or
+  /// without a close_notify).
   bool closedByServer(std::chrono::milliseconds wait = std::chrono::seconds(2));
+
+  /// The protocol ALPN chose ("http/1.1", "h2"); empty in clear or when the server chose none.
+  [[nodiscard]] std::string negotiatedProtocol() const;
 
  private:
   struct Stream;
