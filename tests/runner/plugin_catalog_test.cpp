@@ -62,7 +62,7 @@ TEST(PluginCatalog, AcceptsEveryBuiltApproachPluginWithItsMetadata) {
   const PluginDescription* callbacks = catalog.findAccepted("callbacks-asio");
   ASSERT_NE(callbacks, nullptr);
   EXPECT_EQ(callbacks->concurrency_model, "callbacks");
-  EXPECT_EQ(callbacks->io_stack, "Boost.Asio 1.81 + Beast");
+  EXPECT_EQ(callbacks->io_stack, "Boost.Asio 1.81 + Beast; HTTP/2 on libnghttp2");
   ASSERT_EQ(catalog.folders.size(), 1U);
   EXPECT_TRUE(catalog.folders[0].searched);
   EXPECT_EQ(catalog.worker_path, testing::workerExecutable());

@@ -44,7 +44,7 @@ TEST(WorkerInspect, PrintsOnePluginLineAndExitsZero) {
   EXPECT_STRNE(line["version"].GetString(), "");
   EXPECT_STRNE(line["description"].GetString(), "");
   EXPECT_STREQ(line["concurrencyModel"].GetString(), "callbacks");
-  EXPECT_STREQ(line["ioStack"].GetString(), "Boost.Asio 1.81 + Beast");
+  EXPECT_STREQ(line["ioStack"].GetString(), "Boost.Asio 1.81 + Beast; HTTP/2 on libnghttp2");
   EXPECT_EQ(std::string(line["abi"].GetString()),
             std::to_string(BENCHD_ABI_MAJOR) + "." + std::to_string(BENCHD_ABI_MINOR));
   ASSERT_TRUE(line["profiles"].IsArray());
@@ -52,7 +52,7 @@ TEST(WorkerInspect, PrintsOnePluginLineAndExitsZero) {
   for (const auto& profile : line["profiles"].GetArray())
     profiles.emplace_back(profile.GetString());
   EXPECT_EQ(profiles, (std::vector<std::string>{"no-keep-alive", "postgres", "client-beast",
-                                                "client-curl", "tls"}));
+                                                "client-curl", "tls", "h2", "h2c"}));
   EXPECT_EQ(line.MemberCount(), 9U);
 }
 

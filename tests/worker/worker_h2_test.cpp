@@ -32,7 +32,7 @@ using std::chrono::seconds;
 /// not built under AddressSanitizer).
 std::vector<std::string> http2Plugins() {
   std::vector<std::string> plugins;
-  for (const std::string name : {"coroutines-asio", "fibers-asio"}) {
+  for (const std::string name : {"callbacks-asio", "coroutines-asio", "fibers-asio"}) {
     const auto& built = approachPlugins();
     if (std::find(built.begin(), built.end(), name) != built.end())
       plugins.push_back(name);

@@ -9,15 +9,15 @@ constexpr std::chrono::hours kBusyReadTimeout{24};
 
 }  // namespace
 
-Http2Exchange::Http2Exchange(EventLoop& loop, ConnectionRegistration& registration,
+Http2Exchange::Http2Exchange(EventLoop& loop, std::function<void(bool idle)> mark_idle,
                              boost::beast::tcp_stream& tcp, std::string server_name, Model model)
     : loop_(loop),
-      registration_(registration),
+      mark_idle_(std::move(mark_idle)),
       tcp_(tcp),
       model_(std::move(model)),
       session_({[this](h2_session::StreamRequest request) {
                   departures_[request.stream_id];  // before the answer, so a reset is seen
-                  registration_.setIdle(false);
+                  mark_idle_(false);
                   model_.start_stream(std::move(request));
                 },
                 [this](std::int32_t stream_id) {
@@ -92,7 +92,7 @@ void Http2Exchange::streamsChanged() {
   // "Connection: close".
   if (loop_.group.draining())
     session_.goAway();
-  registration_.setIdle(departures_.empty());
+  mark_idle_(departures_.empty());
 }
 
 }  // namespace benchd::asio_common

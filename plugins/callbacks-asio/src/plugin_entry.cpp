@@ -12,10 +12,11 @@ constexpr benchd::sdk::PluginFacts kFacts = {
     .version = "0.1.0",
     .description =
         "Boost.Asio/Beast with completion handlers: non-blocking timers and a pooled "
-        "asynchronous keep-alive client, one event loop per thread",
+        "asynchronous keep-alive client, one event loop per thread; under h2 and h2c a read "
+        "handler chain per connection and one handler chain per request stream",
     .concurrency_model = BENCHD_MODEL_CALLBACKS,
-    .io_stack = "Boost.Asio 1.81 + Beast",
-    .implemented_profiles = benchd::asio_common::kEventLoopTlsProfiles,
+    .io_stack = "Boost.Asio 1.81 + Beast; HTTP/2 on libnghttp2",
+    .implemented_profiles = benchd::asio_common::kEventLoopHttp2Profiles,
 };
 
 }  // namespace

@@ -1,12 +1,12 @@
 #include "session.hpp"
 
-#include "server.hpp"
-#include "upstream_call.hpp"
+#include "http2_connection.hpp"
 
 #include <benchd/asio_common/buffered_request.hpp>
 #include <benchd/asio_common/connection_tracking.hpp>
 #include <benchd/asio_common/immediate_write.hpp>
 #include <benchd/asio_common/response_bytes.hpp>
+#include <benchd/h2_session/client_preface.hpp>
 #include <benchd/sdk/limits.hpp>
 
 #include <boost/asio/write.hpp>
@@ -14,25 +14,23 @@
 #include <boost/beast/http/read.hpp>
 
 #include <array>
-#include <variant>
 
 namespace benchd::callbacks_asio {
 
 namespace beast = boost::beast;
 namespace http = boost::beast::http;
-using asio_common::LoopCounters;
 using boost::system::error_code;
 
 Session::Session(asio_common::EventLoop& loop, const sdk::Host& host,
                  boost::asio::ip::tcp::socket socket)
-    : loop_(loop), host_(host), stream_(std::move(socket)), delay_timer_(loop.io) {
-  LoopCounters::add(loop_.counters.connections_open, 1);
+    : loop_(loop), host_(host), stream_(std::move(socket)), run_(loop, host) {
+  asio_common::LoopCounters::add(loop_.counters.connections_open, 1);
   loop_.connections.insert(this);
 }
 
 Session::~Session() {
   loop_.connections.erase(this);
-  LoopCounters::add(loop_.counters.connections_open, -1);
+  asio_common::LoopCounters::add(loop_.counters.connections_open, -1);
 }
 
 template <typename Operation>
@@ -51,21 +49,55 @@ asio_common::InboundStream Session::inbound() noexcept {
 void Session::start() {
   asio_common::TlsContexts* tls = loop_.group.tls();
   if (tls == nullptr) {
-    readRequest();
+    if (loop_.group.priorKnowledgeHttp2()) {
+      readPreface();
+    } else {
+      readRequest();
+    }
     return;
   }
   tls_.emplace(stream_, tls->server);
   idle_ = true;
   stream_.expires_after(loop_.group.headerDeadline());
   tls_->async_handshake(boost::asio::ssl::stream_base::server,
-                        [self = shared_from_this()](error_code error) {
+                        [self = shared_from_this(), offers_h2 = tls->offers_h2](error_code error) {
                           self->idle_ = false;
                           if (error) {
                             self->close();
+                          } else if (offers_h2 && asio_common::negotiatedHttp2(*self->tls_)) {
+                            self->serveHttp2();
                           } else {
                             self->readRequest();
                           }
                         });
+}
+
+void Session::readPreface() {
+  idle_ = true;
+  stream_.expires_after(sdk::kIoTimeout);
+  stream_.async_read_some(
+      buffer_.prepare(beast::read_size(buffer_, 65536)),
+      [self = shared_from_this()](error_code error, std::size_t bytes) {
+        self->buffer_.commit(bytes);
+        const auto match = h2_session::matchClientPreface(
+            {static_cast<const char*>(self->buffer_.data().data()), self->buffer_.size()});
+        if (match == h2_session::PrefaceMatch::kPartial && !error) {
+          self->readPreface();
+        } else if (match == h2_session::PrefaceMatch::kHttp2) {
+          self->idle_ = false;
+          self->serveHttp2();
+        } else {
+          // HTTP/1.1 (or the connection's end, which its reader then sees).
+          self->readRequest();
+        }
+      });
+}
+
+void Session::serveHttp2() {
+  std::make_shared<Http2Connection>(shared_from_this(), loop_, host_, stream_,
+                                    tls_ ? &*tls_ : nullptr, buffer_,
+                                    [this](bool idle) { idle_ = idle; })
+      ->start();
 }
 
 void Session::closeIfIdle() {
@@ -157,72 +189,18 @@ void Session::onRead(error_code error) {
     return;
   }
 
-  const auto& message = parser_->get();
-  auto classified = sdk::classifyRequest(message.method_string(), message.target(), kApproachName);
-  if (auto* reply = std::get_if<sdk::Reply>(&classified)) {
-    send(*reply, false);
-    return;
-  }
-  request_ = std::move(std::get<sdk::ServiceRequest>(classified));
-  if (request_.delay_call_depth > 0) {
-    LoopCounters::add(loop_.counters.upstream_calls, 1);
-    watch_.emplace(inbound(), buffer_);
-    // May complete at once (no upstream capacity left): nothing may follow this call.
-    callUpstream(loop_, sdk::upstreamTarget(kApproachName, request_), *watch_,
-                 [self = shared_from_this()](const UpstreamResult& result) {
-                   self->onUpstreamDone(result);
-                 });
-  } else if (request_.delay_millis > 0) {
-    delay_timer_.expires_after(std::chrono::milliseconds(request_.delay_millis));
-    watch_.emplace(inbound(), buffer_);
-    interruption_.emplace(watch_->interruptWith([this] { delay_timer_.cancel(); }));
-    delay_timer_.async_wait(
-        [self = shared_from_this()](error_code wait_error) { self->onDelayElapsed(wait_error); });
-  } else {
-    answer(message.body());
-  }
-}
-
-void Session::onDelayElapsed(error_code error) {
-  interruption_.reset();
-  const bool gone = watch_->clientGone();
-  watch_.reset();
-  if (gone) {
-    abandon();
-    return;
-  }
-  if (error) {
-    send(sdk::errorReply(503, "delay interrupted: " + error.message()), true);
-    return;
-  }
-  answer(parser_->get().body());
-}
-
-void Session::onUpstreamDone(const UpstreamResult& result) {
-  const bool gone = watch_->clientGone();
-  watch_.reset();
-  if (gone) {
-    abandon();
-    return;
-  }
-  if (result.error) {
-    send(sdk::errorReply(502, "nested call failed: " + result.error.message()), false);
-  } else if (result.status != 200) {
-    send(sdk::errorReply(502, "nested call answered " + std::to_string(result.status)), false);
-  } else {
-    answer(parser_->get().body());
-  }
-}
-
-void Session::answer(const std::string& body) {
-  asio_common::DatabasePool* database = loop_.group.database();
-  if (database == nullptr || !sdk::usesDatabase(request_)) {
-    send(host_.answer(request_, body), false);
-    return;
-  }
-  database->asyncRun(
-      loop_.io.get_executor(), request_, body,
-      [self = shared_from_this()](const sdk::Reply& reply) { self->send(reply, false); });
+  auto& message = parser_->get();
+  // The run reads method and target before it returns, and takes the body. Its handlers hold
+  // this session; the finish callback is stored in run_, so it must not hold it too (a cycle
+  // that a stopped loop, dropping the handlers, would leave behind).
+  run_.start(shared_from_this(), message.method_string(), message.target(),
+             std::move(message.body()), inbound(), buffer_, [this](RequestOutcome outcome) {
+               if (outcome.reply) {
+                 send(*outcome.reply, outcome.close_after);
+               } else {
+                 abandon();
+               }
+             });
 }
 
 void Session::send(const sdk::Reply& reply, bool close_after) {

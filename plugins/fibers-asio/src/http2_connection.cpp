@@ -39,8 +39,8 @@ struct Http2Connection {
         host(host_),
         stream(stream_),
         buffer(buffer_),
-        exchange(loop_, registration_, beast::get_lowest_layer(stream_),
-                 std::string("benchd ") + kApproachName,
+        exchange(loop_, [&registration_](bool idle) { registration_.setIdle(idle); },
+                 beast::get_lowest_layer(stream_), std::string("benchd ") + kApproachName,
                  {[this](h2_session::StreamRequest request) { startStream(std::move(request)); },
                   [this] { startWriter(); }}) {}
 

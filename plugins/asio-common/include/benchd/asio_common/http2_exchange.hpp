@@ -28,7 +28,7 @@ namespace benchd::asio_common {
 ///
 /// Contract: loop thread only. Every call is synchronous; the Model's hooks are called from
 /// inside receive(), finishStream() and endReading(), and must only start their work (spawn,
-/// post), not run it to the end. `loop`, `registration` and `tcp` outlive the exchange.
+/// post), not run it to the end. `loop` and `tcp` outlive the exchange.
 class Http2Exchange {
  public:
   /// How the plugin's model runs what the exchange asks for.
@@ -40,8 +40,10 @@ class Http2Exchange {
     std::function<void()> start_writer;
   };
 
-  /// `server_name` is every reply's `server` header.
-  Http2Exchange(EventLoop& loop, ConnectionRegistration& registration,
+  /// `server_name` is every reply's `server` header. `mark_idle(true)` tells the connection's
+  /// drain book-keeping (a ConnectionRegistration, a session's own flag) that no stream is being
+  /// answered, so a drain may close it; `mark_idle(false)` that one is.
+  Http2Exchange(EventLoop& loop, std::function<void(bool idle)> mark_idle,
                 boost::beast::tcp_stream& tcp, std::string server_name, Model model);
 
   /// Feeds what the client sent (first what was read before the protocol was known, h2c's
@@ -85,7 +87,7 @@ class Http2Exchange {
   void streamsChanged();
 
   EventLoop& loop_;
-  ConnectionRegistration& registration_;
+  std::function<void(bool idle)> mark_idle_;
   boost::beast::tcp_stream& tcp_;
   Model model_;
   h2_session::ServerSession session_;
