@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cstring>
 #include <functional>
 #include <nghttp2/nghttp2.h>
 #include <stdexcept>
@@ -329,7 +328,7 @@ ssize_t Http2Connection::Session::readBody(nghttp2_session* /*session*/, std::in
                                            void* /*user_data*/) {
   auto& client_stream = *static_cast<ClientStream*>(source->ptr);
   const std::size_t count = std::min(length, client_stream.body.size() - client_stream.sent);
-  std::memcpy(buffer, client_stream.body.data() + client_stream.sent, count);
+  std::copy_n(client_stream.body.data() + client_stream.sent, count, buffer);
   client_stream.sent += count;
   if (client_stream.sent == client_stream.body.size())
     *data_flags |= NGHTTP2_DATA_FLAG_EOF;

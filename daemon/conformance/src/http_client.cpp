@@ -174,7 +174,7 @@ HttpResponse HttpConnection::rawRequest(const std::string& bytes) {
 
 HttpResponse HttpConnection::Stream::readResponse(std::chrono::steady_clock::time_point started) {
   http::response_parser<http::string_body> parser;
-  parser.body_limit(64 * 1024 * 1024);
+  parser.body_limit(std::uint64_t{64} * 1024 * 1024);
   bool done = false;
   error_code result;
   stream.expires_after(timeout);

@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace benchd::conformance {
@@ -25,8 +26,8 @@ using Clock = std::chrono::steady_clock;
 
 /// A worker serving the plugin under `h2` (a certificate made for it) or `h2c`.
 struct Http2Server {
-  Http2Server(const RuleContext& context, const std::string& profile_name)
-      : profile(profile_name),
+  Http2Server(const RuleContext& context, std::string profile_name)
+      : profile(std::move(profile_name)),
         identity(profile == "h2" ? std::make_unique<WorkerIdentity>() : nullptr),
         worker(context.serve(identity ? identity->serveArguments(profile)
                                       : std::vector<std::string>{"--profile", profile})) {}
@@ -106,7 +107,7 @@ void answersOverHttp2(RuleContext& context, const std::string& profile) {
   const Http2Response health = askHttp2(*connection, "GET", "/health");
   expectHttp2Answer(health, "GET /health", 200, "application/json");
   require(health.body == R"({"status":"UP"})",
-          "GET /health over HTTP/2: expected {\"status\":\"UP\"}, got " + shown(health));
+          R"(GET /health over HTTP/2: expected {"status":"UP"}, got )" + shown(health));
   // Depth 2: two nested calls over HTTP/1.1 to the plugin's own port (over TLS under h2).
   const std::string nested = context.epoch(delayQuery(2, 20));
   const Http2Response millis = askHttp2(*connection, "GET", nested);
@@ -156,6 +157,7 @@ void streamsWaitTogether(RuleContext& context, const std::string& profile) {
   const std::string target = context.epoch(delayQuery(0, 500));
   const auto started = Clock::now();
   std::vector<std::int32_t> streams;
+  streams.reserve(kStreams);
   for (int i = 0; i < kStreams; ++i)
     streams.push_back(connection->submit("GET", target));
   for (const std::int32_t stream : streams) {
@@ -244,8 +246,10 @@ void theDrainAnswersTheStreamsThenGoesAway(RuleContext& context) {
   const Http2Server server(context, "h2");
   auto connection = server.connect();
   const std::string target = context.epoch(delayQuery(0, 700));
+  constexpr int kStreams = 20;
   std::vector<std::int32_t> streams;
-  for (int i = 0; i < 20; ++i)
+  streams.reserve(kStreams);
+  for (int i = 0; i < kStreams; ++i)
     streams.push_back(connection->submit("GET", target));
   waitForStats(
       *server.worker,

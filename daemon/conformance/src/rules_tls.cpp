@@ -56,7 +56,7 @@ void answersInsideTheTlsStream(RuleContext& context) {
                           {"GET", context.path("/nowhere"), 404, "no such path"}});
   const HttpResponse health = ask(*client, "GET", "/health");
   require(health.body == R"({"status":"UP"})",
-          "GET /health over TLS: expected {\"status\":\"UP\"}, got " + shown(health));
+          R"(GET /health over TLS: expected {"status":"UP"}, got )" + shown(health));
   waitForStats(
       *server.worker,
       [](const WorkerStats& stats) { return counter(stats, "upstream_calls") >= 2; },

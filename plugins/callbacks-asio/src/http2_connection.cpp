@@ -87,13 +87,13 @@ void Http2Connection::runStream(h2_session::StreamRequest request) {
   const std::int32_t stream_id = request.stream_id;
   state.run.start(std::move(answer), request.method, request.target, std::move(request.body),
                   {nullptr, nullptr, exchange_.departureOf(stream_id)}, buffer_,
-                  [self = shared_from_this(), stream_id, &state](RequestOutcome outcome) {
-                    self->finishStream(stream_id, state, std::move(outcome));
+                  [self = shared_from_this(), stream_id, &state](const RequestOutcome& outcome) {
+                    self->finishStream(stream_id, state, outcome);
                   });
 }
 
 void Http2Connection::finishStream(std::int32_t stream_id, StreamAnswer& answer,
-                                   RequestOutcome outcome) {
+                                   const RequestOutcome& outcome) {
   exchange_.finishStream(stream_id, outcome.reply);
   if (!outcome.reply)
     return;  // its client left: abandoned, not answered

@@ -55,7 +55,7 @@ class Http2Connection final : public std::enable_shared_from_this<Http2Connectio
   /// connection closes once the writer is done.
   void endReading();
   void runStream(h2_session::StreamRequest request);
-  void finishStream(std::int32_t stream_id, StreamAnswer& answer, RequestOutcome outcome);
+  void finishStream(std::int32_t stream_id, StreamAnswer& answer, const RequestOutcome& outcome);
   void writeNext();
   /// The writer sent everything: the replies waiting for it count as answered.
   void writerStopped();

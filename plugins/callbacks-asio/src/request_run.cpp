@@ -83,12 +83,12 @@ void RequestRun::answer(std::shared_ptr<void> owner) {
                      });
 }
 
-void RequestRun::end(RequestOutcome outcome) {
+void RequestRun::end(const RequestOutcome& outcome) {
   interruption_.reset();
   watch_.reset();
   Finish finish = std::move(finish_);
   finish_ = nullptr;
-  finish(std::move(outcome));
+  finish(outcome);
 }
 
 }  // namespace benchd::callbacks_asio

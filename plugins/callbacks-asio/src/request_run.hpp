@@ -36,7 +36,7 @@ struct RequestOutcome {
 /// next request.
 class RequestRun {
  public:
-  using Finish = std::function<void(RequestOutcome outcome)>;
+  using Finish = std::function<void(const RequestOutcome& outcome)>;
 
   RequestRun(asio_common::EventLoop& loop, const sdk::Host& host);
 
@@ -52,7 +52,7 @@ class RequestRun {
   void answer(std::shared_ptr<void> owner);
   /// Ends the request: the watch goes first, then `finish_` runs (moved out, since it may
   /// start the next request on this object).
-  void end(RequestOutcome outcome);
+  void end(const RequestOutcome& outcome);
 
   asio_common::EventLoop& loop_;
   const sdk::Host& host_;

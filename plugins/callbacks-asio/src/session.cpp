@@ -194,7 +194,7 @@ void Session::onRead(error_code error) {
   // this session; the finish callback is stored in run_, so it must not hold it too (a cycle
   // that a stopped loop, dropping the handlers, would leave behind).
   run_.start(shared_from_this(), message.method_string(), message.target(),
-             std::move(message.body()), inbound(), buffer_, [this](RequestOutcome outcome) {
+             std::move(message.body()), inbound(), buffer_, [this](const RequestOutcome& outcome) {
                if (outcome.reply) {
                  send(*outcome.reply, outcome.close_after);
                } else {

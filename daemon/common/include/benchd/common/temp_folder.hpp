@@ -1,6 +1,7 @@
 #pragma once
 
-#include <stdlib.h>  // mkdtemp (POSIX)
+// mkdtemp is POSIX, declared in <stdlib.h>, not promised by <cstdlib>.
+#include <stdlib.h>  // NOLINT(modernize-deprecated-headers)
 
 #include <cerrno>
 #include <filesystem>
