@@ -1,6 +1,6 @@
-// The connection fibers' stack: a guard page lies right below the usable stack, so a fiber
-// that overflows faults instead of overwriting memory below it, and the usable size holds a
-// deep but bounded call chain.
+// The fibers' pooled stacks: a guard page lies right below the usable stack, so a fiber that
+// overflows faults instead of overwriting memory below it; the usable size holds a deep but
+// bounded call chain; an ended fiber's stack serves the next fiber, up to the pool's limit.
 #include "sanitizer.hpp"
 
 #include <benchd/fiber_scheduler_asio/fiber_stack.hpp>
@@ -13,8 +13,10 @@
 #include <array>
 #include <cstdint>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace benchd::fiber_scheduler_asio {
 namespace {
@@ -49,8 +51,13 @@ int useStack(std::size_t bytes) {
   return useStack(bytes - frame.size()) + frame[0];
 }
 
+/// A stack allocator over a fresh pool, as fibers-asio's FiberLoop hands out.
+PooledFiberStack pooledStack(std::size_t kept = kKeptFiberStacks) {
+  return PooledFiberStack(std::make_shared<FiberStackPool>(kFiberStackBytes, kept));
+}
+
 TEST(FiberStack, AGuardPageLiesRightBelowTheUsableStack) {
-  auto allocator = connectionFiberStack();
+  auto allocator = pooledStack();
   boost::context::stack_context stack = allocator.allocate();
   // The stack grows down from sp; the allocation (size bytes below sp) starts with the guard
   // page, and the usable stack above it holds at least kFiberStackBytes.
@@ -65,9 +72,54 @@ TEST(FiberStack, AGuardPageLiesRightBelowTheUsableStack) {
   allocator.deallocate(stack);
 }
 
+TEST(FiberStack, AKeptStackIsStillGuardedWhenTakenAgain) {
+  FiberStackPool pool;
+  boost::context::stack_context first = pool.take();
+  const void* const top = first.sp;
+  pool.giveBack(first);
+  EXPECT_EQ(pool.keptStacks(), 1U);
+  boost::context::stack_context again = pool.take();
+  EXPECT_EQ(again.sp, top) << "the kept stack was not reused";
+  EXPECT_EQ(pool.mappedStacks(), 1U);
+  const auto bottom = reinterpret_cast<std::uintptr_t>(again.sp) - again.size;
+  EXPECT_EQ(permissionsAt(bottom).substr(0, 3), "---") << "the reused stack lost its guard";
+  pool.giveBack(again);
+}
+
+TEST(FiberStack, EndedFibersStacksServeTheNextFibers) {
+  auto pool = std::make_shared<FiberStackPool>(kFiberStackBytes, 4);
+  // Rounds of 3 fibers at once: the first round maps 3 stacks, every later round reuses them.
+  for (int round = 0; round < 50; ++round) {
+    std::vector<boost::fibers::fiber> fibers;
+    fibers.reserve(3);
+    for (int i = 0; i < 3; ++i)
+      fibers.emplace_back(std::allocator_arg, PooledFiberStack(pool),
+                          [] { useStack(std::size_t{8} * 1024); });
+    for (auto& fiber : fibers)
+      fiber.join();
+  }
+  EXPECT_EQ(pool->mappedStacks(), 3U);
+  EXPECT_EQ(pool->keptStacks(), 3U);
+}
+
+TEST(FiberStack, AFullPoolUnmapsWhatItCannotKeep) {
+  FiberStackPool pool(kFiberStackBytes, 2);
+  std::vector<boost::context::stack_context> stacks;
+  stacks.reserve(5);
+  for (int i = 0; i < 5; ++i)
+    stacks.push_back(pool.take());
+  const auto last_bottom = reinterpret_cast<std::uintptr_t>(stacks.back().sp) - stacks.back().size;
+  for (auto& stack : stacks)
+    pool.giveBack(stack);
+  EXPECT_EQ(pool.mappedStacks(), 5U);
+  EXPECT_EQ(pool.keptStacks(), 2U);
+  // The last one given back found the pool full, so its memory is gone.
+  EXPECT_EQ(permissionsAt(last_bottom), "");
+}
+
 TEST(FiberStack, ABoundedCallChainFits) {
   int frames = 0;
-  boost::fibers::fiber fiber(std::allocator_arg, connectionFiberStack(),
+  boost::fibers::fiber fiber(std::allocator_arg, pooledStack(),
                              [&frames] { frames = useStack(kFiberStackBytes / 2); });
   fiber.join();
   EXPECT_EQ(frames, static_cast<int>(kFiberStackBytes / 2 / 1024));
@@ -82,7 +134,7 @@ TEST(FiberStackDeathTest, AnOverflowFaultsInsteadOfOverwritingMemory) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_DEATH(
       {
-        boost::fibers::fiber fiber(std::allocator_arg, connectionFiberStack(),
+        boost::fibers::fiber fiber(std::allocator_arg, pooledStack(),
                                    [] { useStack(2 * kFiberStackBytes); });
         fiber.join();
       },

@@ -1,6 +1,9 @@
 #pragma once
 
 #include <benchd/asio_common/event_loop_group.hpp>
+#include <benchd/fiber_scheduler_asio/fiber_stack.hpp>
+
+#include <memory>
 
 namespace benchd::fibers_asio {
 
@@ -10,9 +13,14 @@ class FiberLoop {
  public:
   /// `fiber_stack_bytes`: the usable stack of every fiber started on this loop.
   FiberLoop(asio_common::EventLoop& loop, std::size_t fiber_stack_bytes)
-      : loop_(loop), fiber_stack_bytes_(fiber_stack_bytes) {}
+      : loop_(loop),
+        stacks_(std::make_shared<fiber_scheduler_asio::FiberStackPool>(fiber_stack_bytes)) {}
 
-  [[nodiscard]] std::size_t fiberStackBytes() const noexcept { return fiber_stack_bytes_; }
+  /// The stack allocator for a fiber of this loop (a connection's, a stream's, a writer's):
+  /// stacks come from, and go back to, this loop's pool. Loop thread only.
+  [[nodiscard]] fiber_scheduler_asio::PooledFiberStack fiberStack() const {
+    return fiber_scheduler_asio::PooledFiberStack(stacks_);
+  }
 
   /// The body of the loop's OS thread: runs the io_context on the thread's main fiber under
   /// AsioScheduler (fiber_scheduler_asio::runFibers), so connection fibers run inside
@@ -29,7 +37,9 @@ class FiberLoop {
   void stopIfFinished();
 
   asio_common::EventLoop& loop_;
-  std::size_t fiber_stack_bytes_;
+  /// Shared with every fiber's allocator: Boost.Fiber may free an ended fiber's stack after
+  /// this object is gone (when the thread's scheduler goes).
+  std::shared_ptr<fiber_scheduler_asio::FiberStackPool> stacks_;
   bool stop_requested_ = false;
 };
 

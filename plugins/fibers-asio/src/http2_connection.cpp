@@ -57,8 +57,7 @@ struct Http2Connection {
   template <typename... Arguments>
   void spawn(void (*body)(Http2Connection*, Arguments...), Arguments... arguments) {
     ++tasks;
-    boost::fibers::fiber(boost::fibers::launch::post, std::allocator_arg,
-                         fiber_scheduler_asio::connectionFiberStack(fiber_loop.fiberStackBytes()),
+    boost::fibers::fiber(boost::fibers::launch::post, std::allocator_arg, fiber_loop.fiberStack(),
                          body, this, std::move(arguments)...)
         .detach();
   }

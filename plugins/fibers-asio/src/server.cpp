@@ -35,9 +35,8 @@ void Server::start() {
         // Runs on the loop's thread; launch::post only makes the fiber ready, so it starts
         // when the scheduler next picks, not inside this completion handler.
         boost::fibers::fiber(boost::fibers::launch::post, std::allocator_arg,
-                             fiber_scheduler_asio::connectionFiberStack(fiber_stack_bytes_),
-                             &serveConnection, &loop, fiber_loops_[loop.index].get(), &host_,
-                             std::move(socket))
+                             fiber_loops_[loop.index]->fiberStack(), &serveConnection, &loop,
+                             fiber_loops_[loop.index].get(), &host_, std::move(socket))
             .detach();
       },
       [this](asio_common::EventLoop& loop) { fiber_loops_[loop.index]->run(); },
