@@ -101,5 +101,26 @@ TEST(ScenarioPhases, ARowWithoutAWarmupRunsOnlyTheTest) {
   EXPECT_EQ(result.test->totals.requests_sent, kRequests);
 }
 
+// A row's requestCount (the scenario file's 12th column) is the test phase's count, on an
+// engine without a request limit and in place of one it has; the warm-up stays timed.
+TEST(ScenarioPhases, ARowsRequestCountEndsItsTestPhase) {
+  scenario::ScenarioRow row = rowWithWarmup(1);
+  row.request_count = 7;
+  LoadEngine timed(testOptions());
+  const ScenarioResult result = timed.runScenario(
+      row, workloadOf({subScenario(ExecutorKind::kConstantVus)}), targetOf(0), {});
+  ASSERT_TRUE(result.warmup.has_value());
+  ASSERT_TRUE(result.test.has_value());
+  EXPECT_EQ(result.test->totals.requests_sent, 7U);
+  EXPECT_LT(result.test->duration, std::chrono::seconds(30)) << "the count did not end the phase";
+  EXPECT_GT(result.warmup->totals.requests_sent, 7U) << "the warm-up was counted too";
+
+  LoadEngine counting = countingEngine();  // its own limit, kRequests, yields to the row's
+  const ScenarioResult counted = counting.runScenario(
+      row, workloadOf({subScenario(ExecutorKind::kConstantVus)}), targetOf(0), {});
+  ASSERT_TRUE(counted.test.has_value());
+  EXPECT_EQ(counted.test->totals.requests_sent, 7U);
+}
+
 }  // namespace
 }  // namespace benchd::loadgen

@@ -818,6 +818,45 @@ TEST(BenchdRun, Http2RowsRunTheirStreamsAndSkipThePluginsWithoutThem) {
   }
 }
 
+/// A row's requestCount (the 12th column, h2load's -n): the test phase sends exactly that many
+/// requests and ends when they have, long before its duration, over HTTP/1.1 and over h2c with
+/// streams alike; the plan and results.md say so.
+TEST(BenchdRun, ARequestCountRowSendsExactlyItsCountAndEndsThen) {
+  const TempDir dir;
+  const fs::path file = writeFile(dir.path() / "counted.csv",
+                                  scenarioCsv("h1-counted,get-time.js,,0,0,2,,0,60,,,300\n"
+                                              "h2c-counted,get-time.js,h2c,0,0,2,,0,60,,5,400\n"));
+  const CommandResult plan = runCommand(benchdExecutable().string(),
+                                        {"run", file.string(), "--plan", "-a", "coroutines-asio"});
+  ASSERT_EQ(plan.exit_code, 0) << describe(plan);
+  EXPECT_NE(plan.out.find("test 60 s at most, 300 requests"), std::string::npos) << describe(plan);
+
+  const auto started = std::chrono::steady_clock::now();
+  const CommandResult result = runCommand(
+      benchdExecutable().string(),
+      {"run", "--repeat", "1", file.string(), "-o", dir.path().string(), "-a", "coroutines-asio"},
+      std::chrono::minutes(2));
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  // Two 60 s rows would take two minutes; the counts end them in seconds (generous bound).
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(60))
+      << describe(result);
+  const results::ResultsTable table =
+      results::readResultsCsvFile(dir.path() / "counted" / "results.csv");
+  for (const auto& [scenario, count] :
+       {std::pair<std::string, double>{"h1-counted", 300}, {"h2c-counted", 400}}) {
+    const auto found = std::find_if(
+        table.rows().begin(), table.rows().end(),
+        [&scenario](const results::ResultsRow& row) { return row.scenario == scenario; });
+    ASSERT_NE(found, table.rows().end()) << scenario << describe(result);
+    EXPECT_EQ(number(table, *found, "requests_ok") + number(table, *found, "requests_error"), count)
+        << scenario << describe(result);
+    EXPECT_EQ(number(table, *found, "requests_error"), 0) << scenario << describe(result);
+  }
+  const std::string markdown = readFile(dir.path() / "counted" / "results.md");
+  EXPECT_NE(markdown.find("| 2 × 5 streams |"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("| 60 at most, 400 requests |"), std::string::npos) << markdown;
+}
+
 /// A capacity row against a worker whose capacity is known: benchd.max_rate=600 serves at most
 /// 600 calls per second whatever the CPU, so 600 req/s at depth 0, and an arrival rate above it
 /// queues until p99 breaks the 50 ms goal. The search (from 200 req/s, to 10 %) must bracket

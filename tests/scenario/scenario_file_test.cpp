@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -134,11 +135,11 @@ TEST(ScenarioFile, PhasesLastAtMostADay) {
 TEST(ScenarioFileErrors, WrongColumnCount) {
   EXPECT_EQ(rowError("a,get-time.js,0,0,1,1,0,1\n"),
             "scenarios/x.csv:2: expected 9 comma-separated columns (or 10 with a capacityGoal, "
-            "11 with streamsPerConnection), got 8 (an older 8-column file? add an empty "
-            "serverProfiles column after k6Config)");
-  EXPECT_EQ(rowError("a,get-time.js,,0,0,1,1,0,1,,,\n"),
+            "11 with streamsPerConnection, 12 with requestCount), got 8 (an older 8-column file? "
+            "add an empty serverProfiles column after k6Config)");
+  EXPECT_EQ(rowError("a,get-time.js,,0,0,1,1,0,1,,,,\n"),
             "scenarios/x.csv:2: expected 9 comma-separated columns (or 10 with a capacityGoal, "
-            "11 with streamsPerConnection), got 12");
+            "11 with streamsPerConnection, 12 with requestCount), got 13");
 }
 
 TEST(ScenarioFile, AnEleventhColumnGivesHttp2RowsTheirStreams) {
@@ -166,6 +167,34 @@ TEST(ScenarioFileErrors, StreamsNeedHttp2AndAPositiveCount) {
             "scenarios/x.csv:2: column 11 (streamsPerConnection): expected an integer from 1 to "
             "1000, or nothing for 1, got '1001'");
   EXPECT_EQ(rowError("a,get-time.js,tls,0,0,1,1,0,1,,1\n"), "");
+}
+
+TEST(ScenarioFile, ATwelfthColumnCountsTheTestPhasesRequests) {
+  const auto rows = parse(std::string(kHeader) +
+                          "counted,get-time.js,h2,0,0,50,,5,30,,20,100000\n"
+                          "timed,get-time.js,h2,0,0,50,,5,30,,20,\n"
+                          "plain-counted,get-time.js,,0,0,2,,0,10,,,500\n"
+                          "eleven,get-time.js,h2,0,0,50,,5,30,,20\n");
+  ASSERT_EQ(rows.size(), 4U);
+  EXPECT_EQ(rows[0].request_count, 100000U);
+  EXPECT_EQ(rows[0].streams_per_connection, 20U);
+  EXPECT_EQ(rows[1].request_count, std::nullopt);
+  EXPECT_EQ(rows[2].request_count, 500U);
+  EXPECT_EQ(rows[2].streams_per_connection, 1U);
+  EXPECT_EQ(rows[3].request_count, std::nullopt);
+}
+
+TEST(ScenarioFileErrors, ARequestCountIsPositiveAndNotACapacitySearch) {
+  EXPECT_EQ(rowError("a,get-time.js,,0,0,1,1,0,1,,,0\n"),
+            "scenarios/x.csv:2: column 12 (requestCount): expected a positive integer, or "
+            "nothing for a timed test phase, got '0'");
+  EXPECT_EQ(rowError("a,get-time.js,,0,0,1,1,0,1,,,many\n"),
+            "scenarios/x.csv:2: column 12 (requestCount): expected a positive integer, or "
+            "nothing for a timed test phase, got 'many'");
+  EXPECT_EQ(rowError("a,get-time-arrival-rate.js,,0,0,50,200,0,2,p99<=50ms,,1000\n"),
+            "scenarios/x.csv:2: column 12 (requestCount): a request count and a capacityGoal "
+            "exclude each other (a capacity search runs timed trials); leave one of the two "
+            "columns empty");
 }
 
 TEST(ScenarioFile, AnEmptyTenthColumnIsAFixedLoadAndAGoalMakesACapacityRow) {

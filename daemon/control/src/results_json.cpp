@@ -263,6 +263,12 @@ void writeScenarioRow(JsonWriter& json, const scenario::ScenarioRow& row) {
     json.Null();
   }
   field(json, "streamsPerConnection", std::uint64_t{row.streams_per_connection});
+  key(json, "requestCount");
+  if (row.request_count) {
+    json.Uint64(*row.request_count);
+  } else {
+    json.Null();
+  }
   field(json, "line", std::uint64_t{row.source_line});
   json.EndObject();
 }

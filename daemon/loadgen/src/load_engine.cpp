@@ -50,13 +50,14 @@ measurement::PhaseResult LoadEngine::runPhase(const scenario::StagePlan& plan,
                                               measurement::PhaseKind kind,
                                               const SnapshotCallback& on_snapshot) {
   stop_requested_.store(false);
-  return runOnePhase(plan, target, kind, on_snapshot);
+  return runOnePhase(plan, target, kind, on_snapshot, options_);
 }
 
 measurement::PhaseResult LoadEngine::runOnePhase(const scenario::StagePlan& plan,
                                                  const RequestTarget& target,
                                                  measurement::PhaseKind kind,
-                                                 const SnapshotCallback& on_snapshot) {
+                                                 const SnapshotCallback& on_snapshot,
+                                                 const EngineOptions& options) {
   raiseOpenFileLimit();
   const HostLimitCheck limits =
       checkHostLimits(plan.peak_connections, target.delay_call_depth, readHostLimits());
@@ -64,8 +65,8 @@ measurement::PhaseResult LoadEngine::runOnePhase(const scenario::StagePlan& plan
     throw HostLimitError(limits.problems);
   }
   const asio::ip::tcp::endpoint endpoint = resolveTarget(target);
-  measurement::PhaseResult result = runPhaseOnLoops(plan, options_, endpoint, target, kind, *clock_,
-                                                    stop_requested_, on_snapshot);
+  measurement::PhaseResult result =
+      runPhaseOnLoops(plan, options, endpoint, target, kind, *clock_, stop_requested_, on_snapshot);
   result.warnings = limits.warnings;
   return result;
 }
@@ -77,6 +78,10 @@ ScenarioResult LoadEngine::runScenario(const scenario::ScenarioRow& row,
   stop_requested_.store(false);
   target.delay_call_depth = row.delay_call_depth;
   target.delay_millis = row.delay_millis;
+  EngineOptions options = options_;
+  if (row.request_count) {
+    options.request_limit = *row.request_count;
+  }
   ScenarioResult result;
   for (const measurement::PhaseKind kind :
        {measurement::PhaseKind::kWarmup, measurement::PhaseKind::kTest}) {
@@ -93,7 +98,7 @@ ScenarioResult LoadEngine::runScenario(const scenario::ScenarioRow& row,
       hooks.before_phase(kind, load.duration);
     }
     std::optional<measurement::PhaseResult>& phase = warmup ? result.warmup : result.test;
-    phase = runOnePhase(scenario::planStages(workload, load), target, kind, on_snapshot);
+    phase = runOnePhase(scenario::planStages(workload, load), target, kind, on_snapshot, options);
     if (hooks.after_phase && !hooks.after_phase(*phase)) {
       break;
     }

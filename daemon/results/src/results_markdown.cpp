@@ -330,9 +330,16 @@ void writeResultsMarkdown(std::ostream& out, const ResultsDocument& document) {
   for (const scenario::ScenarioRow& row : document.rows) {
     out << "| [" << row.name << "](#" << anchorOf(row.name) << ") | " << row.workload << " | "
         << profilesOf(row) << " | " << row.delay_call_depth << " | " << row.delay_millis << " | "
-        << row.connections << " | "
-        << (row.requests_per_second ? std::to_string(*row.requests_per_second) : "") << " | "
-        << row.warmup_seconds << " | " << row.test_seconds << " |\n";
+        << row.connections;
+    if (row.streams_per_connection > 1) {
+      out << " × " << row.streams_per_connection << " streams";
+    }
+    out << " | " << (row.requests_per_second ? std::to_string(*row.requests_per_second) : "")
+        << " | " << row.warmup_seconds << " | " << row.test_seconds;
+    if (row.request_count) {
+      out << " at most, " << *row.request_count << " requests";
+    }
+    out << " |\n";
   }
   std::string searches;
   for (const scenario::ScenarioRow& row : document.rows) {

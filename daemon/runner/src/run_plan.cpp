@@ -154,6 +154,9 @@ void printPlan(std::ostream& out, const RunPlan& plan, const std::string& scenar
     }
     out << ", depth " << row.delay_call_depth << ", delay " << row.delay_millis << " ms, warm-up "
         << row.warmup_seconds << " s, test " << row.test_seconds << " s";
+    if (row.request_count) {
+      out << " at most, " << *row.request_count << " requests";
+    }
     if (row.capacity_goal) {
       out << ", capacity search " << row.capacity_goal->text() << " from "
           << row.requests_per_second.value_or(0) << " req/s (about " << kTypicalCapacityTrials

@@ -60,6 +60,12 @@ std::string rowDifference(const scenario::ScenarioRow& then, const scenario::Sce
     return number("streams per connection", then.streams_per_connection,
                   now.streams_per_connection);
   }
+  if (then.request_count != now.request_count) {
+    const auto count = [](const std::optional<std::uint32_t>& requests) {
+      return requests ? std::to_string(*requests) + " requests" : std::string("timed");
+    };
+    return "request count " + count(then.request_count) + ", now " + count(now.request_count);
+  }
   if (then.capacity_goal != now.capacity_goal) {
     const auto goal = [](const std::optional<scenario::CapacityGoal>& capacity_goal) {
       return capacity_goal ? capacity_goal->text() : std::string("none");

@@ -7,9 +7,9 @@
 namespace benchd::scenario {
 
 /// The header names, in column order (column 1 is kScenarioColumns[0]): the original's nine,
-/// then benchd's optional tenth, capacityGoal, and eleventh, streamsPerConnection (a file has 9,
-/// 10 or 11 columns).
-inline constexpr std::array<std::string_view, 11> kScenarioColumns = {
+/// then benchd's optional tenth, capacityGoal, eleventh, streamsPerConnection, and twelfth,
+/// requestCount (a file has 9 to 12 columns).
+inline constexpr std::array<std::string_view, 12> kScenarioColumns = {
     "scenario",
     "k6Config",
     "serverProfiles",
@@ -21,6 +21,7 @@ inline constexpr std::array<std::string_view, 11> kScenarioColumns = {
     "testDurationInSeconds",
     "capacityGoal",
     "streamsPerConnection",
+    "requestCount",
 };
 /// Columns every file has: the original's.
 inline constexpr std::size_t kRequiredScenarioColumns = 9;

@@ -33,6 +33,7 @@ constexpr std::size_t kWarmupColumn = 8;
 constexpr std::size_t kTestColumn = 9;
 constexpr std::size_t kCapacityGoalColumn = 10;
 constexpr std::size_t kStreamsColumn = 11;
+constexpr std::size_t kRequestCountColumn = 12;
 
 /// Where in the file a row is, for error messages.
 struct RowLocation {
@@ -55,6 +56,8 @@ constexpr std::uint32_t kNoMaximum = std::numeric_limits<std::uint32_t>::max();
 const IntegerRule kZeroOrMore{0, kNoMaximum, "a non-negative integer"};
 const IntegerRule kOneOrMore{1, kNoMaximum, "a positive integer"};
 const IntegerRule kRateOrNothing{1, kNoMaximum, "a positive integer, or nothing for no rate"};
+const IntegerRule kRequestCountRule{1, kNoMaximum,
+                                    "a positive integer, or nothing for a timed test phase"};
 const IntegerRule kStreamsRule{
     1, kMaxStreamsPerConnection,
     "an integer from 1 to " + std::to_string(kMaxStreamsPerConnection) + ", or nothing for 1"};
@@ -175,10 +178,10 @@ ScenarioRow readRow(const RowLocation& where, const std::vector<std::string_view
                                    "after k6Config)"
                                  : "";
     where.fail(0, "expected " + std::to_string(kRequiredScenarioColumns) +
-                      " comma-separated columns (or 10 with a capacityGoal, " +
-                      std::to_string(kScenarioColumns.size()) +
-                      " with streamsPerConnection), got " + std::to_string(raw_fields.size()) +
-                      hint);
+                      " comma-separated columns (or 10 with a capacityGoal, 11 with "
+                      "streamsPerConnection, " +
+                      std::to_string(kScenarioColumns.size()) + " with requestCount), got " +
+                      std::to_string(raw_fields.size()) + hint);
   }
   std::vector<std::string_view> fields;
   fields.reserve(raw_fields.size());
@@ -236,6 +239,15 @@ ScenarioRow readRow(const RowLocation& where, const std::vector<std::string_view
       where.fail(kStreamsColumn, std::to_string(row.streams_per_connection) +
                                      " streams per connection need the h2 or h2c profile "
                                      "(HTTP/1.1 has no streams)");
+    }
+  }
+  if (fields.size() >= kRequestCountColumn && !field(kRequestCountColumn).empty()) {
+    row.request_count =
+        readInteger(where, kRequestCountColumn, field(kRequestCountColumn), kRequestCountRule);
+    if (row.capacity_goal) {
+      where.fail(kRequestCountColumn,
+                 "a request count and a capacityGoal exclude each other (a capacity search "
+                 "runs timed trials); leave one of the two columns empty");
     }
   }
   return row;

@@ -73,8 +73,10 @@ class LoadEngine {
 
   /// A scenario row: the warm-up phase (discarded: its snapshots are delivered tagged kWarmup
   /// and it is part of no test total) when the row has one, then the test phase, each on fresh
-  /// connections. `target.delay_*` are taken from the row. The one definition of that
-  /// sequence: `benchd run`, the daemon and `benchd load` all run rows through it.
+  /// connections. `target.delay_*` are taken from the row. A row's request count (its
+  /// requestCount column) puts the test phase in request-count mode with that count, in place
+  /// of EngineOptions::request_limit. The one definition of that sequence: `benchd run`, the
+  /// daemon and `benchd load` all run rows through it.
   ScenarioResult runScenario(const scenario::ScenarioRow& row, const scenario::Workload& workload,
                              RequestTarget target, const SnapshotCallback& on_snapshot,
                              const PhaseHooks& hooks = {});
@@ -90,10 +92,12 @@ class LoadEngine {
   [[nodiscard]] bool stopRequested() const noexcept { return stop_requested_.load(); }
 
  private:
-  /// runPhase without clearing an earlier stop request.
+  /// runPhase without clearing an earlier stop request, under `options` (options_, or a row's
+  /// variant of them).
   measurement::PhaseResult runOnePhase(const scenario::StagePlan& plan, const RequestTarget& target,
                                        measurement::PhaseKind kind,
-                                       const SnapshotCallback& on_snapshot);
+                                       const SnapshotCallback& on_snapshot,
+                                       const EngineOptions& options);
 
   EngineOptions options_;
   PhaseClock* clock_;

@@ -16,7 +16,7 @@ namespace benchd::scenario {
 inline constexpr std::string_view kClientProfilePrefix = "client-";
 
 /// One data row of a scenario CSV file: the original's nine positional columns and benchd's
-/// optional tenth, checked and converted. Column names in comments are the header names.
+/// optional tenth to twelfth, checked and converted. Column names in comments are the header names.
 /// The most concurrent streams per connection a row may ask for (as `benchd load --streams`).
 inline constexpr std::uint32_t kMaxStreamsPerConnection = 1000;
 
@@ -39,6 +39,11 @@ struct ScenarioRow {
   /// connection carrying this many VUs; 1 (an empty or absent column) for every other row. Above
   /// 1 only with the `h2` or `h2c` profile, at most kMaxStreamsPerConnection.
   std::uint32_t streams_per_connection = 1;
+  /// requestCount: the request-count mode (h2load's -n): the test phase sends this many requests
+  /// and ends when all of them have ended, or at testDurationInSeconds if that comes first (the
+  /// duration is then an upper bound). Empty: the duration alone ends the test phase (every
+  /// original row). Never with a capacity goal; the warm-up is timed either way.
+  std::optional<std::uint32_t> request_count;
   std::size_t source_line = 0;  ///< 1-based line in the file the row came from
 };
 
