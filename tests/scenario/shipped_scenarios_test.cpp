@@ -45,7 +45,7 @@ TEST(ShippedScenarios, EveryScenarioFileLoadsAndPlans) {
       EXPECT_LE(plan.peak_connections, row.connections) << row.name;
     }
   }
-  EXPECT_EQ(files, 14U);
+  EXPECT_EQ(files, 15U);
 }
 
 TEST(ShippedScenarios, TheOriginalsHaveTheirRows) {
@@ -69,6 +69,23 @@ TEST(ShippedScenarios, TheHttp2RowsCarryTwentyStreamsOnFiftyConnections) {
     ASSERT_EQ(row.server_profiles.size(), 1U) << row.name;
     EXPECT_TRUE(row.server_profiles[0] == "h2" || row.server_profiles[0] == "h2c") << row.name;
   }
+}
+
+// The h2load study's matrix: -c50 -m20 over h2, each load once counted and once timed.
+TEST(ShippedScenarios, TheKnobsMatrixHasACountedAndATimedRowOfEachLoad) {
+  const auto rows = load("scenarios-h2-knobs.csv");
+  ASSERT_EQ(rows.size(), 4U);
+  std::size_t counted = 0;
+  for (const ScenarioRow& row : rows) {
+    EXPECT_EQ(row.connections, 50U) << row.name;
+    EXPECT_EQ(row.streams_per_connection, 20U) << row.name;
+    EXPECT_EQ(row.server_profiles, std::vector<std::string>{"h2"}) << row.name;
+    EXPECT_EQ(row.warmup_seconds, 5U) << row.name;
+    EXPECT_EQ(row.request_count.has_value(), row.name.find("-count") != std::string::npos)
+        << row.name;
+    counted += row.request_count.has_value() ? 1 : 0;
+  }
+  EXPECT_EQ(counted, 2U);
 }
 
 TEST(ShippedScenarios, DefaultRowsMatchTheReference) {
