@@ -13,6 +13,7 @@
 #include <benchd/conformance/rules.hpp>
 
 #include <gtest/gtest.h>
+#include <rapidjson/document.h>
 
 #include <algorithm>
 #include <ostream>
@@ -79,21 +80,17 @@ std::vector<std::string> inspectedProfiles(const std::string& plugin_name) {
   EXPECT_EQ(inspected.waitExit(), 0) << inspected.stderrText();
   const auto lines = inspected.stdoutLines();
   const std::string line = lines.empty() ? std::string() : lines.front();
-  const std::string key = R"("profiles":[)";
-  std::size_t at = line.find(key);
-  EXPECT_NE(at, std::string::npos) << plugin_name << ": " << line;
+  rapidjson::Document plugin;
+  plugin.Parse(line.c_str());
   std::vector<std::string> profiles;
-  if (at == std::string::npos)
+  if (plugin.HasParseError() || !plugin.IsObject() || !plugin.HasMember("profiles") ||
+      !plugin["profiles"].IsArray()) {
+    ADD_FAILURE() << plugin_name << ": no \"profiles\" array in --inspect's line: " << line;
     return profiles;
-  at += key.size();
-  const std::size_t end = line.find(']', at);
-  while (at < end) {
-    const std::size_t open = line.find('"', at);
-    const std::size_t close = line.find('"', open + 1);
-    if (open >= end || close >= end)
-      break;
-    profiles.push_back(line.substr(open + 1, close - open - 1));
-    at = close + 1;
+  }
+  for (const auto& profile : plugin["profiles"].GetArray()) {
+    if (profile.IsString())
+      profiles.emplace_back(profile.GetString(), profile.GetStringLength());
   }
   return profiles;
 }

@@ -204,10 +204,10 @@ std::optional<RowFailure> RowRun::prepareLaunch(WorkerLaunch& launch) {
   launch.memory_cap_bytes =
       approach_.memory_cap_bytes ? approach_.memory_cap_bytes : settings.memory_cap_bytes;
   if (servesTls()) {
-    std::unique_ptr<RunCertificate>& certificate = context_.certificate;
+    std::unique_ptr<tls::TemporaryIdentity>& certificate = context_.certificate;
     try {
       if (!certificate)
-        certificate = std::make_unique<RunCertificate>();
+        certificate = makeRunCertificate();
     } catch (const std::exception& error) {
       return RowFailure{std::string("cannot make the TLS rows' certificate: ") + error.what()};
     }

@@ -19,7 +19,6 @@ namespace benchd::runner {
 
 class WorkerSupervisor;
 struct WorkerLaunch;
-class RunCertificate;
 
 /// What a (row, approach) takes from the run it belongs to. All references outlive the RowRun.
 struct RowRunContext {
@@ -33,7 +32,7 @@ struct RowRunContext {
   /// The `postgres` rows' server: made by the first row that needs it, kept for the next.
   std::unique_ptr<DatabaseServer>& database;
   /// The `tls` rows' certificate: made by the first row that needs it, kept for the next.
-  std::unique_ptr<RunCertificate>& certificate;
+  std::unique_ptr<tls::TemporaryIdentity>& certificate;
 };
 
 /// Why a (row, approach) failed, with the counts its failed row keeps: the errors (at least 1)

@@ -1,28 +1,15 @@
 #pragma once
 
-#include <benchd/tls/tls_identity.hpp>
+#include <benchd/tls/temporary_identity.hpp>
 
-#include <filesystem>
+#include <memory>
 
 namespace benchd::runner {
 
-/// The certificate and key the workers of a run's `tls` rows serve with: made by the first
-/// such row (benchd::tls, for 127.0.0.1), kept for the others, in a private temporary folder
-/// (0700, the key 0600) that goes with the object. Never a key in the repository or the
-/// results folder. Runner thread only.
-class RunCertificate {
- public:
-  /// Throws tls::TlsIdentityError (or std::filesystem::filesystem_error) naming what failed.
-  RunCertificate();
-  ~RunCertificate();
-  RunCertificate(const RunCertificate&) = delete;
-  RunCertificate& operator=(const RunCertificate&) = delete;
-
-  [[nodiscard]] const tls::IdentityFiles& files() const noexcept { return files_; }
-
- private:
-  std::filesystem::path folder_;
-  tls::IdentityFiles files_;
-};
+/// The certificate and key the workers of a run's `tls` and `h2` rows serve with, for
+/// 127.0.0.1 and localhost: made by the first such row and kept for the others, in a private
+/// temporary folder removed with the object. Runner thread only. Throws what
+/// tls::TemporaryIdentity throws, naming what failed.
+[[nodiscard]] std::unique_ptr<tls::TemporaryIdentity> makeRunCertificate();
 
 }  // namespace benchd::runner

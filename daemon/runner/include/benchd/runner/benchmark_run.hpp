@@ -20,10 +20,13 @@
 #include <string>
 #include <vector>
 
+namespace benchd::tls {
+class TemporaryIdentity;
+}  // namespace benchd::tls
+
 namespace benchd::runner {
 
 class ResultsFolder;
-class RunCertificate;
 
 /// An accepted plugin to run, as one approach of the run: a plugin may appear more than once,
 /// as variants (approach_variant.hpp) with their own names and options.
@@ -220,7 +223,7 @@ class BenchmarkRun {
   /// The `postgres` rows' server: made by the first such row, stopped at the run's end.
   std::unique_ptr<DatabaseServer> database_;
   /// The `tls` rows' certificate: made by the first such row, removed at the run's end.
-  std::unique_ptr<RunCertificate> certificate_;
+  std::unique_ptr<tls::TemporaryIdentity> certificate_;
 };
 
 }  // namespace benchd::runner

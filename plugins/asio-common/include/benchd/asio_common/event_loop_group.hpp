@@ -30,16 +30,10 @@ class EventLoopGroup;
 struct TlsContexts;
 
 /// The profiles the event-loop plugins implement themselves: the transport's, the database
-/// of `postgres`, and the nested call's clients: Beast (their native one, also without a
-/// client profile) and libcurl's multi interface on the loop (CurlUpstream).
-inline constexpr const char* kEventLoopProfiles[] = {"no-keep-alive", "postgres", "client-beast",
-                                                     kCurlClientProfile};
-/// kEventLoopProfiles and `tls` (HTTP/1.1 over TLS: TlsContexts), for the plugins that serve it.
-inline constexpr const char* kEventLoopTlsProfiles[] = {"no-keep-alive", "postgres", "client-beast",
-                                                        kCurlClientProfile, "tls"};
-/// kEventLoopTlsProfiles and HTTP/2 (h2_session::ServerSession): `h2` (over TLS, chosen by
-/// ALPN) and `h2c` (prior knowledge, beside HTTP/1.1 on the same port), for the plugins that
-/// serve them.
+/// of `postgres`, the nested call's clients (Beast, their native one, also without a client
+/// profile, and libcurl's multi interface on the loop: CurlUpstream), `tls` (HTTP/1.1 over
+/// TLS: TlsContexts) and HTTP/2 (h2_session::ServerSession): `h2` (over TLS, chosen by ALPN)
+/// and `h2c` (prior knowledge, beside HTTP/1.1 on the same port).
 inline constexpr const char* kEventLoopHttp2Profiles[] = {
     "no-keep-alive", "postgres", "client-beast", kCurlClientProfile, "tls", "h2", "h2c"};
 
