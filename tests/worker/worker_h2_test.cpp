@@ -269,6 +269,41 @@ TEST_P(WorkerHttp2, ManyConnectionsOfManyStreamsAllSucceed) {
   EXPECT_EQ(summary->failed, 0) << run.out;
 }
 
+// Under a steady load (h2load's closed loop of 50 connections x 20 streams for 2 s) a writer
+// never stops, so an answer that waited for it to stop was never done: every stream's answer,
+// its coroutine or fiber, piled up for as long as the load went on (coroutines-asio reached
+// 600 MiB over TLS). An answer is done once its reply is written; the worker's requests in
+// flight stay within what the client can have open (1,000 streams, plus one written batch's
+// worth counted just after the client saw it).
+TEST_P(WorkerHttp2, UnderSteadyLoadTheAnswersInFlightStayWithinTheStreams) {
+  constexpr std::int64_t kStreams = 50 * 20;
+  CommandResult run;
+  std::thread client([&] {
+    run = runCommand(
+        "/usr/bin/h2load",
+        {"-D", "2", "-c", "50", "-m", "20", url("epoch-millis?delayCallDepth=0&delayInMillis=0")},
+        seconds(60));
+  });
+  std::int64_t most_in_flight = 0;
+  std::int64_t stats_seen = 0;
+  (void)worker_->waitStats(
+      [&](const WorkerStats& stats) {
+        most_in_flight = std::max(most_in_flight, stats.counter("requests_in_flight"));
+        ++stats_seen;
+        return false;  // watch every line until the load ends
+      },
+      milliseconds(2500));
+  client.join();
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  const auto summary = parseH2load(run.out);
+  ASSERT_TRUE(summary) << run.out;
+  EXPECT_GT(summary->succeeded, 2 * kStreams) << run.out;
+  EXPECT_EQ(summary->failed, 0) << run.out;
+  EXPECT_GT(stats_seen, 10);
+  EXPECT_LE(most_in_flight, 2 * kStreams)
+      << "answers stayed in flight after their replies went out";
+}
+
 TEST_P(WorkerHttp2, AClientThatLeavesEndsItsWait) {
   const auto started = std::chrono::steady_clock::now();
   const auto left = curl("epoch-millis?delayCallDepth=1&delayInMillis=5000", {"-m", "0.5"});

@@ -43,15 +43,29 @@ StreamDeparture* Http2Exchange::departureOf(std::int32_t stream_id) {
   return &departures_[stream_id];
 }
 
-void Http2Exchange::finishStream(std::int32_t stream_id, const std::optional<sdk::Reply>& reply) {
+void Http2Exchange::finishStream(std::int32_t stream_id, const std::optional<sdk::Reply>& reply,
+                                 std::unique_ptr<InFlightRequest> in_flight) {
   if (reply)
     session_.respond(stream_id, *reply);
   departures_.erase(stream_id);
   streamsChanged();
   flush();
+  if (!reply || closed_)
+    return;  // in_flight goes unanswered
+  // The reply's frames are in pending_, which the writer (running, or started by flush) takes
+  // as its next batch; with nothing pending they went out with a batch already taken.
+  const std::uint64_t batch = pending_.empty() ? taken_ : taken_ + 1;
+  if (batch <= written_) {
+    in_flight->answered();
+    return;
+  }
+  unsent_answers_.push_back({batch, std::move(in_flight)});
 }
 
 bool Http2Exchange::nextOutput(std::string& out) {
+  // The writer asks again only when its last batch is written.
+  written_ = taken_;
+  answerWritten();
   out.clear();
   if (!closed_)
     session_.takeOutput(pending_);
@@ -62,6 +76,7 @@ bool Http2Exchange::nextOutput(std::string& out) {
     return false;
   }
   out.swap(pending_);
+  ++taken_;
   return true;
 }
 
@@ -74,7 +89,15 @@ void Http2Exchange::close() {
   if (closed_)
     return;
   closed_ = true;
+  unsent_answers_.clear();  // their replies may not have reached the client: unanswered
   closeStream(tcp_);
+}
+
+void Http2Exchange::answerWritten() {
+  while (!unsent_answers_.empty() && unsent_answers_.front().batch <= written_) {
+    unsent_answers_.front().in_flight->answered();
+    unsent_answers_.pop_front();
+  }
 }
 
 void Http2Exchange::flush() {

@@ -94,14 +94,8 @@ void Http2Connection::runStream(h2_session::StreamRequest request) {
 
 void Http2Connection::finishStream(std::int32_t stream_id, StreamAnswer& answer,
                                    const RequestOutcome& outcome) {
-  exchange_.finishStream(stream_id, outcome.reply);
-  if (!outcome.reply)
-    return;  // its client left: abandoned, not answered
-  if (exchange_.writing() && !exchange_.closed()) {
-    awaiting_write_.push_back(std::move(answer.in_flight));
-  } else {
-    answer.in_flight->answered();
-  }
+  // Without a reply (its client left) the request goes unanswered.
+  exchange_.finishStream(stream_id, outcome.reply, std::move(answer.in_flight));
 }
 
 void Http2Connection::writeNext() {
@@ -132,9 +126,6 @@ void Http2Connection::writeNext() {
 }
 
 void Http2Connection::writerStopped() {
-  for (const auto& in_flight : awaiting_write_)
-    in_flight->answered();
-  awaiting_write_.clear();
   if (reading_ended_)
     exchange_.close();
 }

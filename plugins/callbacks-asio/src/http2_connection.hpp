@@ -14,7 +14,6 @@
 #include <functional>
 #include <memory>
 #include <string>
-#include <vector>
 
 namespace benchd::callbacks_asio {
 
@@ -57,7 +56,7 @@ class Http2Connection final : public std::enable_shared_from_this<Http2Connectio
   void runStream(h2_session::StreamRequest request);
   void finishStream(std::int32_t stream_id, StreamAnswer& answer, const RequestOutcome& outcome);
   void writeNext();
-  /// The writer sent everything: the replies waiting for it count as answered.
+  /// The writer sent everything: a connection whose reads ended closes.
   void writerStopped();
 
   std::shared_ptr<void> owner_;
@@ -70,7 +69,6 @@ class Http2Connection final : public std::enable_shared_from_this<Http2Connectio
   std::string sending_;  ///< the bytes being written
   bool reading_ended_ = false;
   /// Replies submitted and not yet written: answered when the writer stops.
-  std::vector<std::unique_ptr<asio_common::InFlightRequest>> awaiting_write_;
 };
 
 }  // namespace benchd::callbacks_asio

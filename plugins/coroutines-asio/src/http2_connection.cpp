@@ -13,6 +13,7 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include <exception>
+#include <memory>
 #include <string>
 
 namespace benchd::coroutines_asio {
@@ -79,13 +80,13 @@ void Http2Connection<Stream>::startWriter() {
 }
 
 /// Answers one stream: handleRequest, as for an HTTP/1.1 request, then the reply through the
-/// exchange, counted as answered once the writer has sent it.
+/// exchange, which counts it answered once the writer has sent it.
 template <typename Stream>
 asio::awaitable<void> answerStream(Http2Connection<Stream>* connection,
                                    h2_session::StreamRequest request) {
   {
     const LiveCoroutine live(*connection->loop);
-    InFlightRequest in_flight(*connection->loop);
+    auto in_flight = std::make_unique<InFlightRequest>(*connection->loop);
     std::optional<sdk::Reply> reply;
     try {
       reply = co_await handleRequest(
@@ -95,12 +96,7 @@ asio::awaitable<void> answerStream(Http2Connection<Stream>* connection,
     } catch (const std::exception& e) {
       reply = sdk::errorReply(500, std::string("request failed: ") + e.what());
     }
-    connection->exchange.finishStream(request.stream_id, reply);
-    if (reply) {
-      while (connection->exchange.writing() && !connection->exchange.closed())
-        (void)co_await connection->changed.async_wait(kNoThrow);
-      in_flight.answered();
-    }
+    connection->exchange.finishStream(request.stream_id, reply, std::move(in_flight));
   }
   --connection->tasks;  // as in writeOutput
   connection->notify();

@@ -13,6 +13,7 @@
 #include <boost/fiber/mutex.hpp>
 
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -94,12 +95,12 @@ void Http2Connection<Stream>::startWriter() {
 }
 
 /// A stream's fiber: handleRequest, as for an HTTP/1.1 request, then the reply through the
-/// exchange, counted as answered once the writer has sent it.
+/// exchange, which counts it answered once the writer has sent it.
 template <typename Stream>
 void answerStream(Http2Connection<Stream>* connection, h2_session::StreamRequest request) {
   {
     const LiveFiber live(connection->fiber_loop, connection->loop);
-    InFlightRequest in_flight(connection->loop);
+    auto in_flight = std::make_unique<InFlightRequest>(connection->loop);
     std::optional<sdk::Reply> reply;
     try {
       reply = handleRequest(connection->loop, connection->host, request.method, request.target,
@@ -109,13 +110,7 @@ void answerStream(Http2Connection<Stream>* connection, h2_session::StreamRequest
     } catch (const std::exception& e) {
       reply = sdk::errorReply(500, std::string("request failed: ") + e.what());
     }
-    connection->exchange.finishStream(request.stream_id, reply);
-    if (reply) {
-      connection->waitUntil([connection] {
-        return !connection->exchange.writing() || connection->exchange.closed();
-      });
-      in_flight.answered();
-    }
+    connection->exchange.finishStream(request.stream_id, reply, std::move(in_flight));
   }
   --connection->tasks;
   connection->notify();

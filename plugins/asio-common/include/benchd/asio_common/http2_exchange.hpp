@@ -10,7 +10,9 @@
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -64,8 +66,15 @@ class Http2Exchange {
   [[nodiscard]] StreamDeparture* departureOf(std::int32_t stream_id);
   /// Stream `stream_id`'s answer ended with `reply`, or with none (its client left): the reply
   /// is submitted, the departure forgotten, a GOAWAY queued when draining, and the output
-  /// flushed.
-  void finishStream(std::int32_t stream_id, const std::optional<sdk::Reply>& reply);
+  /// flushed. The exchange keeps `in_flight` until the writer has written the bytes that
+  /// carry the reply, then counts it answered; without a reply, or when the connection closes
+  /// first, it goes unanswered. So the stream's own answer (coroutine, fiber, handler chain)
+  /// ends here and does not wait for the writer, which under steady load never stops (a wait
+  /// for it to stop held every stream's answer, and its memory, for as long as the load went
+  /// on). "The bytes that carry the reply" are the next batch nextOutput() gives: a DATA frame
+  /// that flow control holds back goes in a later one.
+  void finishStream(std::int32_t stream_id, const std::optional<sdk::Reply>& reply,
+                    std::unique_ptr<InFlightRequest> in_flight);
 
   /// For the writer: moves the next bytes to send into `out` and returns true; or returns
   /// false when there is nothing (the writer ends; writing() turns false, and the connection
@@ -85,6 +94,14 @@ class Http2Exchange {
  private:
   void flush();
   void streamsChanged();
+  /// Counts answered the requests whose replies went out in a batch up to written_.
+  void answerWritten();
+
+  /// A request whose reply waits for the writer: answered once batch `batch` is written.
+  struct UnsentAnswer {
+    std::uint64_t batch;
+    std::unique_ptr<InFlightRequest> in_flight;
+  };
 
   EventLoop& loop_;
   std::function<void(bool idle)> mark_idle_;
@@ -93,7 +110,10 @@ class Http2Exchange {
   h2_session::ServerSession session_;
   /// The streams whose requests are being answered, by stream id.
   std::unordered_map<std::int32_t, StreamDeparture> departures_;
-  std::string pending_;  ///< produced by the session, not yet taken by the writer
+  std::string pending_;        ///< produced by the session, not yet taken by the writer
+  std::uint64_t taken_ = 0;    ///< batches nextOutput() gave the writer
+  std::uint64_t written_ = 0;  ///< of those, the ones written (each next call ends the last)
+  std::deque<UnsentAnswer> unsent_answers_;  ///< in batch order
   bool writing_ = false;
   bool closed_ = false;
 };
