@@ -276,7 +276,7 @@ TEST_P(WorkerHttp2, ManyConnectionsOfManyStreamsAllSucceed) {
 // flight stay within what the client can have open (1,000 streams, plus one written batch's
 // worth counted just after the client saw it).
 TEST_P(WorkerHttp2, UnderSteadyLoadTheAnswersInFlightStayWithinTheStreams) {
-  constexpr std::int64_t kStreams = 50 * 20;
+  constexpr std::int64_t kStreams = std::int64_t{50} * 20;
   CommandResult run;
   std::thread client([&] {
     run = runCommand(
