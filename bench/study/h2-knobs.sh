@@ -2,10 +2,10 @@
 # The h2load study's question in benchd's terms: which stack, which thread knobs, under which
 # memory? The study loaded four Java servers with `h2load -n400000 -c50 -m20` over TLS + h2 (and
 # -D 120 after a 5 s warm-up), each at its defaults and with its thread knobs swept, every JVM
-# capped at 512 MiB. This runs scenarios/scenarios-h2-knobs.csv (that matrix scaled to two cores:
-# 200,000 requests, and 30 s, without and with a 100 ms wait) over every approach at its defaults
-# and with its model's thread knob turned, in one `benchd run` with shuffled rounds, each worker
-# under --memory-cap, then prints the winners grid.
+# capped at 512 MiB. This runs scenarios/scenarios-h2-knobs.csv (that matrix on two cores:
+# 1,000,000 and 50,000 requests, and 30 s, without and with a 100 ms wait) over every approach
+# at its defaults and with its model's thread knob turned, in one `benchd run` with shuffled
+# rounds, each worker under --memory-cap, then prints the winners grid.
 #
 # The variants (docs/run.md#approach-variants):
 #   callbacks-asio, coroutines-asio, fibers-asio   the worker's threads (event loops): the
@@ -22,7 +22,7 @@
 #
 # Usage: bench/study/h2-knobs.sh [--repeat N] [--memory-cap SIZE] [--out DIR] [--preset P]
 #                                [--no-build] [-h]
-#   --repeat N         shuffled rounds of every (row, approach) (default 3: about 35 min here)
+#   --repeat N         shuffled rounds of every (row, approach) (default 3: about 40 min here)
 #   --memory-cap SIZE  every worker's cap, as the study's -Xmx (default 512M; "none" for none)
 #   --no-build         run build/P as it is, without building it first
 set -euo pipefail
