@@ -9,7 +9,9 @@
 #
 # The variants (docs/run.md#approach-variants):
 #   callbacks-asio, coroutines-asio, fibers-asio   the worker's threads (event loops): the
-#                                                  machine's count (default) and [threads=1]
+#                                                  machine's hardware threads (default) and
+#                                                  [threads=4], more loops than the worker's
+#                                                  CPUs
 #   fibers-asio[fiber_stack_kib=32]                a smaller stack per fiber
 #   threads-asio, threads-poco                     max_threads 5000 (default), 100 and 50: the
 #                                                  study's Jetty and Tomcat max threads
@@ -47,9 +49,9 @@ while [ $# -gt 0 ]; do
 done
 
 approaches=(
-  callbacks-asio 'callbacks-asio[threads=1]'
-  coroutines-asio 'coroutines-asio[threads=1]'
-  fibers-asio 'fibers-asio[threads=1]' 'fibers-asio[fiber_stack_kib=32]'
+  callbacks-asio 'callbacks-asio[threads=4]'
+  coroutines-asio 'coroutines-asio[threads=4]'
+  fibers-asio 'fibers-asio[threads=4]' 'fibers-asio[fiber_stack_kib=32]'
   threads-asio 'threads-asio[max_threads=100]' 'threads-asio[max_threads=50]'
   threads-poco 'threads-poco[max_threads=100]' 'threads-poco[max_threads=50]'
 )
