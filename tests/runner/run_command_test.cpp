@@ -754,10 +754,10 @@ TEST(BenchdRun, ATlsRowRunsOverTlsAndSkipsThePluginsWithoutIt) {
   const CommandResult result =
       runCommand(benchdExecutable().string(),
                  {"run", "--repeat", "1", file.string(), "-o", dir.path().string(), "-a",
-                  "coroutines-asio,threads-asio"},
+                  "coroutines-asio,threads-poco"},
                  std::chrono::minutes(2));
   ASSERT_EQ(result.exit_code, 0) << describe(result);
-  EXPECT_NE(result.err.find("skipped in tls-depth-1: threads-asio does not implement tls "
+  EXPECT_NE(result.err.find("skipped in tls-depth-1: threads-poco does not implement tls "
                             "(HTTP/1.1 over TLS)"),
             std::string::npos)
       << describe(result);

@@ -83,7 +83,7 @@ TEST(ShippedScenarios, TheKnobsMatrixHasACountedAndATimedRowOfEachLoad) {
     EXPECT_EQ(row.warmup_seconds, 5U) << row.name;
     EXPECT_EQ(row.request_count.has_value(), row.name.find("-count") != std::string::npos)
         << row.name;
-    counted += row.request_count.has_value() ? 1 : 0;
+    counted += row.request_count.has_value() ? 1U : 0U;
   }
   EXPECT_EQ(counted, 2U);
 }

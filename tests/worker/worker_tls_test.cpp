@@ -28,7 +28,7 @@ namespace fs = std::filesystem;
 /// under AddressSanitizer).
 std::vector<std::string> tlsPlugins() {
   std::vector<std::string> plugins;
-  for (const std::string name : {"callbacks-asio", "coroutines-asio", "fibers-asio"}) {
+  for (const std::string name : {"callbacks-asio", "coroutines-asio", "fibers-asio", "threads-asio"}) {
     const auto& built = approachPlugins();
     if (std::find(built.begin(), built.end(), name) != built.end())
       plugins.push_back(name);
@@ -189,22 +189,25 @@ TEST(WorkerTlsRefusal, AKeyThatIsNotTheCertificatesIsRefusedNamingIt) {
 TEST(WorkerTlsRefusal, TlsWithTheCurlClientIsRefusedSayingWhy) {
   const TempDir dir;
   const auto files = loopbackIdentity(dir.path());
-  WorkerProcess worker({"--plugin", pluginPath("coroutines-asio"), "--port", "0", "--profile",
-                        "tls", "--profile", "client-curl", "--tls-cert", files.certificate.string(),
-                        "--tls-key", files.private_key.string()});
-  EXPECT_EQ(worker.waitExit(std::chrono::seconds(20)), 2) << worker.stderrText();
-  EXPECT_NE(worker.stderrText().find("tls with client-curl is not implemented"), std::string::npos)
-      << worker.stderrText();
+  for (const std::string plugin : {"coroutines-asio", "threads-asio"}) {
+    WorkerProcess worker({"--plugin", pluginPath(plugin), "--port", "0", "--profile", "tls",
+                          "--profile", "client-curl", "--tls-cert", files.certificate.string(),
+                          "--tls-key", files.private_key.string()});
+    EXPECT_EQ(worker.waitExit(std::chrono::seconds(20)), 2) << plugin << worker.stderrText();
+    EXPECT_NE(worker.stderrText().find("tls with client-curl is not implemented"),
+              std::string::npos)
+        << plugin << worker.stderrText();
+  }
 }
 
 TEST(WorkerTlsRefusal, APluginThatDoesNotListTlsIsRefused) {
   const TempDir dir;
   const auto files = loopbackIdentity(dir.path());
-  WorkerProcess worker({"--plugin", pluginPath("threads-asio"), "--port", "0", "--profile", "tls",
+  WorkerProcess worker({"--plugin", pluginPath("threads-poco"), "--port", "0", "--profile", "tls",
                         "--tls-cert", files.certificate.string(), "--tls-key",
                         files.private_key.string()});
   EXPECT_EQ(worker.waitExit(std::chrono::seconds(20)), 3) << worker.stderrText();
-  EXPECT_NE(worker.stderrText().find("plugin threads-asio does not implement tls"),
+  EXPECT_NE(worker.stderrText().find("plugin threads-poco does not implement tls"),
             std::string::npos)
       << worker.stderrText();
 }

@@ -3,6 +3,7 @@
 #include "server_signals.hpp"
 
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/system/error_code.hpp>
 
 #include <chrono>
@@ -22,12 +23,19 @@ namespace benchd::threads_asio {
 ///   - when the watched client (watchClient()) leaves, for a nested call's connection:
 ///     operation_aborted, and clientGone() is then true.
 /// A Beast SyncReadStream and SyncWriteStream (read_some, write_some), so Beast's synchronous
-/// http::read and http::write run on it.
+/// http::read and http::write run on it, and the next layer of Asio's TLS stream (TlsOverBlocking
+/// below), whose synchronous calls wait in it too.
 ///
 /// Thread-safety: one thread at a time (the connection's, or the nested call's caller).
 class BlockingStream {
  public:
   using Clock = std::chrono::steady_clock;
+  // NOLINTBEGIN(readability-identifier-naming): the names Asio's TLS stream asks its next layer for
+  using lowest_layer_type = boost::asio::ip::tcp::socket;
+  using executor_type = lowest_layer_type::executor_type;
+  lowest_layer_type& lowest_layer() noexcept { return socket_; }
+  executor_type get_executor() noexcept { return socket_.get_executor(); }
+  // NOLINTEND(readability-identifier-naming)
 
   /// Takes `socket` (open, or closed for a nested call's connection to come) and puts it in
   /// non-blocking mode; `signals` outlives the stream.
@@ -120,5 +128,11 @@ class BlockingStream {
   int watched_client_fd_ = -1;
   bool client_gone_ = false;
 };
+
+/// A connection of the `tls` profile, inbound or a nested call's: Asio's TLS stream over a
+/// BlockingStream it does not own, so every wait of the handshake, the reads and the writes is
+/// the BlockingStream's (deadlines, the stop, the drain, a watched client), and the departure
+/// watches keep polling the TCP socket.
+using TlsOverBlocking = boost::asio::ssl::stream<BlockingStream&>;
 
 }  // namespace benchd::threads_asio

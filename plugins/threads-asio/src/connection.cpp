@@ -8,12 +8,14 @@
 #include <benchd/sdk/counted.hpp>
 #include <benchd/sdk/limits.hpp>
 
+#include <boost/asio/ssl/error.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
 
 #include <array>
+#include <type_traits>
 
 namespace benchd::threads_asio {
 
@@ -24,58 +26,84 @@ using boost::system::error_code;
 
 namespace {
 
+/// Whether the connection is served over TLS (Stream is TlsOverBlocking, over the raw
+/// BlockingStream) or in clear (Stream is the BlockingStream itself).
+template <typename Stream>
+constexpr bool kOverTls = std::is_same_v<Stream, TlsOverBlocking>;
+
+/// How much a TLS connection's first read of a request may take (the rest goes by Beast).
+constexpr std::size_t kFirstTlsRead = 4096;
+
 /// Reads one request (see benchd/sdk/request_deadline.hpp): waits for its first byte as long
 /// as an idle keep-alive connection may wait (and no longer than the drain's start), then gives
-/// the header `header_deadline` and the body kIoTimeout, each in total.
-error_code readRequest(BlockingStream& stream, beast::flat_buffer& buffer,
+/// the header `header_deadline` and the body kIoTimeout, each in total. `raw` holds the waits
+/// (deadlines, the drain) of `stream`, which is `raw` itself or TLS over it.
+template <typename Stream>
+error_code readRequest(BlockingStream& raw, Stream& stream, beast::flat_buffer& buffer,
                        http::request_parser<http::string_body>& parser,
                        std::chrono::milliseconds header_deadline) {
   if (buffer.size() == 0) {
-    stream.waitingForRequest(true);
-    stream.expiresAfter(sdk::kIoTimeout);
-    const error_code idle_end = stream.waitReadable();
-    stream.waitingForRequest(false);
+    raw.waitingForRequest(true);
+    raw.expiresAfter(sdk::kIoTimeout);
+    error_code idle_end;
+    if constexpr (kOverTls<Stream>) {
+      // Decrypted bytes may already wait inside the TLS layer, where poll() cannot see them:
+      // reading the first bytes is the wait.
+      const std::size_t bytes = stream.read_some(buffer.prepare(kFirstTlsRead), idle_end);
+      buffer.commit(bytes);
+    } else {
+      idle_end = raw.waitReadable();
+    }
+    raw.waitingForRequest(false);
     if (idle_end)
       return idle_end;
   }
   error_code error;
-  stream.expiresAfter(header_deadline);
+  raw.expiresAfter(header_deadline);
   http::read_header(stream, buffer, parser, error);
   if (error)
     return error;
-  stream.expiresAfter(sdk::kIoTimeout);
+  raw.expiresAfter(sdk::kIoTimeout);
   http::read(stream, buffer, parser, error);
   return error;
 }
 
-/// After a reply that ends the connection: reads and drops what the peer still sends, until it
-/// closes or kDiscardTimeout, so unread request bytes cannot turn the close into a reset that
-/// destroys the reply before the client reads it.
-void discardInput(BlockingStream& stream) {
-  error_code error;
-  stream.socket().shutdown(asio::ip::tcp::socket::shutdown_send, error);
-  stream.expiresAfter(sdk::kDiscardTimeout);
-  std::array<char, 4096> scratch{};
-  while (!error)
-    stream.read_some(asio::buffer(scratch), error);
+/// Whether a read error means the client is gone or the wait was ended, so that no reply is
+/// due; a TLS client may also just close its socket without TLS's close_notify.
+bool endsConnection(const error_code& read_error) {
+  return asio_common::endsConnection(read_error) ||
+         read_error == asio::ssl::error::stream_truncated;
 }
 
-}  // namespace
+/// After a reply that ends the connection: reads and drops what the peer still sends, until it
+/// closes or kDiscardTimeout, so unread request bytes cannot turn the close into a reset that
+/// destroys the reply before the client reads it. Over TLS, TLS's close_notify goes first (it
+/// also tells the client the reply is whole), and the client's own is waited for as long.
+template <typename Stream>
+void discardInput(BlockingStream& raw, Stream& stream) {
+  raw.expiresAfter(sdk::kDiscardTimeout);
+  error_code error;
+  if constexpr (kOverTls<Stream>) {
+    stream.shutdown(error);
+    return;
+  }
+  raw.socket().shutdown(asio::ip::tcp::socket::shutdown_send, error);
+  std::array<char, 4096> scratch{};
+  while (!error)
+    raw.read_some(asio::buffer(scratch), error);
+}
 
-void serveConnection(ServerState& state, asio::ip::tcp::socket socket) {
-  const sdk::Counted open(state.connections_open);
-  error_code ignored;
-  socket.set_option(asio::ip::tcp::no_delay(true), ignored);
-  BlockingStream stream(std::move(socket), state.signals);
+/// Serves the requests of one connection, over `stream` (`raw`, or TLS over it), until it ends.
+template <typename Stream>
+void serveRequests(ServerState& state, BlockingStream& raw, Stream& stream) {
   // Capped: chunk lines and trailer sections are refused beyond it (sdk/limits.hpp).
   beast::flat_buffer buffer(sdk::kMaxUnparsedRequestBytes);
-
   while (!state.signals.draining()) {
     http::request_parser<http::string_body> parser;
     parser.body_limit(sdk::kMaxRequestBodyBytes);
     parser.header_limit(static_cast<std::uint32_t>(sdk::kMaxRequestHeaderBytes));
-    const error_code read_error = readRequest(stream, buffer, parser, state.header_deadline);
-    if (asio_common::endsConnection(read_error))
+    const error_code read_error = readRequest(raw, stream, buffer, parser, state.header_deadline);
+    if (endsConnection(read_error))
       break;
 
     sdk::Counted in_flight(state.requests_in_flight);
@@ -84,7 +112,7 @@ void serveConnection(ServerState& state, asio::ip::tcp::socket socket) {
     if (read_error) {
       reply = asio_common::readErrorReply(read_error);
     } else {
-      auto handled = handleRequest(state, parser.get(), stream);
+      auto handled = handleRequest(state, parser.get(), raw);
       if (!handled)
         break;  // the client left while its request waited, or the stop gave up
       reply = std::move(*handled);
@@ -94,7 +122,7 @@ void serveConnection(ServerState& state, asio::ip::tcp::socket socket) {
                             !state.signals.draining();
     const std::string response =
         asio_common::responseBytes(reply, keep_alive, "benchd threads-asio");
-    stream.expiresAfter(sdk::kIoTimeout);
+    raw.expiresAfter(sdk::kIoTimeout);
     error_code write_error;
     asio::write(stream, asio::buffer(response), write_error);
     state.requests_served.fetch_add(1, std::memory_order_relaxed);
@@ -102,9 +130,29 @@ void serveConnection(ServerState& state, asio::ip::tcp::socket socket) {
     if (write_error)
       break;
     if (!keep_alive) {
-      discardInput(stream);
+      discardInput(raw, stream);
       break;
     }
+  }
+}
+
+}  // namespace
+
+void serveConnection(ServerState& state, asio::ip::tcp::socket socket) {
+  const sdk::Counted open(state.connections_open);
+  error_code ignored;
+  socket.set_option(asio::ip::tcp::no_delay(true), ignored);
+  BlockingStream stream(std::move(socket), state.signals);
+  if (state.tls) {
+    TlsOverBlocking tls(stream, state.tls->server);
+    // The handshake is part of the first request's header, and under its deadline.
+    stream.expiresAfter(state.header_deadline);
+    error_code handshake_error;
+    tls.handshake(asio::ssl::stream_base::server, handshake_error);
+    if (!handshake_error)
+      serveRequests(state, stream, tls);
+  } else {
+    serveRequests(state, stream, stream);
   }
   stream.close();
 }

@@ -13,7 +13,8 @@ constexpr const char* kProfiles[] = {"no-keep-alive",
                                      "client-beast",
                                      benchd::blocking_clients::kLibraryClientProfiles[0],
                                      benchd::blocking_clients::kLibraryClientProfiles[1],
-                                     benchd::blocking_clients::kLibraryClientProfiles[2]};
+                                     benchd::blocking_clients::kLibraryClientProfiles[2],
+                                     "tls"};
 
 constexpr benchd::sdk::PluginFacts kFacts = {
     .name = benchd::threads_asio::kApproachName,
@@ -23,8 +24,9 @@ constexpr benchd::sdk::PluginFacts kFacts = {
         "reads and writes, a blocking sleep and a blocking pooled keep-alive client (Beast's; "
         "libcurl, cpp-httplib or Poco under their client profiles, and client-httplib adds one "
         "thread that watches the clients of the nested calls in flight); the same HTTP "
-        "handling as the other Asio plugins. Options: max_threads (5000), max_queued (5000), "
-        "backlog (2000), stack_kib (256)",
+        "handling as the other Asio plugins; under tls, Asio's TLS stream over the same "
+        "blocking socket, nested calls over TLS too. Options: max_threads (5000), max_queued "
+        "(5000), backlog (2000), stack_kib (256)",
     .concurrency_model = BENCHD_MODEL_OS_THREADS,
     .io_stack = "Boost.Asio 1.81 + Beast, synchronous calls on blocking threads",
     .implemented_profiles = kProfiles,

@@ -63,7 +63,7 @@ void Server::start() {
     throw sdk::PluginError(BENCHD_ERR_STATE, "server already started");
   listen();
   const auto self = asio_common::selfEndpointOf(acceptor_.local_endpoint());
-  state_.upstream.start(io_, self);
+  state_.upstream.start(io_, self, state_.tls ? &state_.tls->client : nullptr);
   if (state_.library_client)
     state_.library_client->setEndpoint(self.address().to_string(), self.port());
   pool_.start();

@@ -3,6 +3,7 @@
 #include "server_signals.hpp"
 #include "upstream_client.hpp"
 
+#include <benchd/asio_common/tls_contexts.hpp>
 #include <benchd/blocking_clients/library_client.hpp>
 #include <benchd/sdk/blocking_database_pool.hpp>
 #include <benchd/sdk/host.hpp>
@@ -22,7 +23,8 @@ inline constexpr const char* kApproachName = "threads-asio";
 /// pool thread.
 struct ServerState {
   /// Throws sdk::PluginError (BENCHD_ERR_INVALID_ARGUMENT) for a bad header_deadline_ms,
-  /// upstream_margin_ms or upstream_idle_ms.
+  /// upstream_margin_ms or upstream_idle_ms, a certificate or key that cannot be loaded, or
+  /// `tls` with a library client profile.
   ServerState(const benchd_host_api* host_api, const sdk::ServerSettings& settings)
       : host(host_api),
         no_keep_alive(settings.hasProfile("no-keep-alive")),
@@ -34,7 +36,18 @@ struct ServerState {
             signals.stopFd())),
         database(sdk::hostHasDatabase(host_api) ? std::make_unique<sdk::BlockingDatabasePool>(
                                                       host_api, sdk::databaseDeadline(settings))
-                                                : nullptr) {}
+                                                : nullptr),
+        tls(asio_common::makeTlsContexts(settings)) {
+    if (tls && library_client) {
+      for (const char* profile : blocking_clients::kLibraryClientProfiles) {
+        if (settings.hasProfile(profile))
+          throw sdk::PluginError(BENCHD_ERR_INVALID_ARGUMENT,
+                                 std::string("tls with ") + profile +
+                                     " is not implemented: the nested call's library client "
+                                     "speaks plain HTTP (use client-beast or no client profile)");
+      }
+    }
+  }
 
   sdk::Host host;
   const bool no_keep_alive;
@@ -48,6 +61,9 @@ struct ServerState {
   std::unique_ptr<sdk::BlockingNestedClient> library_client;
   /// The `postgres` row's sessions; null for the other rows.
   std::unique_ptr<sdk::BlockingDatabasePool> database;
+  /// Under `tls`: the server's context (the run's certificate) and the nested calls' client
+  /// context; null otherwise.
+  std::unique_ptr<asio_common::TlsContexts> tls;
   std::atomic<std::int64_t> requests_served{0};
   std::atomic<std::int64_t> requests_in_flight{0};
   std::atomic<std::int64_t> upstream_calls{0};

@@ -15,8 +15,12 @@ namespace http = boost::beast::http;
 using boost::system::error_code;
 
 UpstreamConnection::UpstreamConnection(asio::io_context& io, const ServerSignals& signals,
-                                       sdk::ConnectionBudget& open_budget)
-    : stream(asio::ip::tcp::socket(io), signals), budget(open_budget) {}
+                                       sdk::ConnectionBudget& open_budget,
+                                       asio::ssl::context* tls_client)
+    : stream(asio::ip::tcp::socket(io), signals), budget(open_budget) {
+  if (tls_client != nullptr)
+    tls.emplace(stream, *tls_client);
+}
 
 UpstreamConnection::~UpstreamConnection() {
   stream.close();
@@ -28,9 +32,11 @@ UpstreamClient::UpstreamClient(const ServerSignals& signals,
                                std::chrono::milliseconds idle_timeout)
     : signals_(signals), response_margin_(response_margin), idle_(idle_timeout) {}
 
-void UpstreamClient::start(asio::io_context& io, const asio::ip::tcp::endpoint& self) {
+void UpstreamClient::start(asio::io_context& io, const asio::ip::tcp::endpoint& self,
+                           asio::ssl::context* tls_client) {
   io_ = &io;
   self_ = self;
+  tls_client_ = tls_client;
 }
 
 std::unique_ptr<UpstreamConnection> UpstreamClient::takeIdle() {
@@ -42,7 +48,7 @@ std::unique_ptr<UpstreamConnection> UpstreamClient::takeIdle() {
 std::unique_ptr<UpstreamConnection> UpstreamClient::open() {
   if (!budget_.tryReserve())
     return nullptr;
-  return std::make_unique<UpstreamConnection>(*io_, signals_, budget_);
+  return std::make_unique<UpstreamConnection>(*io_, signals_, budget_, tls_client_);
 }
 
 void UpstreamClient::giveBack(std::unique_ptr<UpstreamConnection> connection) {
@@ -74,17 +80,26 @@ UpstreamClient::Outcome UpstreamClient::call(const std::string& target, int clie
         return failed(connect_error);
       error_code ignored;
       connection->stream.socket().set_option(asio::ip::tcp::no_delay(true), ignored);
+      if (connection->tls) {
+        // Within the connect's deadline; the client context verifies nothing (this server).
+        error_code handshake_error;
+        connection->tls->handshake(asio::ssl::stream_base::client, handshake_error);
+        if (handshake_error)
+          return failed(handshake_error);
+      }
     }
     connection->stream.watchClient(client_fd);
     connection->stream.expiresAfter(response_timeout);
     error_code error;
-    http::write(connection->stream, request, error);
     bool received_any = false;
     http::response<http::string_body> response;
-    if (!error) {
-      const std::size_t read = http::read(connection->stream, connection->buffer, response, error);
-      received_any = read != 0 || connection->buffer.size() != 0;
-    }
+    connection->onStream([&](auto& stream) {
+      http::write(stream, request, error);
+      if (!error) {
+        const std::size_t read = http::read(stream, connection->buffer, response, error);
+        received_any = read != 0 || connection->buffer.size() != 0;
+      }
+    });
     if (!error) {
       Outcome outcome;
       outcome.result.status = response.result_int();

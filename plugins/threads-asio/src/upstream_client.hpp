@@ -14,23 +14,38 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 
 namespace benchd::threads_asio {
 
 using asio_common::UpstreamResult;
 
-/// A keep-alive connection to the server's own endpoint for nested calls. Its place in
-/// `open_budget` is taken before it is made (UpstreamClient::open()) and given back when it is
-/// destroyed.
+/// A keep-alive connection to the server's own endpoint for nested calls, in clear or, under
+/// `tls`, over TLS (`tls_client` non-null). Its place in `open_budget` is taken before it is
+/// made (UpstreamClient::open()) and given back when it is destroyed.
 struct UpstreamConnection {
   UpstreamConnection(boost::asio::io_context& io, const ServerSignals& signals,
-                     sdk::ConnectionBudget& open_budget);
+                     sdk::ConnectionBudget& open_budget, boost::asio::ssl::context* tls_client);
   ~UpstreamConnection();
   UpstreamConnection(const UpstreamConnection&) = delete;
   UpstreamConnection& operator=(const UpstreamConnection&) = delete;
 
+  /// Calls `operation` with the stream the HTTP bytes go through: `tls` when there is one,
+  /// else `stream`.
+  template <typename Operation>
+  void onStream(Operation&& operation) {
+    if (tls) {
+      std::forward<Operation>(operation)(*tls);
+    } else {
+      std::forward<Operation>(operation)(stream);
+    }
+  }
+
   BlockingStream stream;
+  /// Over `stream`, under `tls`; its handshake follows the connect.
+  std::optional<TlsOverBlocking> tls;
   boost::beast::flat_buffer buffer;
   sdk::ConnectionBudget& budget;
 };
@@ -52,8 +67,10 @@ class UpstreamClient {
 
   /// Where nested calls go, and the io_context their sockets belong to (never run; it outlives
   /// this client and has made its reactor already, so the first nested call needs no descriptor
-  /// beyond its socket).
-  void start(boost::asio::io_context& io, const boost::asio::ip::tcp::endpoint& self);
+  /// beyond its socket); under `tls`, the client context they speak TLS with (it outlives this
+  /// client too), else null.
+  void start(boost::asio::io_context& io, const boost::asio::ip::tcp::endpoint& self,
+             boost::asio::ssl::context* tls_client);
 
   /// The outcome of a nested call.
   struct Outcome {
@@ -82,6 +99,7 @@ class UpstreamClient {
   const ServerSignals& signals_;
   const std::chrono::milliseconds response_margin_;
   boost::asio::io_context* io_ = nullptr;
+  boost::asio::ssl::context* tls_client_ = nullptr;
   boost::asio::ip::tcp::endpoint self_;
   sdk::ConnectionBudget budget_;
   // Last: its connections give their places back to budget_ when it closes them.
