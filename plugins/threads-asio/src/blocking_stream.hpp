@@ -3,7 +3,6 @@
 #include "server_signals.hpp"
 
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/ssl/stream.hpp>
 #include <boost/system/error_code.hpp>
 
 #include <chrono>
@@ -24,7 +23,7 @@ namespace benchd::threads_asio {
 ///     operation_aborted, and clientGone() is then true.
 /// A Beast SyncReadStream and SyncWriteStream (read_some, write_some), so Beast's synchronous
 /// http::read and http::write run on it, and the next layer of Asio's TLS stream (TlsOverBlocking
-/// below), whose synchronous calls wait in it too.
+/// in tls_over_blocking.hpp), whose synchronous calls wait in it too.
 ///
 /// Thread-safety: one thread at a time (the connection's, or the nested call's caller).
 class BlockingStream {
@@ -128,11 +127,5 @@ class BlockingStream {
   int watched_client_fd_ = -1;
   bool client_gone_ = false;
 };
-
-/// A connection of the `tls` profile, inbound or a nested call's: Asio's TLS stream over a
-/// BlockingStream it does not own, so every wait of the handshake, the reads and the writes is
-/// the BlockingStream's (deadlines, the stop, the drain, a watched client), and the departure
-/// watches keep polling the TCP socket.
-using TlsOverBlocking = boost::asio::ssl::stream<BlockingStream&>;
 
 }  // namespace benchd::threads_asio

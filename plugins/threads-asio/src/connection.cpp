@@ -2,6 +2,7 @@
 
 #include "blocking_stream.hpp"
 #include "request_handler.hpp"
+#include "tls_over_blocking.hpp"
 
 #include <benchd/asio_common/connection_tracking.hpp>
 #include <benchd/asio_common/response_bytes.hpp>

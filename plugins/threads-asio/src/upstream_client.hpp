@@ -2,6 +2,7 @@
 
 #include "blocking_stream.hpp"
 #include "server_signals.hpp"
+#include "tls_over_blocking.hpp"
 
 #include <benchd/asio_common/upstream_pool.hpp>
 #include <benchd/sdk/connection_budget.hpp>
