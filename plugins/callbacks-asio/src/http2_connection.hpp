@@ -68,7 +68,6 @@ class Http2Connection final : public std::enable_shared_from_this<Http2Connectio
   asio_common::Http2Exchange exchange_;
   std::string sending_;  ///< the bytes being written
   bool reading_ended_ = false;
-  /// Replies submitted and not yet written: answered when the writer stops.
 };
 
 }  // namespace benchd::callbacks_asio
