@@ -29,7 +29,7 @@ namespace fs = std::filesystem;
 std::vector<std::string> tlsPlugins() {
   std::vector<std::string> plugins;
   for (const std::string name :
-       {"callbacks-asio", "coroutines-asio", "fibers-asio", "threads-asio"}) {
+       {"callbacks-asio", "coroutines-asio", "fibers-asio", "threads-asio", "threads-poco"}) {
     const auto& built = approachPlugins();
     if (std::find(built.begin(), built.end(), name) != built.end())
       plugins.push_back(name);
@@ -152,6 +152,54 @@ INSTANTIATE_TEST_SUITE_P(TlsPlugins, WorkerTls, ::testing::ValuesIn(tlsPlugins()
                            return testNameOf(param.param);
                          });
 
+/// Poco's HTTPClientSession (client-poco) makes the thread plugins' nested calls over TLS too:
+/// threads-poco's native client, threads-asio's under the profile. A depth-2 call is answered;
+/// a client that leaves during a depth-1 call's 5 s wait ends it at once, on the session's first
+/// use, when TLS 1.3's session tickets make its socket readable before any answer comes.
+TEST(WorkerTlsPocoClient, TheThreadPluginsCallThemselvesOverTlsWithIt) {
+  const TempDir dir;
+  const auto files = loopbackIdentity(dir.path());
+  for (const std::string plugin : {"threads-asio", "threads-poco"}) {
+    auto worker = WorkerProcess::serve(
+        plugin, {"--profile", "tls", "--profile", "client-poco", "--tls-cert",
+                 files.certificate.string(), "--tls-key", files.private_key.string()});
+    ASSERT_TRUE(worker->waitReady()) << plugin << worker->stderrText();
+    const std::string base = "https://127.0.0.1:" + std::to_string(worker->port()) + "/" + plugin;
+    const auto curl = [&files](const std::string& url, const std::string& max_time) {
+      return runCommand("/usr/bin/curl",
+                        {"-sS", "--cacert", files.certificate.string(), "-m", max_time, "-w",
+                         " %{http_code}", url},
+                        std::chrono::seconds(30));
+    };
+    const auto nested = curl(base + "/epoch-millis?delayCallDepth=2&delayInMillis=20", "20");
+    EXPECT_EQ(nested.exit_code, 0) << plugin << nested.err;
+    ASSERT_GE(nested.out.size(), 4U) << plugin;
+    EXPECT_EQ(nested.out.substr(nested.out.size() - 4), " 200") << plugin << nested.out;
+    ASSERT_TRUE(
+        worker->waitStats([](const WorkerStats& s) { return s.counter("upstream_calls") >= 2; },
+                          std::chrono::seconds(10)))
+        << plugin << ": the nested calls were not counted";
+
+    // A fresh worker: its client has no pooled session, so the call below opens one.
+    worker = WorkerProcess::serve(
+        plugin, {"--profile", "tls", "--profile", "client-poco", "--tls-cert",
+                 files.certificate.string(), "--tls-key", files.private_key.string()});
+    ASSERT_TRUE(worker->waitReady()) << plugin << worker->stderrText();
+    const std::string fresh = "https://127.0.0.1:" + std::to_string(worker->port()) + "/" + plugin;
+    const auto started = std::chrono::steady_clock::now();
+    const auto left = curl(fresh + "/epoch-millis?delayCallDepth=1&delayInMillis=5000", "0.5");
+    EXPECT_NE(left.exit_code, 0) << plugin;
+    EXPECT_TRUE(worker->waitStats(
+        [](const WorkerStats& s) {
+          return s.counter("upstream_calls") == 1 && s.counter("requests_in_flight") == 0;
+        },
+        std::chrono::seconds(3)))
+        << plugin << ": the request and its nested call stayed in flight after the client left";
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::milliseconds(4000))
+        << plugin;
+  }
+}
+
 TEST(WorkerTlsPlugins, ThePluginsThatListTlsAreTheOnesTestedHere) {
   const std::vector<std::string> tested = tlsPlugins();
   for (const std::string& plugin : approachPlugins()) {
@@ -190,7 +238,7 @@ TEST(WorkerTlsRefusal, AKeyThatIsNotTheCertificatesIsRefusedNamingIt) {
 TEST(WorkerTlsRefusal, TlsWithTheCurlClientIsRefusedSayingWhy) {
   const TempDir dir;
   const auto files = loopbackIdentity(dir.path());
-  for (const std::string plugin : {"coroutines-asio", "threads-asio"}) {
+  for (const std::string plugin : {"coroutines-asio", "threads-asio", "threads-poco"}) {
     WorkerProcess worker({"--plugin", pluginPath(plugin), "--port", "0", "--profile", "tls",
                           "--profile", "client-curl", "--tls-cert", files.certificate.string(),
                           "--tls-key", files.private_key.string()});
@@ -204,11 +252,12 @@ TEST(WorkerTlsRefusal, TlsWithTheCurlClientIsRefusedSayingWhy) {
 TEST(WorkerTlsRefusal, APluginThatDoesNotListTlsIsRefused) {
   const TempDir dir;
   const auto files = loopbackIdentity(dir.path());
-  WorkerProcess worker({"--plugin", pluginPath("threads-poco"), "--port", "0", "--profile", "tls",
-                        "--tls-cert", files.certificate.string(), "--tls-key",
-                        files.private_key.string()});
+  // Every approach plugin serves tls; this test plugin lists no profile but no-keep-alive.
+  WorkerProcess worker({"--plugin", testPluginDir() + "/wrong-answers/wrong-answers.so", "--port",
+                        "0", "--profile", "tls", "--tls-cert", files.certificate.string(),
+                        "--tls-key", files.private_key.string()});
   EXPECT_EQ(worker.waitExit(std::chrono::seconds(20)), 3) << worker.stderrText();
-  EXPECT_NE(worker.stderrText().find("plugin threads-poco does not implement tls"),
+  EXPECT_NE(worker.stderrText().find("plugin wrong-answers does not implement tls"),
             std::string::npos)
       << worker.stderrText();
 }

@@ -289,6 +289,8 @@ constexpr std::pair<std::string_view, std::string_view> kCitations[] = {
     {"tls.client-leaves",
      "a client that leaves while its request waits (a close_notify, an end of stream or a reset "
      "under TLS) ends the wait;"},
+    {"tls.handshake-deadline",
+     "the handshake counts as the first request's header, under the header deadline;"},
     {"tls.drain",
      "Every rule of sections 2 to 9 holds inside the TLS stream: ... Every request in flight is "
      "finished and answered, with `Connection: close`; at least every request read completely "

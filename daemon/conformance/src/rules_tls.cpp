@@ -1,7 +1,7 @@
 // CONTRACT.md section 1, the `tls` profile: HTTP/1.1 over TLS on the one port, checked with a
 // client that verifies the worker's certificate (made for each check): the answers and a nested
-// call inside the TLS stream, ALPN, nothing served in clear, a client that leaves, the drain,
-// and a key that is not the certificate's.
+// call inside the TLS stream, ALPN, nothing served in clear, a client that leaves, a handshake
+// held to the header deadline, the drain, and a key that is not the certificate's.
 #include "answer_checks.hpp"
 #include "rule_groups.hpp"
 #include "worker_identity.hpp"
@@ -118,6 +118,38 @@ void aClientThatLeavesEndsItsWait(RuleContext& context) {
       seconds(5));
 }
 
+void theHandshakeHasTheHeaderDeadline(RuleContext& context) {
+  const WorkerIdentity identity;
+  std::vector<std::string> arguments = identity.serveArguments("tls");
+  arguments.insert(arguments.end(), {"--option", "header_deadline_ms=1500"});
+  auto worker = context.serve(arguments);
+  {
+    // A TLS record header that announces a 200-byte ClientHello, and nothing after it: a
+    // handshake that never ends must not hold the connection past the header deadline.
+    LoopbackSocket stalled(worker->port());
+    const auto sent_at = Clock::now();
+    require(stalled.send(std::string("\x16\x03\x01\x00\xc8", 5)),
+            "could not send the first bytes of a TLS handshake");
+    std::string received;
+    const auto end = stalled.readToEnd(received, sent_at + seconds(10));
+    const auto open_for = std::chrono::duration_cast<milliseconds>(Clock::now() - sent_at);
+    require(end != LoopbackSocket::ReadEnd::kTimeout,
+            "a TLS handshake stalled after 5 bytes, with header_deadline_ms=1500: the connection "
+            "stayed open 10 s");
+    require(open_for >= milliseconds(1000),
+            "a TLS handshake stalled after 5 bytes was closed after " +
+                std::to_string(open_for.count()) + " ms, before its header deadline of 1500 ms");
+  }
+  try {
+    HttpConnection client(worker->port(), identity.client());
+    expectOk(ask(client, "GET", "/health"), "GET /health over TLS after a stalled handshake");
+  } catch (const std::runtime_error& error) {
+    fail(std::string("after a stalled handshake, a client trusting the worker's certificate could "
+                     "not connect: ") +
+         error.what());
+  }
+}
+
 void theDrainAnswersOverTls(RuleContext& context) {
   const TlsServer server(context);
   auto client = server.connect();
@@ -174,6 +206,9 @@ std::vector<Rule> tlsRules() {
        "1", nothingServedInClear, "tls"},
       {"tls.client-leaves", "a client that resets its TLS connection ends its wait", "1",
        aClientThatLeavesEndsItsWait, "tls"},
+      {"tls.handshake-deadline",
+       "a TLS handshake that stalls is closed at the header deadline (header_deadline_ms)", "1, 7",
+       theHandshakeHasTheHeaderDeadline, "tls"},
       {"tls.drain", "a stop answers the request in flight over TLS, exit 0", "1, 8",
        theDrainAnswersOverTls, "tls"},
       {"tls.key-mismatch", "a key that is not the certificate's is refused naming the file, exit 2",

@@ -3,6 +3,7 @@
 #include <benchd/httplib_support/blocking_httplib_client.hpp>
 #include <benchd/poco_client_support/poco_session_client.hpp>
 
+#include <string>
 #include <string_view>
 
 namespace benchd::blocking_clients {
@@ -15,7 +16,17 @@ static_assert(std::string_view(kLibraryClientProfiles[2]) ==
 
 std::unique_ptr<sdk::BlockingNestedClient> makeLibraryClient(
     const sdk::ServerSettings& settings, std::chrono::milliseconds response_margin,
-    std::chrono::milliseconds idle_timeout, int stop_fd) {
+    std::chrono::milliseconds idle_timeout, int stop_fd, SSL_CTX* tls_client) {
+  if (tls_client != nullptr) {
+    for (const char* plain_only :
+         {curl_support::kCurlClientProfile, httplib_support::kHttplibClientProfile}) {
+      if (settings.hasProfile(plain_only))
+        throw sdk::PluginError(BENCHD_ERR_INVALID_ARGUMENT,
+                               std::string("tls with ") + plain_only +
+                                   " is not implemented: the nested call's library client "
+                                   "speaks plain HTTP (use client-poco or no client profile)");
+    }
+  }
   if (settings.hasProfile(curl_support::kCurlClientProfile)) {
     return std::make_unique<curl_support::BlockingCurlClient>(response_margin, idle_timeout,
                                                               stop_fd);
@@ -26,7 +37,7 @@ std::unique_ptr<sdk::BlockingNestedClient> makeLibraryClient(
   }
   if (settings.hasProfile(poco_client_support::kPocoClientProfile)) {
     return std::make_unique<poco_client_support::PocoSessionClient>(response_margin, idle_timeout,
-                                                                    stop_fd);
+                                                                    stop_fd, tls_client);
   }
   return nullptr;
 }

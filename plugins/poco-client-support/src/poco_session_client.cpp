@@ -1,3 +1,5 @@
+#include "tls_client_socket.hpp"
+
 #include <benchd/poco_client_support/poco_session_client.hpp>
 #include <benchd/sdk/limits.hpp>
 #include <benchd/sdk/poll_until.hpp>
@@ -9,6 +11,7 @@
 #include <Poco/Net/HTTPRequest.h>
 #include <Poco/Net/HTTPResponse.h>
 #include <Poco/Net/NetException.h>
+#include <Poco/Net/StreamSocket.h>
 #include <Poco/StreamCopier.h>
 #include <Poco/Timespan.h>
 
@@ -65,8 +68,12 @@ void PocoSessionClient::SessionDeleter::operator()(Session* session) const {
 }
 
 PocoSessionClient::PocoSessionClient(std::chrono::milliseconds response_margin,
-                                     std::chrono::milliseconds idle_timeout, int stop_fd)
-    : response_margin_(response_margin), stop_fd_(stop_fd), idle_(idle_timeout) {}
+                                     std::chrono::milliseconds idle_timeout, int stop_fd,
+                                     SSL_CTX* tls_client)
+    : response_margin_(response_margin),
+      stop_fd_(stop_fd),
+      tls_client_(tls_client),
+      idle_(idle_timeout) {}
 
 void PocoSessionClient::setEndpoint(const std::string& address, std::uint16_t port) {
   host_ = address;
@@ -81,7 +88,15 @@ PocoSessionClient::SessionPtr PocoSessionClient::takeIdle() {
 PocoSessionClient::SessionPtr PocoSessionClient::open() {
   if (!budget_.tryReserve())
     return SessionPtr(nullptr, SessionDeleter{this});
-  SessionPtr session(new Session(host_, port_), SessionDeleter{this});
+  SessionPtr session(nullptr, SessionDeleter{this});
+  if (tls_client_ != nullptr) {
+    // The session connects (and reconnects) its socket itself, TLS's handshake included.
+    session.reset(new Session(Poco::Net::StreamSocket(new TlsClientSocketImpl(tls_client_))));
+    session->setHost(host_);
+    session->setPort(port_);
+  } else {
+    session.reset(new Session(host_, port_));
+  }
   session->setKeepAlive(true);
   // Poco reconnects by itself once this has passed since the last request was sent (8 s by
   // default), behind the pool's back. The pool's expiry (kUpstreamIdleTimeout since the answer)
@@ -93,24 +108,32 @@ PocoSessionClient::SessionPtr PocoSessionClient::open() {
 
 bool PocoSessionClient::awaitAnswer(Session& session, int client_fd,
                                     std::chrono::microseconds timeout, bool& client_gone) const {
-  // POLLRDHUP, not POLLIN, on the client: pipelined bytes must not wake the wait, only the end
-  // of the client's sending side (or POLLHUP/POLLERR, which poll always reports).
-  std::array<pollfd, 3> watched{pollfd{session.socket().impl()->sockfd(), POLLIN, 0},
-                                pollfd{client_fd, POLLRDHUP, 0}, pollfd{stop_fd_, POLLIN, 0}};
-  const std::size_t count = stop_fd_ >= 0 ? 3 : 2;
-  switch (sdk::pollUntil(std::span(watched.data(), count),
-                         std::chrono::steady_clock::now() + timeout)) {
-    case sdk::PollResult::kTimedOut:
-      throw Poco::TimeoutException("no answer to the nested call in time");
-    case sdk::PollResult::kFailed:
-      client_gone = true;  // a descriptor is unusable: nobody can be answered on it
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  // Under TLS, the session's socket also turns readable for TLS's own messages (TLS 1.3's
+  // session tickets after the handshake), which are no answer: the wait goes on after them.
+  auto* tls = dynamic_cast<TlsClientSocketImpl*>(session.socket().impl());
+  for (;;) {
+    // POLLRDHUP, not POLLIN, on the client: pipelined bytes must not wake the wait, only the
+    // end of the client's sending side (or POLLHUP/POLLERR, which poll always reports).
+    std::array<pollfd, 3> watched{pollfd{session.socket().impl()->sockfd(), POLLIN, 0},
+                                  pollfd{client_fd, POLLRDHUP, 0}, pollfd{stop_fd_, POLLIN, 0}};
+    const std::size_t count = stop_fd_ >= 0 ? 3 : 2;
+    switch (sdk::pollUntil(std::span(watched.data(), count), deadline)) {
+      case sdk::PollResult::kTimedOut:
+        throw Poco::TimeoutException("no answer to the nested call in time");
+      case sdk::PollResult::kFailed:
+        client_gone = true;  // a descriptor is unusable: nobody can be answered on it
+        return false;
+      case sdk::PollResult::kReady:
+        break;
+    }
+    client_gone = (watched[1].revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)) != 0 ||
+                  (count == 3 && watched[2].revents != 0);
+    if (client_gone)
       return false;
-    case sdk::PollResult::kReady:
-      break;
+    if (tls == nullptr || watched[0].revents == 0 || tls->dataReadable())
+      return true;
   }
-  client_gone = (watched[1].revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)) != 0 ||
-                (count == 3 && watched[2].revents != 0);
-  return !client_gone;
 }
 
 sdk::NestedCallOutcome PocoSessionClient::get(const std::string& target, int client_fd) {

@@ -24,30 +24,20 @@ inline constexpr const char* kApproachName = "threads-asio";
 struct ServerState {
   /// Throws sdk::PluginError (BENCHD_ERR_INVALID_ARGUMENT) for a bad header_deadline_ms,
   /// upstream_margin_ms or upstream_idle_ms, a certificate or key that cannot be loaded, or
-  /// `tls` with a library client profile.
+  /// `tls` with client-curl or client-httplib.
   ServerState(const benchd_host_api* host_api, const sdk::ServerSettings& settings)
       : host(host_api),
         no_keep_alive(settings.hasProfile("no-keep-alive")),
         header_deadline(sdk::headerDeadline(settings)),
         upstream(signals, sdk::upstreamResponseMargin(settings),
                  sdk::upstreamIdleTimeout(settings)),
+        tls(asio_common::makeTlsContexts(settings)),
         library_client(blocking_clients::makeLibraryClient(
             settings, sdk::upstreamResponseMargin(settings), sdk::upstreamIdleTimeout(settings),
-            signals.stopFd())),
+            signals.stopFd(), tls ? tls->client.native_handle() : nullptr)),
         database(sdk::hostHasDatabase(host_api) ? std::make_unique<sdk::BlockingDatabasePool>(
                                                       host_api, sdk::databaseDeadline(settings))
-                                                : nullptr),
-        tls(asio_common::makeTlsContexts(settings)) {
-    if (tls && library_client) {
-      for (const char* profile : blocking_clients::kLibraryClientProfiles) {
-        if (settings.hasProfile(profile))
-          throw sdk::PluginError(BENCHD_ERR_INVALID_ARGUMENT,
-                                 std::string("tls with ") + profile +
-                                     " is not implemented: the nested call's library client "
-                                     "speaks plain HTTP (use client-beast or no client profile)");
-      }
-    }
-  }
+                                                : nullptr) {}
 
   sdk::Host host;
   const bool no_keep_alive;
@@ -55,15 +45,15 @@ struct ServerState {
   const std::chrono::milliseconds header_deadline;
   ServerSignals signals;
   UpstreamClient upstream;
+  /// Under `tls`: the server's context (the run's certificate) and the nested calls' client
+  /// context; null otherwise.
+  std::unique_ptr<asio_common::TlsContexts> tls;
   /// The nested call's client under a library's client profile (client-curl, client-httplib,
   /// client-poco); null otherwise, and then `upstream` (Beast, blocking) serves the nested calls.
   /// The stop ends its waits as it ends Beast's.
   std::unique_ptr<sdk::BlockingNestedClient> library_client;
   /// The `postgres` row's sessions; null for the other rows.
   std::unique_ptr<sdk::BlockingDatabasePool> database;
-  /// Under `tls`: the server's context (the run's certificate) and the nested calls' client
-  /// context; null otherwise.
-  std::unique_ptr<asio_common::TlsContexts> tls;
   std::atomic<std::int64_t> requests_served{0};
   std::atomic<std::int64_t> requests_in_flight{0};
   std::atomic<std::int64_t> upstream_calls{0};

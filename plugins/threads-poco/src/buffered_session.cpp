@@ -1,5 +1,6 @@
 #include "buffered_session.hpp"
 
+#include "deadline_socket.hpp"
 #include "request_head_check.hpp"
 
 #include <benchd/sdk/limits.hpp>
@@ -30,6 +31,7 @@ constexpr std::streamsize kDirectReadBytes = 1024;
 BufferedServerSession::BufferedServerSession(const Poco::Net::StreamSocket& socket,
                                              const Poco::Net::HTTPServerParams::Ptr& params)
     : HTTPServerSession(socket, params),
+      deadline_socket_(dynamic_cast<DeadlineSocketImpl*>(socket.impl())),
       keep_alive_timeout_(params->getKeepAliveTimeout()),
       requests_left_(params->getMaxKeepAliveRequests() > 0 ? params->getMaxKeepAliveRequests()
                                                            : -1),
@@ -59,6 +61,8 @@ void BufferedServerSession::countRequest() noexcept {
 }
 
 bool BufferedServerSession::awaitReadable(const Poco::Timespan& timeout) {
+  if (deadline_socket_ != nullptr && deadline_socket_->hasPendingInput())
+    return true;
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::microseconds(timeout.totalMicroseconds());
   pollfd readable{socket().impl()->sockfd(), POLLIN, 0};

@@ -12,6 +12,8 @@
 
 namespace benchd::threads_poco {
 
+class DeadlineSocketImpl;
+
 /// What BufferedServerSession::readHead() found.
 struct HeadRead {
   enum class Outcome {
@@ -80,12 +82,16 @@ class BufferedServerSession final : public Poco::Net::HTTPServerSession {
   void makeRoomForHead();
 
   /// Waits up to `timeout` for the socket to turn readable (or to report its end or an error,
-  /// which the next read then meets). False on timeout or when poll() fails.
+  /// which the next read then meets), at once when TLS holds input already. False on timeout
+  /// or when poll() fails.
   [[nodiscard]] bool awaitReadable(const Poco::Timespan& timeout);
 
   /// Counts a request against the maximum of keep-alive requests, as hasMoreRequests() does.
   void countRequest() noexcept;
 
+  /// The connection's socket when it is a DeadlineSocketImpl (always, but in unit tests): under
+  /// TLS, bytes may wait inside it where poll() cannot see them.
+  DeadlineSocketImpl* deadline_socket_;
   Poco::Timespan keep_alive_timeout_;
   /// Requests the connection may still serve after those counted so far (Poco's maximum of
   /// keep-alive requests per connection, counted down); negative: no maximum.

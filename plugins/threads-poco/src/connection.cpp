@@ -77,6 +77,14 @@ void Connection::run() {
   const auto body_time = std::chrono::microseconds(params->getTimeout().totalMicroseconds());
   const Poco::Net::SocketAddress client = session.clientAddress();
   const Poco::Net::SocketAddress server = session.serverAddress();
+  if (factory_.state_.tls_server) {
+    // The handshake counts as the first request's header: it has the header deadline. A
+    // client that fails it (plain HTTP to a TLS port, among others) is closed unanswered.
+    if (deadlines == nullptr ||
+        !deadlines->acceptTls(factory_.state_.tls_server.get(),
+                              std::chrono::steady_clock::now() + factory_.state_.header_deadline))
+      return;
+  }
   while (!stopped_.load() && session.awaitRequest()) {
     // The first byte of a request is here (or pipelined in the session's buffer): its header
     // has the header deadline from now, in total (benchd/sdk/request_deadline.hpp).

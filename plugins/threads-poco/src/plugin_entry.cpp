@@ -8,9 +8,12 @@
 namespace {
 
 /// Poco's HTTPClientSession is the native client (client-poco, or no client profile).
-constexpr const char* kProfiles[] = {"no-keep-alive", "postgres", "client-poco",
+constexpr const char* kProfiles[] = {"no-keep-alive",
+                                     "postgres",
+                                     "client-poco",
                                      benchd::blocking_clients::kLibraryClientProfiles[0],
-                                     benchd::blocking_clients::kLibraryClientProfiles[1]};
+                                     benchd::blocking_clients::kLibraryClientProfiles[1],
+                                     "tls"};
 
 constexpr benchd::sdk::PluginFacts kFacts = {
     .name = benchd::threads_poco::kApproachName,
@@ -20,7 +23,9 @@ constexpr benchd::sdk::PluginFacts kFacts = {
         "per open connection), "
         "blocking sleep and a blocking pooled keep-alive client (Poco's; libcurl or cpp-httplib "
         "under their client profiles, and client-httplib adds one thread that watches the "
-        "clients of the nested calls in flight). Options: max_threads (5000), max_queued "
+        "clients of the nested calls in flight); under tls, OpenSSL under Poco's socket calls, "
+        "the pool thread doing the handshake and every read and write in blocking style, nested "
+        "calls over TLS too (Poco's client). Options: max_threads (5000), max_queued "
         "(5000), backlog (2000), stack_kib (256)",
     .concurrency_model = BENCHD_MODEL_OS_THREADS,
     .io_stack = "Poco 1.11 Net (TCPServer, HTTPServerSession, HTTPClientSession)",

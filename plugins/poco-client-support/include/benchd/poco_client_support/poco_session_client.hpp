@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <exception>
 #include <memory>
+#include <openssl/ssl.h>
 #include <string>
 
 namespace benchd::poco_client_support {
@@ -32,9 +33,11 @@ class PocoSessionClient final : public sdk::BlockingNestedClient {
   /// `response_margin`: what a nested call may take beyond the delay it forwards
   /// (sdk::upstreamResponseMargin()); `idle_timeout`: how long an idle session is kept
   /// (sdk::upstreamIdleTimeout()); `stop_fd`: -1, or a descriptor readable once the server
-  /// stops, which ends every wait for an answer at once.
+  /// stops, which ends every wait for an answer at once; `tls_client`: under `tls`, the context
+  /// the sessions speak TLS with (it outlives the client), else null.
   PocoSessionClient(std::chrono::milliseconds response_margin,
-                    std::chrono::milliseconds idle_timeout, int stop_fd = -1);
+                    std::chrono::milliseconds idle_timeout, int stop_fd = -1,
+                    SSL_CTX* tls_client = nullptr);
 
   /// Sessions connect to `address`:`port` (the server's own endpoint).
   void setEndpoint(const std::string& address, std::uint16_t port) override;
@@ -68,6 +71,7 @@ class PocoSessionClient final : public sdk::BlockingNestedClient {
 
   const std::chrono::milliseconds response_margin_;
   const int stop_fd_;
+  SSL_CTX* const tls_client_;
   std::string host_;
   std::uint16_t port_ = 0;
   sdk::ConnectionBudget budget_;
