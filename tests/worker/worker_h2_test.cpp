@@ -32,7 +32,8 @@ using std::chrono::seconds;
 /// not built under AddressSanitizer).
 std::vector<std::string> http2Plugins() {
   std::vector<std::string> plugins;
-  for (const std::string name : {"callbacks-asio", "coroutines-asio", "fibers-asio"}) {
+  for (const std::string name :
+       {"callbacks-asio", "coroutines-asio", "fibers-asio", "threads-poco"}) {
     const auto& built = approachPlugins();
     if (std::find(built.begin(), built.end(), name) != built.end())
       plugins.push_back(name);
@@ -420,11 +421,15 @@ TEST(WorkerHttp2Refusal, EachRefusalSaysWhy) {
   const std::string plugin = pluginPath("coroutines-asio");
   expectRefusal({"--plugin", plugin, "--port", "0", "--profile", "h2"}, 2,
                 "--profile h2 needs --tls-cert FILE and --tls-key FILE");
-  expectRefusal(
-      {"--plugin", plugin, "--port", "0", "--profile", "h2c", "--profile", "no-keep-alive"}, 2,
-      "no-keep-alive with h2 or h2c is not implemented");
-  expectRefusal({"--plugin", pluginPath("threads-asio"), "--port", "0", "--profile", "h2c"}, 3,
-                "plugin threads-asio does not implement h2c");
+  for (const std::string& with : {plugin, pluginPath("threads-poco")}) {
+    expectRefusal(
+        {"--plugin", with, "--port", "0", "--profile", "h2c", "--profile", "no-keep-alive"}, 2,
+        "no-keep-alive with h2 or h2c is not implemented");
+  }
+  // This test plugin lists no profile but no-keep-alive.
+  expectRefusal({"--plugin", testPluginDir() + "/wrong-answers/wrong-answers.so", "--port", "0",
+                 "--profile", "h2c"},
+                3, "plugin wrong-answers does not implement h2c");
   expectRefusal({"--plugin", plugin, "--port", "0", "--profile", "h3"}, 2,
                 "--profile: unknown profile 'h3'");
 }

@@ -1,5 +1,6 @@
 #include <benchd/asio_common/event_loop_group.hpp>
 #include <benchd/asio_common/tls_contexts.hpp>
+#include <benchd/h2_session/http2_profiles.hpp>
 #include <benchd/sdk/limits.hpp>
 
 #include <boost/asio/post.hpp>
@@ -76,10 +77,7 @@ EventLoopGroup::EventLoopGroup(sdk::ServerSettings settings, const benchd_host_a
                            std::string(settings_.hasProfile("tls") ? "tls" : "h2") +
                                " with client-curl is not implemented: the nested call's libcurl "
                                "client speaks plain HTTP (use client-beast or no client profile)");
-  if (no_keep_alive_ && (settings_.hasProfile("h2") || h2c_))
-    throw sdk::PluginError(BENCHD_ERR_INVALID_ARGUMENT,
-                           "no-keep-alive with h2 or h2c is not implemented: an HTTP/2 "
-                           "connection carries many requests by design");
+  h2_session::refuseHttp2WithoutKeepAlive(settings_);
   for (std::size_t i = 0; i < settings_.threads; ++i) {
     loops_.push_back(std::make_unique<EventLoop>(*this, i));
   }

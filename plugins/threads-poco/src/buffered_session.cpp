@@ -77,6 +77,30 @@ void BufferedServerSession::makeRoomForHead() {
   begin_ = 0;
 }
 
+h2_session::PrefaceMatch BufferedServerSession::matchClientPreface() {
+  makeRoomForHead();
+  for (;;) {
+    const std::string_view received(buffer_.get() + begin_, unreadBytes());
+    if (!received.empty()) {
+      const auto match = h2_session::matchClientPreface(received);
+      if (match != h2_session::PrefaceMatch::kPartial)
+        return match;
+    }
+    // The preface (24 bytes) is far below the room makeRoomForHead() left.
+    const int got = receive(buffer_.get() + end_,
+                            static_cast<int>(std::min(kBufferBytes - end_, std::size_t{INT_MAX})));
+    if (got <= 0)
+      return h2_session::PrefaceMatch::kHttp1;
+    end_ += static_cast<std::size_t>(got);
+  }
+}
+
+std::string BufferedServerSession::takeUnread() {
+  std::string unread(buffer_.get() + begin_, unreadBytes());
+  begin_ = end_;
+  return unread;
+}
+
 HeadRead BufferedServerSession::readHead() {
   makeRoomForHead();
   RequestHeadChecker checker;

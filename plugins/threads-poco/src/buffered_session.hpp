@@ -1,5 +1,7 @@
 #pragma once
 
+#include <benchd/h2_session/client_preface.hpp>
+
 #include <Poco/Net/HTTPServerParams.h>
 #include <Poco/Net/HTTPServerSession.h>
 #include <Poco/Net/StreamSocket.h>
@@ -66,6 +68,14 @@ class BufferedServerSession final : public Poco::Net::HTTPServerSession {
   /// the buffer. Throws Poco::TimeoutException when a read times out (the header deadline) and
   /// other Poco::Exceptions when the connection fails.
   [[nodiscard]] HeadRead readHead();
+
+  /// Under `h2c`, before the first request's head: reads until the bytes received tell whether
+  /// they begin with HTTP/2's client preface (kHttp2) or not (kHttp1, also when the peer ended
+  /// first: readHead() then meets the end). The bytes stay unread. Throws as readHead().
+  [[nodiscard]] h2_session::PrefaceMatch matchClientPreface();
+
+  /// Takes every byte received and not yet read (the HTTP/2 connection's first bytes).
+  [[nodiscard]] std::string takeUnread();
 
   /// Bytes received and not yet taken by a read.
   [[nodiscard]] std::size_t unreadBytes() const noexcept { return end_ - begin_; }

@@ -19,6 +19,9 @@ class ClientWatch {
  public:
   /// `client` outlives the watch.
   explicit ClientWatch(const Poco::Net::StreamSocket& client);
+  /// Watches `client_fd`, a connection's descriptor or an HTTP/2 stream's watch
+  /// (h2_blocking::ServeStream); -1 watches nothing.
+  explicit ClientWatch(int client_fd) : client_fd_(client_fd) {}
 
   /// Sleeps `delay`; false when the client left first.
   [[nodiscard]] bool sleepFor(std::chrono::milliseconds delay);

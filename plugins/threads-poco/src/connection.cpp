@@ -3,6 +3,7 @@
 #include "buffered_session.hpp"
 #include "checked_request.hpp"
 #include "deadline_socket.hpp"
+#include "http2_connection.hpp"
 #include "request_handler.hpp"
 
 #include <Poco/Delegate.h>
@@ -84,7 +85,12 @@ void Connection::run() {
         !deadlines->acceptTls(factory_.state_.tls_server.get(),
                               std::chrono::steady_clock::now() + factory_.state_.header_deadline))
       return;
+    if (deadlines->negotiatedHttp2()) {
+      serveHttp2Connection(factory_.state_, socket(), *deadlines, {});
+      return;
+    }
   }
+  bool first_request = true;
   while (!stopped_.load() && session.awaitRequest()) {
     // The first byte of a request is here (or pipelined in the session's buffer): its header
     // has the header deadline from now, in total (benchd/sdk/request_deadline.hpp).
@@ -92,6 +98,15 @@ void Connection::run() {
       deadlines->setDeadline(std::chrono::steady_clock::now() + factory_.state_.header_deadline);
     HeadRead head;
     try {
+      if (first_request && factory_.state_.h2c && deadlines != nullptr) {
+        // Under h2c the first bytes decide the protocol, within the header's deadline.
+        if (session.matchClientPreface() == h2_session::PrefaceMatch::kHttp2) {
+          deadlines->clearDeadline();
+          serveHttp2Connection(factory_.state_, socket(), *deadlines, session.takeUnread());
+          return;
+        }
+      }
+      first_request = false;
       head = session.readHead();
     } catch (const Poco::TimeoutException&) {
       return;  // the header missed its deadline: closed without an answer, like the others

@@ -2,6 +2,7 @@
 
 #include <benchd/sdk/limits.hpp>
 #include <benchd/sdk/poll_until.hpp>
+#include <benchd/tls_support/tls_context.hpp>
 
 #include <Poco/Exception.h>
 #include <Poco/Net/NetException.h>
@@ -64,6 +65,10 @@ bool DeadlineSocketImpl::acceptTls(SSL_CTX* context,
     return false;
   }
   return tls_->handshake(deadline).status == tls_support::TlsChannel::Status::kDone;
+}
+
+bool DeadlineSocketImpl::negotiatedHttp2() const noexcept {
+  return tls_ && tls_support::negotiatedHttp2(tls_->native());
 }
 
 bool DeadlineSocketImpl::hasPendingInput() const noexcept {

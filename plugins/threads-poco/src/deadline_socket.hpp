@@ -45,6 +45,8 @@ class DeadlineSocketImpl final : public Poco::Net::StreamSocketImpl {
   /// handshake counts as the first request's header). False when it fails or times out, and
   /// the connection is then to be closed unanswered. From now on, reads and writes are TLS's.
   [[nodiscard]] bool acceptTls(SSL_CTX* context, std::chrono::steady_clock::time_point deadline);
+  /// Whether ALPN chose "h2" in the handshake (the `h2` profile); false in clear.
+  [[nodiscard]] bool negotiatedHttp2() const noexcept;
   /// Whether a read returns at once, without waiting on the descriptor: decrypted bytes wait
   /// inside TLS, where poll() cannot see them.
   [[nodiscard]] bool hasPendingInput() const noexcept;

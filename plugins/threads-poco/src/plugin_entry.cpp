@@ -13,7 +13,9 @@ constexpr const char* kProfiles[] = {"no-keep-alive",
                                      "client-poco",
                                      benchd::blocking_clients::kLibraryClientProfiles[0],
                                      benchd::blocking_clients::kLibraryClientProfiles[1],
-                                     "tls"};
+                                     "tls",
+                                     "h2",
+                                     "h2c"};
 
 constexpr benchd::sdk::PluginFacts kFacts = {
     .name = benchd::threads_poco::kApproachName,
@@ -25,7 +27,10 @@ constexpr benchd::sdk::PluginFacts kFacts = {
         "under their client profiles, and client-httplib adds one thread that watches the "
         "clients of the nested calls in flight); under tls, OpenSSL under Poco's socket calls, "
         "the pool thread doing the handshake and every read and write in blocking style, nested "
-        "calls over TLS too (Poco's client). Options: max_threads (5000), max_queued "
+        "calls over TLS too (Poco's client); under h2 and h2c, the connection's pool thread pumps "
+        "its libnghttp2 session and each stream's request runs on a pool thread of its own, as "
+        "a connection does (on the pump's thread when the pool is at max_threads). Options: "
+        "max_threads (5000), max_queued "
         "(5000), backlog (2000), stack_kib (256)",
     .concurrency_model = BENCHD_MODEL_OS_THREADS,
     .io_stack = "Poco 1.11 Net (TCPServer, HTTPServerSession, HTTPClientSession)",

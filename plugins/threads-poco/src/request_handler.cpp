@@ -53,6 +53,15 @@ std::optional<sdk::Reply> serve(ServerState& state, const sdk::ServiceRequest& r
 
 }  // namespace
 
+std::optional<sdk::Reply> serveStream(ServerState& state, const h2_session::StreamRequest& request,
+                                      int gone_fd) {
+  auto classified = sdk::classifyRequest(request.method, request.target, kApproachName);
+  if (auto* error_reply = std::get_if<sdk::Reply>(&classified))
+    return std::move(*error_reply);
+  ClientWatch watch(gone_fd);
+  return serve(state, std::get<sdk::ServiceRequest>(classified), request.body, watch);
+}
+
 void RequestHandler::handleRequest(Poco::Net::HTTPServerRequest& request,
                                    Poco::Net::HTTPServerResponse& response) {
   const sdk::Counted in_flight(state_.requests_in_flight);  // for as long as the handler runs

@@ -80,6 +80,7 @@ void Server::start() {
   params->setMaxKeepAliveRequests(0);  // unlimited
   thread_pool_ = std::make_unique<Poco::ThreadPool>(
       pool_settings_.min_threads, pool_settings_.max_threads, 60, pool_settings_.stack_kib * 1024);
+  state_.stream_pool = thread_pool_.get();
   connections_ = new ConnectionFactory(params, state_);
   // A TCPServer with our own Connection rather than Poco's HTTPServer: see Connection.
   server_ = std::make_unique<Poco::Net::TCPServer>(connections_, *thread_pool_, socket, params);
@@ -92,6 +93,7 @@ bool Server::stop(std::chrono::milliseconds timeout) {
   stopped_ = true;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   state_.draining.store(true, std::memory_order_relaxed);
+  state_.drain.raise();
   // Idle pooled client connections free their server-side threads; the listener keeps
   // accepting because requests in flight may still make nested calls.
   state_.nested_client->drain();
