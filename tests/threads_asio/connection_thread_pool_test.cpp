@@ -136,5 +136,51 @@ TEST_F(ConnectionThreadPoolTest, StopClosesTheQueuedConnectionsAndJoinsEveryThre
   EXPECT_FALSE(pool.dispatch(openSocket()));
 }
 
+/// HTTP/2 streams: a task gets an idle thread or a new one up to max_threads, never a queue
+/// place (tryRun() says false, and its caller runs it), and a task taken before the stop runs.
+TEST_F(ConnectionThreadPoolTest, TasksTakeThreadsUpToTheMaximumAndAreNeverQueued) {
+  ConnectionThreadPool pool(poolOf(1, 3, 10), milliseconds(60'000),
+                            [this](tcp::socket socket) { serve_(std::move(socket)); });
+  pool.start();
+  ASSERT_TRUE(pool.dispatch(openSocket()));  // a connection holds one thread
+  ASSERT_TRUE(eventually([&] { return pool.counters().busy == 1; }));
+
+  std::mutex mutex;
+  std::condition_variable released;
+  bool open = false;
+  std::atomic<int> ran{0};
+  const auto task = [&] {
+    std::unique_lock lock(mutex);
+    released.wait(lock, [&] { return open; });
+    ran.fetch_add(1);
+  };
+  EXPECT_TRUE(pool.tryRun(task));
+  EXPECT_TRUE(pool.tryRun(task));
+  ASSERT_TRUE(eventually([&] { return pool.counters().busy == 3; }));
+  EXPECT_FALSE(pool.tryRun(task)) << "a task beyond max_threads must not wait in the queue";
+  EXPECT_EQ(pool.counters().queued, 0);
+
+  {
+    const std::lock_guard lock(mutex);
+    open = true;
+  }
+  released.notify_all();
+  ASSERT_TRUE(eventually([&] { return ran.load() == 2; }));
+  ASSERT_TRUE(eventually([&] { return pool.counters().busy == 1; }));
+  EXPECT_TRUE(pool.tryRun([&] { ran.fetch_add(1); }));  // a freed thread takes the next
+  ASSERT_TRUE(eventually([&] { return ran.load() == 3; }));
+
+  // Taken, then the stop: it still runs before the threads are joined.
+  std::atomic<bool> last_ran{false};
+  ASSERT_TRUE(pool.tryRun([&] {
+    std::this_thread::sleep_for(milliseconds(50));
+    last_ran.store(true);
+  }));
+  serve_.release();
+  pool.stopAndJoin();
+  EXPECT_TRUE(last_ran.load());
+  EXPECT_FALSE(pool.tryRun([] {})) << "a stopped pool takes no task";
+}
+
 }  // namespace
 }  // namespace benchd::threads_asio

@@ -33,7 +33,7 @@ using std::chrono::seconds;
 std::vector<std::string> http2Plugins() {
   std::vector<std::string> plugins;
   for (const std::string name :
-       {"callbacks-asio", "coroutines-asio", "fibers-asio", "threads-poco"}) {
+       {"callbacks-asio", "coroutines-asio", "fibers-asio", "threads-asio", "threads-poco"}) {
     const auto& built = approachPlugins();
     if (std::find(built.begin(), built.end(), name) != built.end())
       plugins.push_back(name);
@@ -394,6 +394,31 @@ INSTANTIATE_TEST_SUITE_P(Http2Plugins, WorkerH2cFrames, ::testing::ValuesIn(http
                          [](const ::testing::TestParamInfo<std::string>& param) {
                            return testNameOf(param.param);
                          });
+
+/// A thread plugin at its max_threads: 2 threads, one of them pumping the h2c connection, so
+/// of 10 streams of 200 ms at once only one at a time gets a thread of its own and the others
+/// run on the pump's thread, one after another. Every stream is still answered (no stream waits
+/// for a thread that never comes), and they take longer than one delay (they did wait on each
+/// other).
+TEST(WorkerHttp2ThreadPlugins, AtMaxThreadsStreamsRunOnThePumpsThreadAndAreAllAnswered) {
+  for (const std::string plugin : {"threads-asio", "threads-poco"}) {
+    auto worker = WorkerProcess::serve(
+        plugin, {"--profile", "h2c", "--threads", "1", "--option", "max_threads=2"});
+    ASSERT_TRUE(worker->waitReady()) << plugin << worker->stderrText();
+    const auto run = runCommand("/usr/bin/h2load",
+                                {"-n", "10", "-c", "1", "-m", "10",
+                                 "http://127.0.0.1:" + std::to_string(worker->port()) + "/" +
+                                     plugin + "/epoch-millis?delayCallDepth=0&delayInMillis=200"},
+                                seconds(60));
+    ASSERT_EQ(run.exit_code, 0) << plugin << run.out << run.err;
+    const auto summary = parseH2load(run.out);
+    ASSERT_TRUE(summary) << plugin << run.out;
+    EXPECT_EQ(summary->succeeded, 10) << plugin << run.out;
+    EXPECT_EQ(summary->failed, 0) << plugin << run.out;
+    EXPECT_GT(summary->seconds, 0.39)
+        << plugin << ": 10 streams on 2 threads ran at once: " << run.out;
+  }
+}
 
 TEST(WorkerHttp2Plugins, ThePluginsThatListH2AreTheOnesTestedHere) {
   const std::vector<std::string> tested = http2Plugins();

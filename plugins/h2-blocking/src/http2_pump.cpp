@@ -100,40 +100,37 @@ class Pump {
       if (!intact || session_.finished() || completions_->wake_fd < 0)
         return;
 
-      bool readable = io_.inputBuffered();
-      if (!readable) {
-        std::array<pollfd, 4> watched{pollfd{io_.fd(), POLLIN, 0},
-                                      pollfd{completions_->wake_fd, POLLIN, 0},
-                                      pollfd{going_away ? -1 : context_.drain_fd, POLLIN, 0},
-                                      pollfd{context_.stop_fd, POLLIN, 0}};
-        // Streams in flight have deadlines of their own; an idle connection has the timeout.
-        const int timeout = held_ > 0 ? -1 : static_cast<int>(context_.idle_timeout.count());
-        const int ready = ::poll(watched.data(), watched.size(), timeout);
-        if (ready < 0) {
-          if (errno == EINTR)
-            continue;
+      const std::array<int, 3> wake_fds{completions_->wake_fd, going_away ? -1 : context_.drain_fd,
+                                        context_.stop_fd};
+      // Streams in flight have deadlines of their own; an idle connection has the timeout.
+      const auto timeout = held_ > 0 ? std::chrono::milliseconds(-1) : context_.idle_timeout;
+      const ReadOutcome outcome = io_.readOrWake(input.data(), input.size(), wake_fds, timeout);
+      switch (outcome.kind) {
+        case ReadOutcome::Kind::kInput:
+          intact = session_.receive(std::string_view(input.data(), outcome.bytes));
+          break;
+        case ReadOutcome::Kind::kEnded:
           return;
-        }
-        if (watched[3].revents != 0)
-          return;  // the stop gave up
-        if (ready == 0) {
+        case ReadOutcome::Kind::kTimedOut:
           session_.goAway();  // idle too long
           going_away = true;
-          continue;
-        }
-        if (watched[2].revents != 0) {
+          break;
+        case ReadOutcome::Kind::kWoken:
+          break;
+      }
+      // Which moments came, whatever ended the read: input that keeps coming must not keep
+      // the replies waiting.
+      std::array<pollfd, 3> woken{pollfd{wake_fds[0], POLLIN, 0}, pollfd{wake_fds[1], POLLIN, 0},
+                                  pollfd{wake_fds[2], POLLIN, 0}};
+      if (::poll(woken.data(), woken.size(), 0) > 0) {
+        if (woken[2].revents != 0)
+          return;  // the stop gave up
+        if (woken[1].revents != 0) {
           session_.goAway();  // the drain: streams in flight are still answered
           going_away = true;
         }
-        if (watched[1].revents != 0)
+        if (woken[0].revents != 0)
           takeCompletions();
-        readable = watched[0].revents != 0;
-      }
-      if (readable) {
-        const std::ptrdiff_t got = io_.readSome(input.data(), input.size());
-        if (got <= 0)
-          return;
-        intact = session_.receive(std::string_view(input.data(), static_cast<std::size_t>(got)));
       }
     }
   }

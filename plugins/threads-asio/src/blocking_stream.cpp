@@ -41,9 +41,14 @@ BlockingStream::BlockingStream(asio::ip::tcp::socket socket, const ServerSignals
   }
 }
 
+void BlockingStream::wakeReadsOn(std::span<const int> fds) noexcept {
+  wake_fds_.fill(-1);
+  std::copy_n(fds.begin(), std::min(fds.size(), wake_fds_.size()), wake_fds_.begin());
+}
+
 error_code BlockingStream::wait(short events) {
   for (;;) {
-    std::array<pollfd, 4> fds{};
+    std::array<pollfd, 4 + kMaxWakeFds> fds{};
     fds[0] = {socket_.native_handle(), events, 0};
     fds[1] = {signals_.stopFd(), POLLIN, 0};
     nfds_t count = 2;
@@ -53,6 +58,11 @@ error_code BlockingStream::wait(short events) {
     const nfds_t client_at = watched_client_fd_ >= 0 ? count++ : 0;
     if (client_at != 0)
       fds[client_at] = {watched_client_fd_, POLLRDHUP, 0};
+    const nfds_t wake_at = count;
+    if (events == kReadable) {
+      for (const int fd : wake_fds_)
+        fds[count++] = {fd, POLLIN, 0};
+    }
     const int timeout = pollTimeout(deadline_);
     const int ready = ::poll(fds.data(), count, timeout);
     if (ready < 0) {
@@ -66,6 +76,10 @@ error_code BlockingStream::wait(short events) {
       client_gone_ = true;
       return asio::error::operation_aborted;
     }
+    for (nfds_t i = wake_at; i < count; ++i) {
+      if (fds[i].revents != 0)
+        return asio::error::interrupted;
+    }
     if (fds[0].revents != 0)
       return {};  // ready, or an error the next call on the socket reports
     if (ready == 0 && timeout >= 0 && Clock::now() >= deadline_)
@@ -77,12 +91,13 @@ error_code BlockingStream::waitReadable() {
   return wait(kReadable);
 }
 
-BlockingStream::WaitEnd BlockingStream::sleepWatchingPeer(std::chrono::milliseconds delay) {
+BlockingStream::WaitEnd BlockingStream::sleepWatching(int client_fd, const ServerSignals& signals,
+                                                      std::chrono::milliseconds delay) {
   const auto until = Clock::now() + delay;
   for (;;) {
     std::array<pollfd, 2> fds{};
-    fds[0] = {socket_.native_handle(), POLLRDHUP, 0};
-    fds[1] = {signals_.stopFd(), POLLIN, 0};
+    fds[0] = {client_fd, POLLRDHUP, 0};
+    fds[1] = {signals.stopFd(), POLLIN, 0};
     const int ready = ::poll(fds.data(), fds.size(), pollTimeout(until));
     if (ready < 0 && errno != EINTR)
       return WaitEnd::kStopped;  // cannot wait: give the request up as a stop would

@@ -5,8 +5,10 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/system/error_code.hpp>
 
+#include <array>
 #include <chrono>
 #include <cstddef>
+#include <span>
 
 namespace benchd::threads_asio {
 
@@ -48,6 +50,11 @@ class BlockingStream {
   /// resets the connection); -1 stops watching. For the nested call made for that client.
   void watchClient(int client_fd) noexcept { watched_client_fd_ = client_fd; }
   [[nodiscard]] bool clientGone() const noexcept { return client_gone_; }
+  /// Ends every wait for input with boost::asio::error::interrupted when one of `fds` (at most
+  /// kMaxWakeFds; -1 entries ignored) turns readable; an empty span stops it. For the HTTP/2
+  /// pump, whose read must give way to the replies coming back from other threads.
+  void wakeReadsOn(std::span<const int> fds) noexcept;
+  static constexpr std::size_t kMaxWakeFds = 3;
 
   /// Waits until the socket is readable (a request's first byte, or its close). Errors as above.
   boost::system::error_code waitReadable();
@@ -56,7 +63,13 @@ class BlockingStream {
   enum class WaitEnd { kElapsed, kClientGone, kStopped };
   /// Sleeps `delay` unless the peer leaves (shuts down its side, resets) or the stop gives up.
   /// Bytes the peer sends meanwhile (pipelined requests) stay in the socket for the next read.
-  WaitEnd sleepWatchingPeer(std::chrono::milliseconds delay);
+  WaitEnd sleepWatchingPeer(std::chrono::milliseconds delay) {
+    return sleepWatching(socket_.native_handle(), signals_, delay);
+  }
+  /// The same wait on any client descriptor (an HTTP/2 stream's watch included); -1 watches
+  /// only the stop.
+  static WaitEnd sleepWatching(int client_fd, const ServerSignals& signals,
+                               std::chrono::milliseconds delay);
 
   /// Connects to `endpoint` within the deadline, watching as above.
   void connect(const boost::asio::ip::tcp::endpoint& endpoint, boost::system::error_code& error);
@@ -125,6 +138,7 @@ class BlockingStream {
   Clock::time_point deadline_ = Clock::time_point::max();
   bool waiting_for_request_ = false;
   int watched_client_fd_ = -1;
+  std::array<int, kMaxWakeFds> wake_fds_{-1, -1, -1};
   bool client_gone_ = false;
 };
 

@@ -6,8 +6,11 @@
 
 #include <benchd/asio_common/connection_tracking.hpp>
 #include <benchd/asio_common/response_bytes.hpp>
+#include <benchd/h2_blocking/http2_pump.hpp>
+#include <benchd/h2_session/client_preface.hpp>
 #include <benchd/sdk/counted.hpp>
 #include <benchd/sdk/limits.hpp>
+#include <benchd/tls_support/tls_context.hpp>
 
 #include <boost/asio/ssl/error.hpp>
 #include <boost/asio/write.hpp>
@@ -16,6 +19,7 @@
 #include <boost/beast/http/read.hpp>
 
 #include <array>
+#include <string_view>
 #include <type_traits>
 
 namespace benchd::threads_asio {
@@ -94,11 +98,11 @@ void discardInput(BlockingStream& raw, Stream& stream) {
     raw.read_some(asio::buffer(scratch), error);
 }
 
-/// Serves the requests of one connection, over `stream` (`raw`, or TLS over it), until it ends.
+/// Serves the requests of one connection, over `stream` (`raw`, or TLS over it), until it ends;
+/// `buffer` holds what was read of them already.
 template <typename Stream>
-void serveRequests(ServerState& state, BlockingStream& raw, Stream& stream) {
-  // Capped: chunk lines and trailer sections are refused beyond it (sdk/limits.hpp).
-  beast::flat_buffer buffer(sdk::kMaxUnparsedRequestBytes);
+void serveRequests(ServerState& state, BlockingStream& raw, Stream& stream,
+                   beast::flat_buffer& buffer) {
   while (!state.signals.draining()) {
     http::request_parser<http::string_body> parser;
     parser.body_limit(sdk::kMaxRequestBodyBytes);
@@ -137,6 +141,103 @@ void serveRequests(ServerState& state, BlockingStream& raw, Stream& stream) {
   }
 }
 
+/// The connection's stream (`raw`, or TLS over it) as the HTTP/2 pump reads and writes it: a
+/// read waits as BlockingStream waits, and gives way to the pump's wake descriptors; a write has
+/// kIoTimeout; the stop ends both.
+template <typename Stream>
+class AsioConnectionIo final : public h2_blocking::ConnectionIo {
+ public:
+  AsioConnectionIo(BlockingStream& raw, Stream& stream) : raw_(raw), stream_(stream) {}
+
+  h2_blocking::ReadOutcome readOrWake(char* buffer, std::size_t size, std::span<const int> wake_fds,
+                                      std::chrono::milliseconds timeout) override {
+    using Kind = h2_blocking::ReadOutcome::Kind;
+    if (timeout.count() < 0) {
+      raw_.expiresNever();
+    } else {
+      raw_.expiresAfter(timeout);
+    }
+    // Not poll() first: under TLS, input may wait inside Asio's TLS stream, which a read takes
+    // at once; the wait inside the read gives way to the wake descriptors.
+    raw_.wakeReadsOn(wake_fds);
+    error_code error;
+    const std::size_t got = stream_.read_some(asio::buffer(buffer, size), error);
+    raw_.wakeReadsOn({});
+    if (!error)
+      return {Kind::kInput, got};
+    if (error == asio::error::interrupted)
+      return {Kind::kWoken, 0};
+    if (error == beast::error::timeout)
+      return {Kind::kTimedOut, 0};
+    return {Kind::kEnded, 0};
+  }
+
+  bool writeAll(std::string_view bytes) override {
+    raw_.expiresAfter(sdk::kIoTimeout);
+    error_code error;
+    asio::write(stream_, asio::buffer(bytes.data(), bytes.size()), error);
+    return !error;
+  }
+
+ private:
+  BlockingStream& raw_;
+  Stream& stream_;
+};
+
+/// Serves an HTTP/2 connection over `stream` on this pool thread, which pumps its session while
+/// each stream's request runs on a pool thread of its own (h2_blocking::serveHttp2);
+/// `received` holds its first bytes when they were read already (the h2c preface).
+template <typename Stream>
+void serveHttp2(ServerState& state, BlockingStream& raw, Stream& stream,
+                std::string_view received) {
+  AsioConnectionIo<Stream> io(raw, stream);
+  h2_blocking::PumpContext context;
+  context.drain_fd = state.signals.drainFd();
+  context.stop_fd = state.signals.stopFd();
+  context.requests_in_flight = &state.requests_in_flight;
+  context.requests_served = &state.requests_served;
+  context.server_name = "benchd threads-asio";
+  context.idle_timeout = sdk::kIoTimeout;
+  const h2_blocking::ServeStream serve = [&state](const h2_session::StreamRequest& request,
+                                                  int gone_fd) {
+    return handleRequest(state, request.method, request.target, request.body, gone_fd);
+  };
+  h2_blocking::serveHttp2(io, received, serve, *state.stream_runner, context);
+}
+
+/// What a connection in clear speaks under h2c, from its first bytes.
+enum class FirstBytes { kHttp1, kHttp2, kNone };
+
+/// Under h2c: waits for a connection's first bytes as for any first request (kIoTimeout, ended
+/// by the drain), then reads, within the header deadline, until they tell whether they begin
+/// with HTTP/2's client preface. What was read stays in `buffer`.
+FirstBytes readFirstBytes(BlockingStream& raw, beast::flat_buffer& buffer,
+                          std::chrono::milliseconds header_deadline) {
+  raw.waitingForRequest(true);
+  raw.expiresAfter(sdk::kIoTimeout);
+  const error_code idle_end = raw.waitReadable();
+  raw.waitingForRequest(false);
+  if (idle_end)
+    return FirstBytes::kNone;
+  raw.expiresAfter(header_deadline);
+  for (;;) {
+    error_code error;
+    const std::size_t got = raw.read_some(buffer.prepare(h2_session::kClientPreface.size()), error);
+    buffer.commit(got);
+    if (error)
+      return buffer.size() == 0 ? FirstBytes::kNone : FirstBytes::kHttp1;
+    const auto* data = static_cast<const char*>(buffer.data().data());
+    switch (h2_session::matchClientPreface(std::string_view(data, buffer.size()))) {
+      case h2_session::PrefaceMatch::kHttp2:
+        return FirstBytes::kHttp2;
+      case h2_session::PrefaceMatch::kHttp1:
+        return FirstBytes::kHttp1;
+      case h2_session::PrefaceMatch::kPartial:
+        break;
+    }
+  }
+}
+
 }  // namespace
 
 void serveConnection(ServerState& state, asio::ip::tcp::socket socket) {
@@ -144,16 +245,36 @@ void serveConnection(ServerState& state, asio::ip::tcp::socket socket) {
   error_code ignored;
   socket.set_option(asio::ip::tcp::no_delay(true), ignored);
   BlockingStream stream(std::move(socket), state.signals);
+  // Capped: chunk lines and trailer sections are refused beyond it (sdk/limits.hpp).
+  beast::flat_buffer buffer(sdk::kMaxUnparsedRequestBytes);
   if (state.tls) {
     TlsOverBlocking tls(stream, state.tls->server);
     // The handshake is part of the first request's header, and under its deadline.
     stream.expiresAfter(state.header_deadline);
     error_code handshake_error;
     tls.handshake(asio::ssl::stream_base::server, handshake_error);
-    if (!handshake_error)
-      serveRequests(state, stream, tls);
+    if (!handshake_error) {
+      if (tls_support::negotiatedHttp2(tls.native_handle())) {
+        serveHttp2(state, stream, tls, {});
+      } else {
+        serveRequests(state, stream, tls, buffer);
+      }
+    }
+  } else if (state.h2c) {
+    switch (readFirstBytes(stream, buffer, state.header_deadline)) {
+      case FirstBytes::kHttp2: {
+        const auto* data = static_cast<const char*>(buffer.data().data());
+        serveHttp2(state, stream, stream, std::string_view(data, buffer.size()));
+        break;
+      }
+      case FirstBytes::kHttp1:
+        serveRequests(state, stream, stream, buffer);
+        break;
+      case FirstBytes::kNone:
+        break;
+    }
   } else {
-    serveRequests(state, stream, stream);
+    serveRequests(state, stream, stream, buffer);
   }
   stream.close();
 }

@@ -69,16 +69,33 @@ void ConnectionThreadPool::serveUntilStopped() {
         return;
       }
     }
-    if (stopping_)
+    // Stopping: the connections were taken out of the queue; tasks still run.
+    if (queue_.empty())
       return;
-    boost::asio::ip::tcp::socket socket = std::move(queue_.front());
+    auto work = std::move(queue_.front());
     queue_.pop_front();
     ++busy_;
     lock.unlock();
-    serve_(std::move(socket));
+    if (auto* socket = std::get_if<boost::asio::ip::tcp::socket>(&work)) {
+      serve_(std::move(*socket));
+    } else {
+      std::get<std::function<void()>>(work)();
+    }
     lock.lock();
     --busy_;
   }
+}
+
+bool ConnectionThreadPool::tryRun(std::function<void()> task) {
+  const std::lock_guard lock(mutex_);
+  if (stopping_)
+    return false;
+  if (waitingLocked() < 0 || (allocated_ < max_threads_ && spawnLocked())) {
+    queue_.emplace_back(std::move(task));
+    work_.notify_one();
+    return true;
+  }
+  return false;
 }
 
 bool ConnectionThreadPool::dispatch(boost::asio::ip::tcp::socket socket) {
@@ -87,32 +104,34 @@ bool ConnectionThreadPool::dispatch(boost::asio::ip::tcp::socket socket) {
   {
     const std::lock_guard lock(mutex_);
     retired.swap(retired_);
-    if (!stopping_) {
-      const bool room_in_queue = queue_.size() < max_queued_;
-      if (waitingLocked() < 0 || (allocated_ < max_threads_ && spawnLocked()) || room_in_queue) {
-        queue_.push_back(std::move(socket));
-        work_.notify_one();
-        taken = true;
-      } else {
-        ++refused_;
-      }
+    taken = !stopping_ && (waitingLocked() < 0 || (allocated_ < max_threads_ && spawnLocked()) ||
+                           queue_.size() < max_queued_);
+    if (taken) {
+      queue_.emplace_back(std::move(socket));
+      work_.notify_one();
+    } else if (!stopping_) {
+      ++refused_;
     }
   }
-  joinThreads(std::move(retired));
-  if (!taken) {
-    boost::system::error_code ignored;
-    socket.close(ignored);
-  }
-  return taken;
+  joinThreads(retired);
+  return taken;  // a socket not taken is closed as it goes
 }
 
 void ConnectionThreadPool::stopAndJoin() {
   std::vector<pthread_t> threads;
-  std::deque<boost::asio::ip::tcp::socket> queued;
+  std::vector<boost::asio::ip::tcp::socket> queued;
   {
     const std::lock_guard lock(mutex_);
     stopping_ = true;
-    queued.swap(queue_);
+    // The connections go (closed below); the tasks stay for the threads promised to them.
+    for (auto work = queue_.begin(); work != queue_.end();) {
+      if (auto* socket = std::get_if<boost::asio::ip::tcp::socket>(&*work)) {
+        queued.push_back(std::move(*socket));
+        work = queue_.erase(work);
+      } else {
+        ++work;
+      }
+    }
     threads.assign(live_.begin(), live_.end());
     threads.insert(threads.end(), retired_.begin(), retired_.end());
     live_.clear();
@@ -121,10 +140,10 @@ void ConnectionThreadPool::stopAndJoin() {
     work_.notify_all();
   }
   queued.clear();  // closes them
-  joinThreads(std::move(threads));
+  joinThreads(threads);
 }
 
-void ConnectionThreadPool::joinThreads(std::vector<pthread_t> threads) {
+void ConnectionThreadPool::joinThreads(const std::vector<pthread_t>& threads) {
   for (const pthread_t thread : threads)
     pthread_join(thread, nullptr);
 }

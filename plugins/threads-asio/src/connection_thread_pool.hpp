@@ -13,6 +13,7 @@
 #include <functional>
 #include <mutex>
 #include <unordered_set>
+#include <variant>
 #include <vector>
 
 namespace benchd::threads_asio {
@@ -32,9 +33,13 @@ struct PoolCounters {
 /// ends while more than `min_threads` are alive (as Poco's pool does). Threads get
 /// `stack_kib` KiB of stack.
 ///
-/// Thread-safety: dispatch() from the accepting thread, counters() from any thread,
-/// stopAndJoin() from the host thread after every connection's wait was ended (the server's
-/// stop signal); `serve` runs on the pool threads.
+/// It also runs tasks (an HTTP/2 stream's request, tryRun()) on the same threads, under the same
+/// max_threads, but never queues one: a task needs a thread now, or its caller runs it.
+///
+/// Thread-safety: dispatch() from the accepting thread, tryRun() from any pool thread,
+/// counters() from any thread, stopAndJoin() from the host thread after every connection's wait
+/// was ended (the server's stop signal); `serve` and the tasks run on the pool threads. A task
+/// taken by tryRun() always runs, the stop included.
 class ConnectionThreadPool {
  public:
   using Serve = std::function<void(boost::asio::ip::tcp::socket)>;
@@ -50,7 +55,11 @@ class ConnectionThreadPool {
   /// Hands `socket` to an idle thread, a new thread or the queue, in that order. False when it
   /// was refused (pool and queue full, or stopping): the socket is then closed.
   bool dispatch(boost::asio::ip::tcp::socket socket);
-  /// Closes the queued connections, ends the idle threads and joins every thread. The busy ones
+  /// Hands `task` to an idle thread or a new one; false when there is none (max_threads are
+  /// busy, or the pool stops), and `task` was not taken.
+  bool tryRun(std::function<void()> task);
+  /// Closes the queued connections, ends the idle threads and joins every thread (after they
+  /// ran the tasks they took). The busy ones
   /// must be on their way out (ServerSignals::signalStop()). Idempotent.
   void stopAndJoin();
 
@@ -66,7 +75,7 @@ class ConnectionThreadPool {
   /// Starts one more thread; false when the system refuses. Called with mutex_ held.
   bool spawnLocked();
   /// Joins `threads` (ended, or ending). Without the lock held.
-  static void joinThreads(std::vector<pthread_t> threads);
+  static void joinThreads(const std::vector<pthread_t>& threads);
 
   const int min_threads_;
   const int max_threads_;
@@ -77,7 +86,8 @@ class ConnectionThreadPool {
 
   mutable std::mutex mutex_;
   std::condition_variable work_;
-  std::deque<boost::asio::ip::tcp::socket> queue_;
+  /// Connections waiting for a thread, and tasks a thread was promised to.
+  std::deque<std::variant<boost::asio::ip::tcp::socket, std::function<void()>>> queue_;
   std::unordered_set<pthread_t> live_;
   std::vector<pthread_t> retired_;  // ended idle, not joined yet
   int allocated_ = 0;

@@ -14,7 +14,9 @@ constexpr const char* kProfiles[] = {"no-keep-alive",
                                      benchd::blocking_clients::kLibraryClientProfiles[0],
                                      benchd::blocking_clients::kLibraryClientProfiles[1],
                                      benchd::blocking_clients::kLibraryClientProfiles[2],
-                                     "tls"};
+                                     "tls",
+                                     "h2",
+                                     "h2c"};
 
 constexpr benchd::sdk::PluginFacts kFacts = {
     .name = benchd::threads_asio::kApproachName,
@@ -25,7 +27,10 @@ constexpr benchd::sdk::PluginFacts kFacts = {
         "libcurl, cpp-httplib or Poco under their client profiles, and client-httplib adds one "
         "thread that watches the clients of the nested calls in flight); the same HTTP "
         "handling as the other Asio plugins; under tls, Asio's TLS stream over the same "
-        "blocking socket, nested calls over TLS too. Options: max_threads (5000), max_queued "
+        "blocking socket, nested calls over TLS too (and with Poco's client under client-poco); "
+        "under h2 and h2c, the connection's pool thread pumps its libnghttp2 session and each "
+        "stream's request runs on a pool thread of its own, as a connection does (on the "
+        "pump's thread when the pool is at max_threads). Options: max_threads (5000), max_queued "
         "(5000), backlog (2000), stack_kib (256)",
     .concurrency_model = BENCHD_MODEL_OS_THREADS,
     .io_stack = "Boost.Asio 1.81 + Beast, synchronous calls on blocking threads",

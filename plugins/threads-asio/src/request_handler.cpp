@@ -8,17 +8,23 @@ namespace benchd::threads_asio {
 std::optional<sdk::Reply> handleRequest(
     ServerState& state, const boost::beast::http::request<boost::beast::http::string_body>& message,
     BlockingStream& client) {
-  auto classified = sdk::classifyRequest(message.method_string(), message.target(), kApproachName);
+  return handleRequest(state, message.method_string(), message.target(), message.body(),
+                       client.socket().native_handle());
+}
+
+std::optional<sdk::Reply> handleRequest(ServerState& state, std::string_view method,
+                                        std::string_view target, const std::string& body,
+                                        int client_fd) {
+  auto classified = sdk::classifyRequest(method, target, kApproachName);
   if (auto* reply = std::get_if<sdk::Reply>(&classified))
     return std::move(*reply);
   const sdk::ServiceRequest request = std::move(std::get<sdk::ServiceRequest>(classified));
 
   if (request.delay_call_depth > 0) {
     state.upstream_calls.fetch_add(1, std::memory_order_relaxed);
-    const std::string target = sdk::upstreamTarget(kApproachName, request);
-    const int client_fd = client.socket().native_handle();
+    const std::string upstream_target = sdk::upstreamTarget(kApproachName, request);
     if (state.library_client) {
-      const sdk::NestedCallOutcome nested = state.library_client->get(target, client_fd);
+      const sdk::NestedCallOutcome nested = state.library_client->get(upstream_target, client_fd);
       if (nested.client_gone || state.signals.stopped())
         return std::nullopt;
       if (!nested.error.empty())
@@ -26,7 +32,7 @@ std::optional<sdk::Reply> handleRequest(
       if (nested.status != 200)
         return sdk::errorReply(502, "nested call answered " + std::to_string(nested.status));
     } else {
-      const UpstreamClient::Outcome nested = state.upstream.call(target, client_fd);
+      const UpstreamClient::Outcome nested = state.upstream.call(upstream_target, client_fd);
       if (nested.client_gone || state.signals.stopped())
         return std::nullopt;
       if (nested.result.error)
@@ -36,14 +42,15 @@ std::optional<sdk::Reply> handleRequest(
       }
     }
   } else if (request.delay_millis > 0) {
-    if (client.sleepWatchingPeer(std::chrono::milliseconds(request.delay_millis)) !=
+    if (BlockingStream::sleepWatching(client_fd, state.signals,
+                                      std::chrono::milliseconds(request.delay_millis)) !=
         BlockingStream::WaitEnd::kElapsed) {
       return std::nullopt;
     }
   }
   if (state.database && sdk::usesDatabase(request))
-    return state.database->run(request, message.body());
-  return state.host.answer(request, message.body());
+    return state.database->run(request, body);
+  return state.host.answer(request, body);
 }
 
 }  // namespace benchd::threads_asio

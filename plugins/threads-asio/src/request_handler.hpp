@@ -9,6 +9,8 @@
 #include <boost/beast/http/string_body.hpp>
 
 #include <optional>
+#include <string>
+#include <string_view>
 
 namespace benchd::threads_asio {
 
@@ -19,5 +21,11 @@ namespace benchd::threads_asio {
 std::optional<sdk::Reply> handleRequest(
     ServerState& state, const boost::beast::http::request<boost::beast::http::string_body>& message,
     BlockingStream& client);
+
+/// The same for a request given by its parts, watching `client_fd` (a connection's socket, or an
+/// HTTP/2 stream's watch: h2_blocking::ServeStream) for the client's departure.
+std::optional<sdk::Reply> handleRequest(ServerState& state, std::string_view method,
+                                        std::string_view target, const std::string& body,
+                                        int client_fd);
 
 }  // namespace benchd::threads_asio

@@ -66,6 +66,7 @@ void Server::start() {
   state_.upstream.start(io_, self, state_.tls ? &state_.tls->client : nullptr);
   if (state_.library_client)
     state_.library_client->setEndpoint(self.address().to_string(), self.port());
+  state_.stream_runner = &stream_runner_;
   pool_.start();
   started_ = true;
   acceptor_thread_ = std::thread([this] { acceptUntilStopped(); });

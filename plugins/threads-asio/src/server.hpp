@@ -13,6 +13,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string_view>
 #include <thread>
@@ -56,6 +57,16 @@ class Server {
   boost::asio::io_context io_;
   boost::asio::ip::tcp::acceptor acceptor_;
   ConnectionThreadPool pool_;
+  /// HTTP/2 streams run on the pool's threads (ConnectionThreadPool::tryRun).
+  class PoolStreamRunner final : public h2_blocking::StreamRunner {
+   public:
+    explicit PoolStreamRunner(ConnectionThreadPool& pool) : pool_(pool) {}
+    bool tryRun(std::function<void()> task) override { return pool_.tryRun(std::move(task)); }
+
+   private:
+    ConnectionThreadPool& pool_;
+  };
+  PoolStreamRunner stream_runner_{pool_};
   std::thread acceptor_thread_;
   /// Failed accepts (counter "accept_errors"), e.g. for want of descriptors.
   std::atomic<std::int64_t> accept_errors_{0};

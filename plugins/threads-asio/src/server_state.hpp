@@ -5,6 +5,8 @@
 
 #include <benchd/asio_common/tls_contexts.hpp>
 #include <benchd/blocking_clients/library_client.hpp>
+#include <benchd/h2_blocking/http2_pump.hpp>
+#include <benchd/h2_session/http2_profiles.hpp>
 #include <benchd/sdk/blocking_database_pool.hpp>
 #include <benchd/sdk/host.hpp>
 #include <benchd/sdk/plugin_support.hpp>
@@ -24,7 +26,7 @@ inline constexpr const char* kApproachName = "threads-asio";
 struct ServerState {
   /// Throws sdk::PluginError (BENCHD_ERR_INVALID_ARGUMENT) for a bad header_deadline_ms,
   /// upstream_margin_ms or upstream_idle_ms, a certificate or key that cannot be loaded, or
-  /// `tls` with client-curl or client-httplib.
+  /// `tls` or `h2` with client-curl or client-httplib, or no-keep-alive with `h2` or `h2c`.
   ServerState(const benchd_host_api* host_api, const sdk::ServerSettings& settings)
       : host(host_api),
         no_keep_alive(settings.hasProfile("no-keep-alive")),
@@ -37,7 +39,10 @@ struct ServerState {
             signals.stopFd(), tls ? tls->client.native_handle() : nullptr)),
         database(sdk::hostHasDatabase(host_api) ? std::make_unique<sdk::BlockingDatabasePool>(
                                                       host_api, sdk::databaseDeadline(settings))
-                                                : nullptr) {}
+                                                : nullptr),
+        h2c(settings.hasProfile("h2c")) {
+    h2_session::refuseHttp2WithoutKeepAlive(settings);
+  }
 
   sdk::Host host;
   const bool no_keep_alive;
@@ -54,6 +59,11 @@ struct ServerState {
   std::unique_ptr<sdk::BlockingNestedClient> library_client;
   /// The `postgres` row's sessions; null for the other rows.
   std::unique_ptr<sdk::BlockingDatabasePool> database;
+  /// Under `h2c`: a connection whose first bytes are HTTP/2's client preface speaks HTTP/2.
+  const bool h2c;
+  /// Where an HTTP/2 connection's streams run: the connections' pool (set by the Server before
+  /// the first connection).
+  h2_blocking::StreamRunner* stream_runner = nullptr;
   std::atomic<std::int64_t> requests_served{0};
   std::atomic<std::int64_t> requests_in_flight{0};
   std::atomic<std::int64_t> upstream_calls{0};

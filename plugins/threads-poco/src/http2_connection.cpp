@@ -10,9 +10,14 @@
 #include <Poco/Runnable.h>
 #include <Poco/ThreadPool.h>
 
+#include <poll.h>
+
 #include <algorithm>
+#include <array>
+#include <cerrno>
 #include <chrono>
 #include <climits>
+#include <cstdint>
 #include <functional>
 #include <utility>
 
@@ -20,25 +25,44 @@ namespace benchd::threads_poco {
 
 namespace {
 
-/// The connection's socket (in clear or TLS) as the pump reads and writes it; a read has
+/// The connection's socket (in clear or TLS) as the pump reads and writes it: it waits in poll()
+/// on the socket and the pump's wake descriptors; a read, once the socket is readable, has
 /// kIoTimeout in total, which only a TLS record cut short ever waits for.
 class PocoConnectionIo final : public h2_blocking::ConnectionIo {
  public:
   PocoConnectionIo(Poco::Net::StreamSocket& socket, DeadlineSocketImpl& impl)
       : socket_(socket), impl_(impl) {}
 
-  [[nodiscard]] int fd() const noexcept override { return impl_.sockfd(); }
-  [[nodiscard]] bool inputBuffered() const noexcept override { return impl_.hasPendingInput(); }
-
-  std::ptrdiff_t readSome(char* buffer, std::size_t size) override {
+  h2_blocking::ReadOutcome readOrWake(char* buffer, std::size_t size, std::span<const int> wake_fds,
+                                      std::chrono::milliseconds timeout) override {
+    using Kind = h2_blocking::ReadOutcome::Kind;
+    // TLS's decrypted bytes are read at once: poll() cannot see them.
+    if (!impl_.hasPendingInput()) {
+      std::array<pollfd, 4> watched{pollfd{impl_.sockfd(), POLLIN, 0}};
+      std::size_t count = 1;
+      for (const int fd : wake_fds.first(std::min(wake_fds.size(), watched.size() - 1)))
+        watched[count++] = pollfd{fd, POLLIN, 0};
+      const int ready = ::poll(
+          watched.data(), count,
+          timeout.count() < 0 ? -1
+                              : static_cast<int>(std::min<std::int64_t>(timeout.count(), INT_MAX)));
+      if (ready < 0)
+        return {errno == EINTR ? Kind::kWoken : Kind::kEnded, 0};
+      if (ready == 0)
+        return {Kind::kTimedOut, 0};
+      if (watched[0].revents == 0)
+        return {Kind::kWoken, 0};
+    }
     try {
       impl_.setDeadline(std::chrono::steady_clock::now() + sdk::kIoTimeout);
       const int got =
           socket_.receiveBytes(buffer, static_cast<int>(std::min<std::size_t>(size, INT_MAX)));
       impl_.clearDeadline();
-      return got;
+      if (got <= 0)
+        return {Kind::kEnded, 0};
+      return {Kind::kInput, static_cast<std::size_t>(got)};
     } catch (const Poco::Exception&) {
-      return -1;
+      return {Kind::kEnded, 0};
     }
   }
 

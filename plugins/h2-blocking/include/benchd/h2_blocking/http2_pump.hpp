@@ -11,26 +11,36 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
 namespace benchd::h2_blocking {
 
+/// What ConnectionIo::readOrWake() saw.
+struct ReadOutcome {
+  enum class Kind {
+    kInput,     ///< `bytes` bytes were read
+    kEnded,     ///< the peer ended the connection, or it failed (or the stop ended the read)
+    kWoken,     ///< one of the wake descriptors turned readable first
+    kTimedOut,  ///< the timeout passed first
+  };
+  Kind kind = Kind::kEnded;
+  std::size_t bytes = 0;
+};
+
 /// A connection's bytes, in clear or over TLS, as the pump reads and writes them. Every call
-/// comes from the pump's thread and blocks it; each call bounds its own wait (the plugin's
-/// timeout per read and per write) and ends early when the plugin's stop shuts the descriptor
-/// down.
+/// comes from the pump's thread and blocks it.
 class ConnectionIo {
  public:
   virtual ~ConnectionIo() = default;
-  /// The TCP connection's descriptor, which the pump polls for input.
-  [[nodiscard]] virtual int fd() const noexcept = 0;
-  /// Whether input waits inside the connection's own layers (TLS's decrypted bytes), where
-  /// poll() on fd() cannot see it.
-  [[nodiscard]] virtual bool inputBuffered() const noexcept = 0;
-  /// Reads what has arrived, at least one byte (the pump calls it once fd() is readable or
-  /// inputBuffered()); 0 when the peer ended the connection, negative when it failed.
-  virtual std::ptrdiff_t readSome(char* buffer, std::size_t size) = 0;
+  /// Reads what the peer sent into `buffer` (at once when input waits inside the connection's
+  /// own layers, such as TLS's, where poll() on the descriptor cannot see it), or waits for it
+  /// until one of `wake_fds` (-1 entries are ignored) turns readable or `timeout` passes (a
+  /// negative timeout: none). A read that began (a TLS record cut short) may take the plugin's
+  /// timeout per read to finish.
+  virtual ReadOutcome readOrWake(char* buffer, std::size_t size, std::span<const int> wake_fds,
+                                 std::chrono::milliseconds timeout) = 0;
   /// Writes all of `bytes`; false when the connection failed or took too long.
   virtual bool writeAll(std::string_view bytes) = 0;
 };
