@@ -77,7 +77,8 @@ TEST(VerifyPlugin, AClientThePluginDoesNotListIsNamed) {
       verifyPlugin({pluginDir() + "/threads-poco.so", "--client", "client-beast"});
   EXPECT_EQ(result.exit_code, 1) << result.out << result.err;
   EXPECT_NE(result.err.find("threads-poco does not implement client-beast (its profiles: "
-                            "no-keep-alive, postgres, client-poco, client-curl, client-httplib)"),
+                            "no-keep-alive, postgres, client-poco, client-curl, client-httplib, "
+                            "tls, h2, h2c)"),
             std::string::npos)
       << result.err;
 }
@@ -121,8 +122,9 @@ TEST(VerifyPlugin, APluginThatListsTlsAndHttp2ButServesPlainHttpFailsTheirRules)
 }
 
 TEST(VerifyPlugin, ARuleOfAProfileThePluginDoesNotListIsSkippedSayingWhy) {
-  const CommandResult result =
-      verifyPlugin({pluginDir() + "/threads-poco.so", "--rule", "tls.answers"});
+  // Every approach plugin lists tls; this test plugin lists no profile but no-keep-alive.
+  const CommandResult result = verifyPlugin(
+      {testPluginDir() + "/wrong-answers/wrong-answers.so", "--rule", "tls.answers"});
   EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
   EXPECT_NE(result.out.find("SKIP  tls.answers  "), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("the plugin does not implement the optional profile tls"),

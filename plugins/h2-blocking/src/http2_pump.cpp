@@ -24,8 +24,8 @@ struct Completion {
   std::optional<sdk::Reply> reply;
 };
 
-/// What the streams' tasks hand back to the pump. Shared, so a task that finishes after the
-/// pump stopped waiting for it (never: the pump waits for every task) could still touch it.
+/// What the streams' tasks hand back to the pump, shared by both: a task's last steps (the wake
+/// and the notification) come after the pump may have seen it end and gone.
 struct Completions {
   Completions() : wake_fd(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {}
   ~Completions() {
