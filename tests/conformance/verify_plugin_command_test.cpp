@@ -123,8 +123,8 @@ TEST(VerifyPlugin, APluginThatListsTlsAndHttp2ButServesPlainHttpFailsTheirRules)
 
 TEST(VerifyPlugin, ARuleOfAProfileThePluginDoesNotListIsSkippedSayingWhy) {
   // Every approach plugin lists tls; this test plugin lists no profile but no-keep-alive.
-  const CommandResult result = verifyPlugin(
-      {testPluginDir() + "/wrong-answers/wrong-answers.so", "--rule", "tls.answers"});
+  const CommandResult result =
+      verifyPlugin({testPluginDir() + "/wrong-answers/wrong-answers.so", "--rule", "tls.answers"});
   EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
   EXPECT_NE(result.out.find("SKIP  tls.answers  "), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("the plugin does not implement the optional profile tls"),
