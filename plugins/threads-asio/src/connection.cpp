@@ -197,7 +197,6 @@ void serveHttp2(ServerState& state, BlockingStream& raw, Stream& stream,
   context.requests_in_flight = &state.requests_in_flight;
   context.requests_served = &state.requests_served;
   context.server_name = "benchd threads-asio";
-  context.idle_timeout = sdk::kIoTimeout;
   const h2_blocking::ServeStream serve = [&state](const h2_session::StreamRequest& request,
                                                   int gone_fd) {
     return handleRequest(state, request.method, request.target, request.body, gone_fd);

@@ -123,7 +123,6 @@ void serveHttp2Connection(ServerState& state, Poco::Net::StreamSocket& socket,
   context.requests_in_flight = &state.requests_in_flight;
   context.requests_served = &state.requests_served;
   context.server_name = "benchd threads-poco";
-  context.idle_timeout = sdk::kIoTimeout;
   const h2_blocking::ServeStream serve = [&state](const h2_session::StreamRequest& request,
                                                   int gone_fd) {
     return serveStream(state, request, gone_fd);

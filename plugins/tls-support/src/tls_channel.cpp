@@ -16,8 +16,8 @@ namespace benchd::tls_support {
 
 namespace {
 
-/// OpenSSL's queued errors as text ("reason (library)"), the queue cleared; `fallback` when the
-/// queue is empty (a socket error: errno says it).
+/// "tls WHAT: " and OpenSSL's oldest queued error, the queue cleared; when the queue is empty,
+/// the socket's error (`saved_errno`) or the SSL error code.
 std::string describeFailure(const char* what, int ssl_error, int saved_errno) {
   std::string text = std::string("tls ") + what + ": ";
   const unsigned long code = ERR_get_error();

@@ -3,6 +3,7 @@
 // pool thread pumps the session, and every stream's request runs on a pool thread of its own.
 
 #include <benchd/h2_session/server_session.hpp>
+#include <benchd/sdk/limits.hpp>
 #include <benchd/sdk/service_request.hpp>
 
 #include <atomic>
@@ -76,9 +77,9 @@ struct PumpContext {
   std::atomic<std::int64_t>* requests_served = nullptr;
   /// The `server` field of every reply.
   std::string server_name;
-  /// How long a connection without streams may wait for its next bytes (the plugin's idle
-  /// timeout); then it sends GOAWAY and closes.
-  std::chrono::milliseconds idle_timeout{0};
+  /// How long a connection without streams may wait for its next bytes (the contract's idle
+  /// timeout, as for an idle HTTP/1.1 keep-alive connection); then it sends GOAWAY and closes.
+  std::chrono::milliseconds idle_timeout{sdk::kIoTimeout};
 };
 
 /// Serves an HTTP/2 connection on the calling thread (the connection's pool thread) until it
