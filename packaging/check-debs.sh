@@ -104,7 +104,7 @@ benchd=$tree/usr/bin/benchd
 # Only the extracted tree's plugins, not a locally installed benchd's.
 unset BENCHD_PLUGIN_PATH BENCHD_WORKER BENCHD_REPORT
 "$benchd" plugins | tee "$work/plugins.txt"
-for plugin in callbacks-asio coroutines-asio fibers-asio threads-asio threads-poco; do
+for plugin in callbacks-asio coroutines-asio fibers-asio libmicrohttpd threads-asio threads-poco; do
   grep -q "^  $plugin " "$work/plugins.txt" || fail "benchd plugins does not accept $plugin"
 done
 head -n 2 scenarios/scenarios-ci.csv >"$work/short.csv"

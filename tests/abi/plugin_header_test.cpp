@@ -106,7 +106,7 @@ TEST(PluginHeader, Lp64LayoutIsTheDocumentedOne) {
   EXPECT_EQ(offsetof(benchd_server_config, tls_certificate_file), 56u);
   EXPECT_EQ(offsetof(benchd_server_config, tls_private_key_file), 64u);
 
-  EXPECT_EQ(sizeof(benchd_plugin_descriptor), 120u);
+  EXPECT_EQ(sizeof(benchd_plugin_descriptor), 128u);
   EXPECT_EQ(offsetof(benchd_plugin_descriptor, name), 16u);
   EXPECT_EQ(offsetof(benchd_plugin_descriptor, version), 24u);
   EXPECT_EQ(offsetof(benchd_plugin_descriptor, description), 32u);
@@ -120,6 +120,7 @@ TEST(PluginHeader, Lp64LayoutIsTheDocumentedOne) {
   EXPECT_EQ(offsetof(benchd_plugin_descriptor, destroy), 96u);
   EXPECT_EQ(offsetof(benchd_plugin_descriptor, implemented_profiles), 104u);
   EXPECT_EQ(offsetof(benchd_plugin_descriptor, implemented_profile_count), 112u);
+  EXPECT_EQ(offsetof(benchd_plugin_descriptor, contract_exceptions), 120u);
 }
 
 TEST(PluginHeader, StringBoundsAreTheDocumentedOnes) {

@@ -16,8 +16,10 @@
 #include <rapidjson/document.h>
 
 #include <algorithm>
+#include <iostream>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace benchd::testing {
@@ -60,8 +62,11 @@ void PrintTo(const RuleCase& rule_case, std::ostream* out) {
 /// (third), which the runs without a client profile check; the thread plugins list
 /// client-httplib too, and threads-asio client-poco. A case checks against the profiles
 /// the plugin really lists (inspectedProfiles): a client named here that the plugin does not
-/// list fails its cases, since the worker refuses it.
+/// list fails its cases, since the worker refuses it. libmicrohttpd's native client is
+/// libcurl, so it lists no other.
 std::vector<std::string> listedProfiles(const std::string& plugin_name) {
+  if (plugin_name == "libmicrohttpd")
+    return {"no-keep-alive", "postgres", "client-curl"};
   std::vector<std::string> profiles = {
       "no-keep-alive", "postgres", plugin_name == "threads-poco" ? "client-poco" : "client-beast",
       "client-curl"};
@@ -72,27 +77,43 @@ std::vector<std::string> listedProfiles(const std::string& plugin_name) {
   return profiles;
 }
 
-/// Every profile the plugin's descriptor lists, as `benchd-worker --inspect` prints them (what
-/// `benchd verify-plugin` reads), so a rule of an optional profile runs exactly for the plugins
-/// that list it; empty, failing the test, when the worker cannot inspect the plugin.
-std::vector<std::string> inspectedProfiles(const std::string& plugin_name) {
+/// What the plugin's descriptor lists, as `benchd-worker --inspect` prints it (what
+/// `benchd verify-plugin` reads).
+struct Inspected {
+  std::vector<std::string> profiles;
+  std::vector<std::string> contract_exceptions;
+};
+
+/// The names in `plugin`'s array `member`, if it has one.
+std::vector<std::string> namesIn(const rapidjson::Document& plugin, const char* member) {
+  std::vector<std::string> names;
+  const auto list = plugin.FindMember(member);
+  if (list == plugin.MemberEnd() || !list->value.IsArray())
+    return names;
+  for (const auto& name : list->value.GetArray()) {
+    if (name.IsString())
+      names.emplace_back(name.GetString(), name.GetStringLength());
+  }
+  return names;
+}
+
+/// Every profile and contract exception the plugin's descriptor lists, so a rule of an optional
+/// profile runs exactly for the plugins that list it and a declared exception is read as
+/// verify-plugin reads it; no profiles, failing the test, when the worker cannot inspect the
+/// plugin.
+Inspected inspectedPlugin(const std::string& plugin_name) {
   WorkerProcess inspected({"--inspect", pluginPath(plugin_name)});
   EXPECT_EQ(inspected.waitExit(), 0) << inspected.stderrText();
   const auto lines = inspected.stdoutLines();
   const std::string line = lines.empty() ? std::string() : lines.front();
   rapidjson::Document plugin;
   plugin.Parse(line.c_str());
-  std::vector<std::string> profiles;
   if (plugin.HasParseError() || !plugin.IsObject() || !plugin.HasMember("profiles") ||
       !plugin["profiles"].IsArray()) {
     ADD_FAILURE() << plugin_name << ": no \"profiles\" array in --inspect's line: " << line;
-    return profiles;
+    return {};
   }
-  for (const auto& profile : plugin["profiles"].GetArray()) {
-    if (profile.IsString())
-      profiles.emplace_back(profile.GetString(), profile.GetStringLength());
-  }
-  return profiles;
+  return {namesIn(plugin, "profiles"), namesIn(plugin, "contractExceptions")};
 }
 
 class Conformance : public ::testing::TestWithParam<RuleCase> {};
@@ -104,11 +125,19 @@ TEST_P(Conformance, Rule) {
   plugin.worker = workerPath();
   plugin.plugin = pluginPath(plugin_name);
   plugin.name = plugin_name;
-  plugin.implemented_profiles = inspectedProfiles(plugin_name);
+  Inspected inspected = inspectedPlugin(plugin_name);
+  plugin.implemented_profiles = std::move(inspected.profiles);
+  plugin.contract_exceptions = std::move(inspected.contract_exceptions);
   plugin.client_profile = GetParam().client;
   const conformance::RuleOutcome outcome = conformance::checkRule(rule, plugin);
   if (outcome.skipped)
     GTEST_SKIP() << outcome.reason;
+  if (outcome.deviated) {
+    // Declared by the plugin (its stack decides this); shown, not failed.
+    std::cout << rule.id << " deviates on " << plugin_name << " under its contract exception "
+              << rule.exception << ": " << outcome.reason << "\n";
+    return;
+  }
   EXPECT_TRUE(outcome.passed) << rule.id << " (" << rule.statement << ", CONTRACT.md section "
                               << rule.section << ") fails for " << plugin_name
                               << (plugin.client_profile.empty() ? "" : " with ")
@@ -139,6 +168,46 @@ TEST(ConformanceRuleCheck, ARuleOfAnOptionalProfileIsSkippedUnlessThePluginLists
   EXPECT_FALSE(failed.skipped);
   EXPECT_FALSE(failed.passed);
   EXPECT_EQ(failed.reason, "checked");
+}
+
+/// A rule a contract exception covers deviates, not fails, for a plugin that declares the
+/// exception; a strict part of the check (conformance::strictly) still fails, and so does the
+/// rule for a plugin that does not declare it.
+TEST(ConformanceRuleCheck, ADeclaredExceptionTurnsAFailureIntoADeviationButNotAStrictOne) {
+  bool strict_part_fails = false;
+  Rule rule{"framing.example", "an example", "7", [&strict_part_fails](conformance::RuleContext&) {
+              conformance::strictly(
+                  [&] { conformance::require(!strict_part_fails, "the server stopped serving"); });
+              conformance::fail("answered in the stack's words");
+            }};
+  rule.exception = "stack-framing";
+  PluginUnderTest plugin;
+  const conformance::RuleOutcome undeclared = conformance::checkRule(rule, plugin);
+  EXPECT_FALSE(undeclared.passed);
+  EXPECT_FALSE(undeclared.deviated);
+
+  plugin.contract_exceptions = {"idle-header-timeout", "stack-framing"};
+  const conformance::RuleOutcome deviated = conformance::checkRule(rule, plugin);
+  EXPECT_FALSE(deviated.passed);
+  EXPECT_TRUE(deviated.deviated);
+  EXPECT_EQ(deviated.reason, "answered in the stack's words");
+
+  strict_part_fails = true;
+  const conformance::RuleOutcome failed = conformance::checkRule(rule, plugin);
+  EXPECT_FALSE(failed.passed);
+  EXPECT_FALSE(failed.deviated);
+  EXPECT_EQ(failed.reason, "the server stopped serving");
+}
+
+/// Every rule an exception covers exists, and carries the exception's name.
+TEST(ConformanceRuleCheck, TheExceptedRulesCarryTheirException) {
+  ASSERT_FALSE(conformance::exceptedRuleIds().empty());
+  for (const auto& [id, exception] : conformance::exceptedRuleIds()) {
+    const auto selected = conformance::selectRules(id);
+    ASSERT_FALSE(selected.empty()) << id;
+    EXPECT_EQ(selected.front()->exception, exception) << id;
+  }
+  EXPECT_TRUE(conformance::selectRules("endpoints.health").front()->exception.empty());
 }
 
 /// Every rule against every plugin with its native client, and the nested-call rules once more

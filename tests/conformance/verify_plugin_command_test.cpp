@@ -155,6 +155,39 @@ TEST(VerifyPlugin, JsonHoldsEveryRuleChecked) {
       << "no-keep-alive, postgres, client-beast, client-curl, tls, h2 and h2c";
 }
 
+/// libmicrohttpd declares stack-framing: a framing rule its stack answers in its own words
+/// deviates (exit 0, named with the exception), in the text and in --json, while the rules it
+/// holds still pass.
+TEST(VerifyPlugin, ARuleThePluginsDeclaredExceptionCoversDeviatesInsteadOfFailing) {
+  const std::string plugin = pluginDir() + "/libmicrohttpd.so";
+  const CommandResult text =
+      verifyPlugin({plugin, "--rule", "framing.malformed", "--rule", "framing.body-over-limit"});
+  EXPECT_EQ(text.exit_code, 0) << text.out << text.err;
+  EXPECT_NE(text.out.find("contract exceptions stack-framing, idle-header-timeout\n"),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("DEVIATES  framing.malformed  "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("as its contract exception stack-framing allows"), std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("PASS  framing.body-over-limit  "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("1 of 2 rules passed, 1 deviated as the plugin's contract exceptions "
+                          "allow (stack-framing, idle-header-timeout)"),
+            std::string::npos)
+      << text.out;
+
+  const CommandResult json = verifyPlugin({"--json", "--rule", "framing.malformed", plugin});
+  EXPECT_EQ(json.exit_code, 0) << json.out << json.err;
+  rapidjson::Document document;
+  document.Parse(json.out.c_str());
+  ASSERT_TRUE(document.IsObject()) << json.out;
+  ASSERT_EQ(document["rules"].Size(), 1U);
+  EXPECT_TRUE(document["rules"][0]["deviated"].GetBool());
+  EXPECT_STREQ(document["rules"][0]["contractException"].GetString(), "stack-framing");
+  EXPECT_EQ(document["rulesDeviated"].GetUint(), 1U);
+  EXPECT_EQ(document["rulesFailed"].GetUint(), 0U);
+  ASSERT_EQ(document["plugin"]["contractExceptions"].Size(), 2U);
+}
+
 TEST(VerifyPlugin, APluginTheLoaderRefusesIsNamedWithTheReason) {
   const std::string path = brokenPluginDir() + "/newer_abi_minor.so";
   const CommandResult result = verifyPlugin({path});

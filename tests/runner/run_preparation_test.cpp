@@ -163,7 +163,7 @@ TEST_F(RunPreparationTest, SplitsTheCpusUnlessToldToShare) {
                                  "workloads" / "get-time.json",
                              environment_.scenarios_dir / "workloads" / "get-time.json");
   PluginCatalog catalog;
-  catalog.accepted.push_back({"one", "1.0", "", "callbacks", "asio", "2.0", "one.so", {}});
+  catalog.accepted.push_back({"one", "1.0", "", "callbacks", "asio", "2.0", "one.so", {}, {}});
   RunRequest request;
   request.scenario_file = "mine.csv";
   const std::vector<unsigned> allowed = allowedCpus();

@@ -151,6 +151,15 @@ static const char* const fixtureProfiles[] = {"no-keep-alive"};
 #define FIXTURE_PROFILE_COUNT 1
 #endif
 
+#if defined(FIXTURE_UNKNOWN_CONTRACT_EXCEPTION)
+/* A bit this host does not know, as a plugin from a newer SDK might set. */
+#define FIXTURE_CONTRACT_EXCEPTIONS 0x80u
+#elif defined(FIXTURE_DECLARES_STACK_FRAMING)
+#define FIXTURE_CONTRACT_EXCEPTIONS BENCHD_CONTRACT_EXCEPTION_STACK_FRAMING
+#else
+#define FIXTURE_CONTRACT_EXCEPTIONS 0u
+#endif
+
 static const benchd_plugin_descriptor descriptor = {
     FIXTURE_DESCRIPTOR_SIZE,
     BENCHD_ABI_MAJOR,
@@ -185,7 +194,8 @@ static const benchd_plugin_descriptor descriptor = {
 #endif
     &fixtureDestroy,
     fixtureProfiles,
-    FIXTURE_PROFILE_COUNT};
+    FIXTURE_PROFILE_COUNT,
+    FIXTURE_CONTRACT_EXCEPTIONS};
 
 /* The ABI's C name. */
 /* NOLINTNEXTLINE(readability-identifier-naming) */

@@ -230,6 +230,24 @@ TEST(WorkerPluginRefusal, InspectListsTheProfilesThePluginImplements) {
   EXPECT_NE(profilesOf(fixturePlugin("no_profiles")).find(R"("profiles":[])"), std::string::npos);
 }
 
+/// A plugin declares what its HTTP stack decides instead of the contract by bits the host
+/// names; a bit the host does not know is refused, since it could not say what is excepted.
+TEST(WorkerPluginRefusal, InspectNamesTheContractExceptionsAndRefusesUnknownOnes) {
+  WorkerProcess declaring({"--inspect", fixturePlugin("declares_stack_framing")});
+  EXPECT_EQ(declaring.waitExit(), 0) << declaring.stderrText();
+  const auto lines = declaring.stdoutLines();
+  ASSERT_FALSE(lines.empty());
+  EXPECT_NE(lines.front().find(R"("contractExceptions":["stack-framing"])"), std::string::npos)
+      << lines.front();
+  WorkerProcess plain({"--inspect", pluginPath(kGoodPlugin)});
+  EXPECT_EQ(plain.waitExit(), 0) << plain.stderrText();
+  ASSERT_FALSE(plain.stdoutLines().empty());
+  EXPECT_NE(plain.stdoutLines().front().find(R"("contractExceptions":[])"), std::string::npos)
+      << plain.stdoutLines().front();
+  expectRefusal(runToExit({"--inspect", fixturePlugin("unknown_contract_exception")}), 3,
+                "descriptor field 'contract_exceptions' has unknown bits 128 (this host knows 3)");
+}
+
 TEST(WorkerPluginRefusal, MissingEntrySymbol) {
   expectRefusal(runToExit({"--plugin", brokenPlugin("missing_entry_symbol"), "--port", "0"}), 3,
                 "no entry symbol benchd_plugin_entry");

@@ -50,7 +50,10 @@ std::string verifyUsage() {
          "plugin in a benchd-worker of its own on a loopback port and prints PASS or FAIL with\n"
          "the reason: what was sent, what was expected, what came back, and the sentence of\n"
          "CONTRACT.md the rule checks. A rule about an optional profile the plugin does not\n"
-         "list (no-keep-alive) prints SKIP instead. The rules whose requests make nested calls\n"
+         "list (no-keep-alive) prints SKIP instead, and a rule covered by a contract exception\n"
+         "the plugin declares (stack-framing, idle-header-timeout: what its HTTP stack decides)\n"
+         "prints DEVIATES with what differed instead of FAIL. The rules whose requests make nested "
+         "calls\n"
          "run with the plugin's native client and once more with each client profile it lists\n"
          "(client-curl, ...), as RULE[client-curl]. The in-tree conformance suite checks the\n"
          "same rules. A full check takes a few minutes.\n"
@@ -71,7 +74,8 @@ std::string verifyUsage() {
          "                     optional profile it needs) and exit\n"
          "  --help             this text\n"
          "\n"
-         "Exit codes: 0 no rule failed (every rule checked passed; skipped ones are neither),\n"
+         "Exit codes: 0 no rule failed (every rule checked passed or deviated as declared;\n"
+         "skipped ones are neither),\n"
          "1 a rule failed or the plugin could not be loaded (the reason names the file),\n"
          "2 bad arguments.\n";
 }
@@ -173,16 +177,28 @@ struct Checked {
   conformance::RuleOutcome outcome;
 };
 
-/// How many rules passed, failed and were skipped.
+/// How many rules passed, deviated as the plugin declares, failed and were skipped.
 struct Tally {
   std::size_t passed = 0;
+  std::size_t deviated = 0;
   std::size_t failed = 0;
   std::size_t skipped = 0;
 
   void add(const conformance::RuleOutcome& outcome) {
-    (outcome.skipped ? skipped : outcome.passed ? passed : failed) += 1;
+    (outcome.skipped    ? skipped
+     : outcome.passed   ? passed
+     : outcome.deviated ? deviated
+                        : failed) += 1;
   }
 };
+
+/// The words of a list, or `none`.
+std::string joinedOr(const std::vector<std::string>& words, std::string_view none) {
+  std::string text;
+  for (const std::string& word : words)
+    text += (text.empty() ? "" : ", ") + word;
+  return text.empty() ? std::string(none) : text;
+}
 
 void writeJson(const runner::PluginDescription& plugin, const fs::path& worker,
                const std::vector<Checked>& checked, const Tally& tally) {
@@ -202,6 +218,11 @@ void writeJson(const runner::PluginDescription& plugin, const fs::path& worker,
   for (const std::string& profile : plugin.profiles)
     json.String(profile.c_str(), static_cast<rapidjson::SizeType>(profile.size()));
   json.EndArray();
+  common::key(json, "contractExceptions");
+  json.StartArray();
+  for (const std::string& exception : plugin.contract_exceptions)
+    json.String(exception.c_str(), static_cast<rapidjson::SizeType>(exception.size()));
+  json.EndArray();
   json.EndObject();
   common::field(json, "workerPath", worker.string());
   common::key(json, "rules");
@@ -219,6 +240,9 @@ void writeJson(const runner::PluginDescription& plugin, const fs::path& worker,
       common::field(json, "clientProfile", each.run.client_profile);
     common::field(json, "passed", each.outcome.passed);
     common::field(json, "skipped", each.outcome.skipped);
+    common::field(json, "deviated", each.outcome.deviated);
+    if (each.outcome.deviated)
+      common::field(json, "contractException", rule.exception);
     if (!each.outcome.passed)
       common::field(json, "reason", each.outcome.reason);
     common::field(json, "millis", static_cast<std::int64_t>(each.outcome.took.count()));
@@ -226,6 +250,7 @@ void writeJson(const runner::PluginDescription& plugin, const fs::path& worker,
   }
   json.EndArray();
   common::field(json, "rulesPassed", static_cast<std::uint64_t>(tally.passed));
+  common::field(json, "rulesDeviated", static_cast<std::uint64_t>(tally.deviated));
   common::field(json, "rulesFailed", static_cast<std::uint64_t>(tally.failed));
   common::field(json, "rulesSkipped", static_cast<std::uint64_t>(tally.skipped));
   common::field(json, "rulesChecked", static_cast<std::uint64_t>(checked.size() - tally.skipped));
@@ -271,6 +296,7 @@ int runVerifyPlugin(std::span<const std::string_view> arguments) {
   plugin.name = description.name;
   plugin.threads = options.threads;
   plugin.implemented_profiles = description.profiles;
+  plugin.contract_exceptions = description.contract_exceptions;
   const runner::Installation installation = runner::currentInstallation();
   const fs::path corpus_path =
       conformance::hostileCorpusPath(installation.build_tree, runner::currentExecutable());
@@ -298,6 +324,7 @@ int runVerifyPlugin(std::span<const std::string_view> arguments) {
               << description.io_stack << "), ABI " << description.abi << ", profiles "
               << (description.profiles.empty() ? std::string("none beyond the core's")
                                                : joined(description.profiles))
+              << ", contract exceptions " << joinedOr(description.contract_exceptions, "none")
               << "\n"
               << "with " << worker.string() << ", " << runs.size()
               << (runs.size() == 1 ? " rule\n\n" : " rules\n\n") << std::flush;
@@ -310,12 +337,18 @@ int runVerifyPlugin(std::span<const std::string_view> arguments) {
     conformance::RuleOutcome outcome = conformance::checkRule(*rule, plugin);
     tally.add(outcome);
     if (!options.json) {
-      std::cout << (outcome.skipped  ? "SKIP  "
-                    : outcome.passed ? "PASS  "
-                                     : "FAIL  ")
+      std::cout << (outcome.skipped    ? "SKIP  "
+                    : outcome.passed   ? "PASS  "
+                    : outcome.deviated ? "DEVIATES  "
+                                       : "FAIL  ")
                 << run.id() << "  " << rule->statement << "\n";
       if (outcome.skipped)
         std::cout << indented(outcome.reason) << "\n";
+      if (outcome.deviated) {
+        std::cout << indented("as its contract exception " + rule->exception +
+                              " allows (its HTTP stack decides this):")
+                  << "\n";
+      }
       if (!outcome.passed && !outcome.skipped) {
         std::cout << indented(outcome.reason) << "\n"
                   << indented("CONTRACT.md section " + rule->section + ": " + rule->citation)
@@ -332,6 +365,11 @@ int runVerifyPlugin(std::span<const std::string_view> arguments) {
     std::cout << "\n"
               << tally.passed << " of " << checked_count
               << (checked_count == 1 ? " rule passed" : " rules passed");
+    if (tally.deviated > 0) {
+      std::cout << ", " << tally.deviated << " deviated"
+                << " as the plugin's contract exceptions allow ("
+                << joinedOr(description.contract_exceptions, "none") << ")";
+    }
     if (tally.skipped > 0) {
       std::cout << ", " << tally.skipped
                 << (tally.skipped == 1 ? " skipped (an optional profile the plugin does not list)"

@@ -41,6 +41,16 @@ void require(bool holds, const std::string& reason) {
     fail(reason);
 }
 
+void strictly(const std::function<void()>& part) {
+  try {
+    part();
+  } catch (const StrictRuleFailure&) {
+    throw;
+  } catch (const RuleFailure& failure) {
+    throw StrictRuleFailure(failure.what());
+  }
+}
+
 RuleOutcome checkRule(const Rule& rule, const PluginUnderTest& plugin) {
   RuleOutcome outcome;
   if (!rule.profile.empty() &&
@@ -56,8 +66,14 @@ RuleOutcome checkRule(const Rule& rule, const PluginUnderTest& plugin) {
     RuleContext context(plugin);
     rule.check(context);
     outcome.passed = true;
+  } catch (const StrictRuleFailure& failure) {
+    outcome.reason = failure.what();
   } catch (const RuleFailure& failure) {
     outcome.reason = failure.what();
+    outcome.deviated =
+        !rule.exception.empty() &&
+        std::find(plugin.contract_exceptions.begin(), plugin.contract_exceptions.end(),
+                  rule.exception) != plugin.contract_exceptions.end();
   } catch (const std::exception& error) {
     outcome.reason = std::string("could not complete the check: ") + error.what();
   } catch (...) {

@@ -25,6 +25,15 @@ const std::vector<Rule>& contractRules() {
       rule.citation = contractCitation(rule.id);
       const auto& nested = nestedCallRuleIds();
       rule.nested = std::find(nested.begin(), nested.end(), rule.id) != nested.end();
+      for (const auto& [id, exception] : exceptedRuleIds()) {
+        if (id == rule.id)
+          rule.exception = exception;
+      }
+    }
+    for (const auto& [id, exception] : exceptedRuleIds()) {
+      if (!ids.contains(std::string(id)))
+        throw std::logic_error("the rule " + std::string(id) + " of " + std::string(exception) +
+                               " is not a rule");
     }
     for (const std::string_view id : nestedCallRuleIds()) {
       if (!ids.contains(std::string(id)))
@@ -55,6 +64,24 @@ const std::vector<std::string_view>& nestedCallRuleIds() {
       "nested.idle-pool-closed",    "lifetime.hung-up-nested",
       "lifetime.half-close",        "lifetime.pipelined",
       "stop.drains-in-flight",      "stop.timeout"};
+  return ids;
+}
+
+const std::vector<std::pair<std::string_view, std::string_view>>& exceptedRuleIds() {
+  // CONTRACT.md, "Contract exceptions": what each exception lets a plugin's stack decide.
+  static const std::vector<std::pair<std::string_view, std::string_view>> ids = {
+      {"order.checks", "stack-framing"},
+      {"framing.malformed", "stack-framing"},
+      {"framing.length-over-limit", "stack-framing"},
+      {"framing.content-length", "stack-framing"},
+      {"framing.length-with-chunked", "stack-framing"},
+      {"framing.chunks", "stack-framing"},
+      {"framing.unparsed-limit", "stack-framing"},
+      {"hostile.first-answers", "stack-framing"},
+      {"hostile.survives", "stack-framing"},
+      {"lifetime.header-deadline", "idle-header-timeout"},
+      {"tls.handshake-deadline", "idle-header-timeout"},
+  };
   return ids;
 }
 

@@ -111,33 +111,41 @@ void corpusLeavesItServing(RuleContext& context) {
     if ((hung || failed) && stuck + server_errors <= kShownMismatches)
       examples += "\n" + caseText(corpus[index], name) + ": " + statusText(statuses[index]);
   }
-  require(stuck == 0 && server_errors == 0,
-          "of " + std::to_string(corpus.size()) + " hostile requests, " + std::to_string(stuck) +
-              " got no answer within " + std::to_string(kAnswerTimeout.count()) + " s and " +
-              std::to_string(server_errors) + " a 5xx answer:" + examples);
-  require(::kill(worker->pid(), 0) == 0,
-          "the worker died under the hostile corpus: " + worker->stderrText());
-  {
-    HttpConnection client(worker->port(), std::chrono::seconds(10));
-    expectOk(ask(client, "GET", "/health"), "GET /health after the hostile corpus");
-    const std::string movies =
-        context.path("/movies?directorLastName=Allen&delayCallDepth=0&delayInMillis=0");
-    expectOk(ask(client, "GET", movies), "GET " + movies + " after the hostile corpus");
-  }
-  waitForStats(
-      *worker,
-      [](const WorkerStats& stats) {
-        const auto upstream = stats.counters.find("upstream_connections_open");
-        return counter(stats, "requests_in_flight") == 0 &&
-               counter(stats, "connections_open") == 0 &&
-               (upstream == stats.counters.end() || upstream->second == 0);
-      },
-      "after the hostile corpus: no request in flight and no connection open",
-      std::chrono::seconds(20));
-  const std::size_t descriptors_after = openDescriptors(worker->pid());
-  require(descriptors_after <= descriptors_before + 4,
-          "after the hostile corpus the worker holds " + std::to_string(descriptors_after) +
-              " descriptors, " + std::to_string(descriptors_before) + " before it");
+  const std::string outcome = "of " + std::to_string(corpus.size()) + " hostile requests, " +
+                              std::to_string(stuck) + " got no answer within " +
+                              std::to_string(kAnswerTimeout.count()) + " s and " +
+                              std::to_string(server_errors) + " a 5xx answer:" + examples;
+  // A stack that frames requests itself may answer one with its own 5xx (MHD's 505 to another
+  // HTTP version); nothing lets it hang, die or keep connections.
+  strictly([&] {
+    require(stuck == 0, outcome);
+    require(::kill(worker->pid(), 0) == 0,
+            "the worker died under the hostile corpus: " + worker->stderrText());
+  });
+  strictly([&] {
+    {
+      HttpConnection client(worker->port(), std::chrono::seconds(10));
+      expectOk(ask(client, "GET", "/health"), "GET /health after the hostile corpus");
+      const std::string movies =
+          context.path("/movies?directorLastName=Allen&delayCallDepth=0&delayInMillis=0");
+      expectOk(ask(client, "GET", movies), "GET " + movies + " after the hostile corpus");
+    }  // closed: the wait below counts no connection open
+    waitForStats(
+        *worker,
+        [](const WorkerStats& stats) {
+          const auto upstream = stats.counters.find("upstream_connections_open");
+          return counter(stats, "requests_in_flight") == 0 &&
+                 counter(stats, "connections_open") == 0 &&
+                 (upstream == stats.counters.end() || upstream->second == 0);
+        },
+        "after the hostile corpus: no request in flight and no connection open",
+        std::chrono::seconds(20));
+    const std::size_t descriptors_after = openDescriptors(worker->pid());
+    require(descriptors_after <= descriptors_before + 4,
+            "after the hostile corpus the worker holds " + std::to_string(descriptors_after) +
+                " descriptors, " + std::to_string(descriptors_before) + " before it");
+  });
+  require(server_errors == 0, outcome);
 }
 
 }  // namespace

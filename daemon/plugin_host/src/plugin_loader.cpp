@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <iterator>
 #include <string>
@@ -89,6 +90,30 @@ std::vector<std::string> implementedProfiles(const std::string& where,
   return profiles;
 }
 
+/// The names of the descriptor's contract_exceptions bits (ABI 2.2, appended): none when the
+/// descriptor does not reach the field. Unknown bits are refused: the host could not tell what
+/// the plugin does not hold to.
+std::vector<std::string> contractExceptions(const std::string& where,
+                                            const benchd_plugin_descriptor* descriptor) {
+  constexpr std::size_t kEnd = offsetof(benchd_plugin_descriptor, contract_exceptions) +
+                               sizeof(benchd_plugin_descriptor::contract_exceptions);
+  if (descriptor->abi_minor < 2 || descriptor->struct_size < kEnd)
+    return {};
+  const std::uint64_t bits = descriptor->contract_exceptions;
+  if ((bits & ~std::uint64_t{BENCHD_CONTRACT_EXCEPTIONS_KNOWN}) != 0) {
+    throw PluginLoadError(where + ": descriptor field 'contract_exceptions' has unknown bits " +
+                          std::to_string(bits & ~std::uint64_t{BENCHD_CONTRACT_EXCEPTIONS_KNOWN}) +
+                          " (this host knows " + std::to_string(BENCHD_CONTRACT_EXCEPTIONS_KNOWN) +
+                          ")");
+  }
+  std::vector<std::string> names;
+  for (const auto& [bit, name] : kContractExceptionNames) {
+    if ((bits & bit) != 0)
+      names.emplace_back(name);
+  }
+  return names;
+}
+
 /// Checks the descriptor and returns what it says about the plugin.
 PluginInfo validateDescriptor(const std::string& where,
                               const benchd_plugin_descriptor* descriptor) {
@@ -150,6 +175,7 @@ PluginInfo validateDescriptor(const std::string& where,
   info.abi_major = descriptor->abi_major;
   info.abi_minor = descriptor->abi_minor;
   info.implemented_profiles = implementedProfiles(where, descriptor);
+  info.contract_exceptions = contractExceptions(where, descriptor);
   return info;
 }
 

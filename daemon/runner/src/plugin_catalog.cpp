@@ -72,14 +72,17 @@ std::optional<PluginDescription> parsePluginLine(const std::string& line, const 
   description.io_stack = stringMember(document, "ioStack");
   description.abi = stringMember(document, "abi");
   description.path = path;
-  const auto profiles = document.FindMember("profiles");
-  if (profiles != document.MemberEnd() && profiles->value.IsArray()) {
-    for (const rapidjson::Value& profile : profiles->value.GetArray()) {
-      if (profile.IsString()) {
-        description.profiles.emplace_back(profile.GetString(), profile.GetStringLength());
-      }
+  const auto names = [&document](const char* member, std::vector<std::string>& into) {
+    const auto list = document.FindMember(member);
+    if (list == document.MemberEnd() || !list->value.IsArray())
+      return;
+    for (const rapidjson::Value& name : list->value.GetArray()) {
+      if (name.IsString())
+        into.emplace_back(name.GetString(), name.GetStringLength());
     }
-  }
+  };
+  names("profiles", description.profiles);
+  names("contractExceptions", description.contract_exceptions);
   if (description.name.empty())
     return std::nullopt;
   return description;

@@ -28,6 +28,15 @@ void profilesField(JsonWriter& json, const plugin_host::PluginInfo& plugin) {
   json.EndArray();
 }
 
+/// The contract exceptions the plugin declares, by name (empty for most).
+void contractExceptionsField(JsonWriter& json, const plugin_host::PluginInfo& plugin) {
+  key(json, "contractExceptions");
+  json.StartArray();
+  for (const std::string& name : plugin.contract_exceptions)
+    json.String(name.c_str(), static_cast<rapidjson::SizeType>(name.size()));
+  json.EndArray();
+}
+
 }  // namespace
 
 std::string readyEvent(const plugin_host::PluginInfo& plugin, std::uint16_t port) {
@@ -90,6 +99,7 @@ std::string pluginEvent(const plugin_host::LoadedPlugin& plugin) {
   field(json, "ioStack", plugin.info.io_stack);
   field(json, "abi", abiText(plugin.info));
   profilesField(json, plugin.info);
+  contractExceptionsField(json, plugin.info);
   json.EndObject();
   return buffer.GetString();
 }

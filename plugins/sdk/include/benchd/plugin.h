@@ -66,7 +66,9 @@ extern "C" {
  *        with "plugin X does not implement postgres".
  *   2.2  TLS: benchd_server_config's tls_certificate_file and tls_private_key_file, set for a
  *        row with the `tls` profile. A 2.1 plugin keeps loading; the host refuses `tls` for it
- *        (benchd-worker exits 3) even if it lists the name. */
+ *        (benchd-worker exits 3) even if it lists the name. Later appended: the descriptor's
+ *        contract_exceptions, read only when struct_size reaches it (an earlier 2.2 plugin
+ *        declares none). */
 #define BENCHD_ABI_MAJOR 2
 #define BENCHD_ABI_MINOR 2
 
@@ -282,10 +284,24 @@ typedef struct benchd_server_config {
   const char* tls_private_key_file;
 } benchd_server_config;
 
+/* 2.2 (appended): the contract exceptions a plugin may declare in its descriptor's
+ * contract_exceptions, for what its HTTP stack decides and the plugin cannot change
+ * (plugins/sdk/CONTRACT.md, "Contract exceptions"). `benchd verify-plugin` reports the rules
+ * they cover as deviations the plugin declared, not as failures. */
+/* The stack frames requests itself: to malformed or conflicting framing, an oversized head or a
+ * hostile request it gives its own status and body, or closes, and it may read a body to its
+ * end before it answers that the body is over the limit. */
+#define BENCHD_CONTRACT_EXCEPTION_STACK_FRAMING 0x1u
+/* The stack's header timeout is an idle timeout between reads, not a total from the first
+ * byte: a client that trickles its header holds its connection. */
+#define BENCHD_CONTRACT_EXCEPTION_IDLE_HEADER_TIMEOUT 0x2u
+/* Every bit defined above. */
+#define BENCHD_CONTRACT_EXCEPTIONS_KNOWN 0x3u
+
 /* Opaque server instance owned by the plugin. */
 typedef struct benchd_server benchd_server;
 
-/* LP64: 104 bytes (2.0), 120 bytes (2.1). */
+/* LP64: 104 bytes (2.0), 120 bytes (2.1), 128 bytes (2.2 with contract_exceptions). */
 typedef struct benchd_plugin_descriptor {
   size_t struct_size;
   uint32_t abi_major; /* BENCHD_ABI_MAJOR the plugin was built with */
@@ -355,6 +371,11 @@ typedef struct benchd_plugin_descriptor {
    * and gives the count 0. */
   const char* const* implemented_profiles;
   size_t implemented_profile_count;
+
+  /* 2.2 (appended): the BENCHD_CONTRACT_EXCEPTION_* bits the plugin declares, 0 for none. The
+   * host reads it when struct_size reaches it and refuses bits it does not know (benchd-worker
+   * exits 3). */
+  uint64_t contract_exceptions;
 } benchd_plugin_descriptor;
 
 /* The entry symbol every plugin exports. Returns a pointer to a static descriptor; may be

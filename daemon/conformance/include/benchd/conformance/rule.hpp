@@ -39,6 +39,9 @@ struct PluginUnderTest {
   /// The profiles the plugin implements itself (its descriptor's implemented_profiles, as the
   /// plugin loader reads them): a rule about an optional profile not listed here is skipped.
   std::vector<std::string> implemented_profiles;
+  /// The contract exceptions its descriptor declares, by name ("stack-framing"): a rule they
+  /// cover that does not hold is a declared deviation, not a failure (RuleOutcome::deviated).
+  std::vector<std::string> contract_exceptions;
   /// The hostile-request corpus (hostile_corpus.hpp); empty: the hostile.* rules fail, saying
   /// why in `corpus_problem`.
   std::vector<HostileCase> corpus;
@@ -52,6 +55,14 @@ struct PluginUnderTest {
 class RuleFailure : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+/// A failure no contract exception excuses: a check of a rule that an exception covers throws
+/// it for the part the exception does not cover (a valid request refused, a server that stops
+/// serving).
+class StrictRuleFailure : public RuleFailure {
+ public:
+  using RuleFailure::RuleFailure;
 };
 
 /// What a check works with: the plugin under test, and workers serving it.
@@ -83,6 +94,9 @@ class RuleContext {
 [[noreturn]] void fail(const std::string& reason);
 /// Fails the rule with `reason` unless `holds`.
 void require(bool holds, const std::string& reason);
+/// Runs `part` of a check; a failure in it is a StrictRuleFailure, which the rule's contract
+/// exception does not excuse.
+void strictly(const std::function<void()>& part);
 
 struct Rule {
   std::string id;         ///< "group.name", e.g. "query.numbers"; stable, for --rule
@@ -99,6 +113,9 @@ struct Rule {
   /// The rule's requests make nested calls, so it runs once more for each client profile the
   /// plugin lists (ruleRuns in rules.hpp); contractRules() fills it in.
   bool nested = false;
+  /// The contract exception that covers the rule (plugin.h's BENCHD_CONTRACT_EXCEPTION_*, by
+  /// name, e.g. "stack-framing"); empty: no exception does. contractRules() fills it in.
+  std::string exception = {};
 };
 
 /// The outcome of one rule against one plugin.
@@ -107,12 +124,18 @@ struct RuleOutcome {
   /// Not checked: the rule is about an optional profile the plugin does not implement. Neither
   /// a pass nor a failure; `reason` says why.
   bool skipped = false;
+  /// Did not hold, but the plugin declares the contract exception that covers the rule
+  /// (Rule::exception) and nothing failed strictly (StrictRuleFailure): its HTTP stack decides
+  /// this, and says so. Not a failure; `reason` says what differed.
+  bool deviated = false;
   std::string reason;  ///< empty when passed
   std::chrono::milliseconds took{0};
 };
 
 /// Runs `rule`'s check against `plugin`, or skips it when the rule's profile is not among the
-/// plugin's `implemented_profiles`. A RuleFailure is a failure with its reason; any other
+/// plugin's `implemented_profiles`. A RuleFailure is a failure with its reason, or a deviation
+/// when the plugin declares the rule's exception (only a RuleFailure: a check that could not
+/// complete is a failure either way); any other
 /// exception (a connection refused, a worker that would not start) is a failure whose reason
 /// says so. Never throws.
 RuleOutcome checkRule(const Rule& rule, const PluginUnderTest& plugin);

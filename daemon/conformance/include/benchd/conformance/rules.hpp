@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace benchd::conformance {
@@ -25,6 +26,11 @@ std::vector<const Rule*> selectRules(std::string_view id_or_prefix);
 /// The ids of the rules whose requests make nested calls (Rule::nested): each is run with the
 /// plugin's native client and once with each client profile the plugin lists.
 const std::vector<std::string_view>& nestedCallRuleIds();
+
+/// The rules a contract exception covers, as (rule id, exception name) (Rule::exception): what
+/// a plugin that declares the exception may do differently (CONTRACT.md, "Contract
+/// exceptions").
+const std::vector<std::pair<std::string_view, std::string_view>>& exceptedRuleIds();
 
 /// One check: a rule, run with a client profile or with the plugin's native client.
 struct RuleRun {

@@ -3,12 +3,21 @@
 #include <benchd/plugin.h>
 #include <benchd/plugin_host/plugin_file_check.hpp>
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace benchd::plugin_host {
+
+/// The names of the BENCHD_CONTRACT_EXCEPTION_* bits, as the worker reports them and
+/// CONTRACT.md ("Contract exceptions") and verify-plugin name them.
+inline constexpr std::pair<std::uint64_t, const char*> kContractExceptionNames[] = {
+    {BENCHD_CONTRACT_EXCEPTION_STACK_FRAMING, "stack-framing"},
+    {BENCHD_CONTRACT_EXCEPTION_IDLE_HEADER_TIMEOUT, "idle-header-timeout"},
+};
 
 /// What a plugin says about itself, copied out of its descriptor.
 struct PluginInfo {
@@ -23,6 +32,9 @@ struct PluginInfo {
   /// plugin implements "no-keep-alive" only). The core's "no-cache" and "read-write" are not
   /// listed: every plugin gets them.
   std::vector<std::string> implemented_profiles;
+  /// The contract exceptions the plugin declares (ABI 2.2 contract_exceptions), by name
+  /// (kContractExceptionNames), in bit order; empty for most plugins.
+  std::vector<std::string> contract_exceptions;
 
   /// Whether a row with this profile can run on the plugin.
   [[nodiscard]] bool implementsProfile(std::string_view profile) const;

@@ -42,6 +42,8 @@ struct PluginDescription {
   /// The server profiles it implements itself (e.g. "no-keep-alive", "postgres"); the core's
   /// "no-cache" and "read-write" are everyone's and not listed.
   std::vector<std::string> profiles;
+  /// The contract exceptions it declares (plugin_host::kContractExceptionNames), usually none.
+  std::vector<std::string> contract_exceptions;
 
   /// Whether a row with `profile` can run on it.
   [[nodiscard]] bool implementsProfile(std::string_view profile) const;

@@ -15,6 +15,7 @@
 #include <benchd/sdk/plugin_support.hpp>
 
 #include <chrono>
+#include <cstdint>
 #include <span>
 #include <string>
 
@@ -39,6 +40,9 @@ struct PluginFacts {
   const char* io_stack;
   /// The profiles the plugin implements itself (plugin.h, implemented_profiles).
   std::span<const char* const> implemented_profiles = kTransportProfiles;
+  /// The BENCHD_CONTRACT_EXCEPTION_* bits the plugin declares (plugin.h; CONTRACT.md "Contract
+  /// exceptions"): what its HTTP stack decides instead of the contract. 0 for none.
+  std::uint64_t contract_exceptions = 0;
 };
 
 template <typename Server>
@@ -64,6 +68,7 @@ class PluginAdapter {
         .implemented_profiles =
             facts.implemented_profiles.empty() ? kNoProfiles : facts.implemented_profiles.data(),
         .implemented_profile_count = facts.implemented_profiles.size(),
+        .contract_exceptions = facts.contract_exceptions,
     };
     return &descriptor;
   }

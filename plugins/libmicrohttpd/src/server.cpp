@@ -1,0 +1,214 @@
+#include "server.hpp"
+
+#include "request_flow.hpp"
+
+#include <benchd/curl_support/blocking_curl_client.hpp>
+#include <benchd/sdk/limits.hpp>
+#include <benchd/sdk/request_deadline.hpp>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <arpa/inet.h>
+#include <cerrno>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <netinet/in.h>
+#include <string>
+#include <sys/socket.h>
+#include <thread>
+
+namespace benchd::libmicrohttpd {
+
+namespace {
+
+/// MHD's connection timeout: the contract's idle and I/O timeout, in MHD's whole seconds.
+constexpr unsigned kIoTimeoutSeconds = static_cast<unsigned>(
+    std::chrono::duration_cast<std::chrono::seconds>(sdk::kIoTimeout).count());
+
+/// A listening socket on `address`:`port` (numeric IPv4 or IPv6), non-blocking, SO_REUSEADDR
+/// but not SO_REUSEPORT: a second server on the same port must fail, not share it.
+int listenOn(const std::string& address, std::uint16_t port, int backlog) {
+  sockaddr_storage storage{};
+  socklen_t length = 0;
+  int family = AF_INET;
+  auto* v4 = reinterpret_cast<sockaddr_in*>(&storage);
+  auto* v6 = reinterpret_cast<sockaddr_in6*>(&storage);
+  if (::inet_pton(AF_INET, address.c_str(), &v4->sin_addr) == 1) {
+    v4->sin_family = AF_INET;
+    v4->sin_port = htons(port);
+    length = sizeof(sockaddr_in);
+  } else if (::inet_pton(AF_INET6, address.c_str(), &v6->sin6_addr) == 1) {
+    family = AF_INET6;
+    v6->sin6_family = AF_INET6;
+    v6->sin6_port = htons(port);
+    length = sizeof(sockaddr_in6);
+  } else {
+    throw sdk::PluginError(BENCHD_ERR_INVALID_ARGUMENT,
+                           "bind address '" + address + "' is not a numeric IPv4 or IPv6 address");
+  }
+  const int fd = ::socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0)
+    throw sdk::PluginError(BENCHD_ERR_IO, std::string("socket: ") + std::strerror(errno));
+  const int on = 1;
+  ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
+  if (::bind(fd, reinterpret_cast<const sockaddr*>(&storage), length) != 0) {
+    const int error = errno;
+    ::close(fd);
+    if (error == EADDRINUSE) {
+      throw sdk::PluginError(BENCHD_ERR_ADDRESS_IN_USE, "port " + std::to_string(port) + " on " +
+                                                            address + " is already in use");
+    }
+    throw sdk::PluginError(BENCHD_ERR_IO, "cannot bind " + address + ":" + std::to_string(port) +
+                                              ": " + std::strerror(error));
+  }
+  if (::listen(fd, backlog) != 0) {
+    const int error = errno;
+    ::close(fd);
+    throw sdk::PluginError(BENCHD_ERR_IO, std::string("listen: ") + std::strerror(error));
+  }
+  return fd;
+}
+
+std::uint16_t portOf(int fd) {
+  sockaddr_storage storage{};
+  socklen_t length = sizeof(storage);
+  if (::getsockname(fd, reinterpret_cast<sockaddr*>(&storage), &length) != 0)
+    return 0;
+  if (storage.ss_family == AF_INET6)
+    return ntohs(reinterpret_cast<const sockaddr_in6*>(&storage)->sin6_port);
+  return ntohs(reinterpret_cast<const sockaddr_in*>(&storage)->sin_port);
+}
+
+/// MHD's error messages, to the host's log at debug level: it reports every client's broken
+/// request, which the contract lets a client send as often as it likes.
+void logFromMhd(void* cls, const char* format, va_list arguments) {
+  char message[BENCHD_MAX_MESSAGE_SIZE];
+  const int length = std::vsnprintf(message, sizeof(message), format, arguments);
+  if (length <= 0)
+    return;
+  std::string_view text(
+      message, std::min<std::size_t>(static_cast<std::size_t>(length), sizeof(message) - 1));
+  while (!text.empty() && text.back() == '\n')
+    text.remove_suffix(1);
+  static_cast<const sdk::Host*>(cls)->log(BENCHD_LOG_DEBUG, text);
+}
+
+}  // namespace
+
+void OpenConnections::shutDownAll() {
+  const std::lock_guard lock(mutex_);
+  for (const int fd : fds_)
+    ::shutdown(fd, SHUT_RDWR);
+}
+
+ServerState::ServerState(const benchd_host_api* host_api, const sdk::ServerSettings& settings)
+    : host(host_api),
+      mhd(MhdSettings::from(settings)),
+      no_keep_alive(settings.hasProfile("no-keep-alive")),
+      nested_client(std::make_unique<curl_support::BlockingCurlClient>(
+          sdk::upstreamResponseMargin(settings), sdk::upstreamIdleTimeout(settings))),
+      database(sdk::hostHasDatabase(host_api) ? std::make_unique<sdk::BlockingDatabasePool>(
+                                                    host_api, sdk::databaseDeadline(settings))
+                                              : nullptr) {
+  (void)sdk::headerDeadline(settings);  // refuses a bad header_deadline_ms (MHD keeps its own)
+}
+
+Server::Server(const benchd_host_api* host, sdk::ServerSettings settings)
+    : settings_(std::move(settings)), state_(host, settings_) {}
+
+Server::~Server() {
+  if (daemon_ != nullptr && !stopped_)
+    stop(std::chrono::milliseconds(0));
+  if (listen_fd_ >= 0)
+    ::close(listen_fd_);
+}
+
+std::span<const std::string_view> Server::knownOptions() {
+  return MhdSettings::knownOptions();
+}
+
+void Server::start() {
+  if (daemon_ != nullptr)
+    throw sdk::PluginError(BENCHD_ERR_STATE, "server already started");
+  listen_fd_ =
+      listenOn(settings_.bind_address, settings_.port, static_cast<int>(state_.mhd.backlog));
+  port_ = portOf(listen_fd_);
+  const bool any_address = settings_.bind_address == "0.0.0.0" || settings_.bind_address == "::";
+  state_.nested_client->setEndpoint(any_address ? "127.0.0.1" : settings_.bind_address, port_);
+
+  // MHD_USE_POLL: select() could not watch descriptors above 1023. MHD_USE_ITC lets
+  // MHD_add_connection wake the polling thread.
+  const unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
+                         MHD_USE_POLL | MHD_USE_ITC | MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ERROR_LOG;
+  // MHD's own cap stays above the acceptor's, which keeps the excess in the backlog instead.
+  const auto mhd_limit = static_cast<unsigned>(state_.mhd.max_threads + 64);
+  const auto stack_bytes = static_cast<std::size_t>(state_.mhd.stack_kib) * 1024;
+  // The logger first: MHD reports options it reads before it with its own logger (stderr).
+  daemon_ = MHD_start_daemon(
+      flags, 0, nullptr, nullptr, &onRequest, &state_, MHD_OPTION_EXTERNAL_LOGGER, &logFromMhd,
+      &state_.host, MHD_OPTION_CONNECTION_TIMEOUT, kIoTimeoutSeconds, MHD_OPTION_CONNECTION_LIMIT,
+      mhd_limit, MHD_OPTION_THREAD_STACK_SIZE, stack_bytes, MHD_OPTION_NOTIFY_CONNECTION,
+      &onConnection, &state_, MHD_OPTION_URI_LOG_CALLBACK, &onRequestTarget, &state_,
+      MHD_OPTION_NOTIFY_COMPLETED, &onRequestEnded, &state_, MHD_OPTION_END);
+  if (daemon_ == nullptr) {
+    throw sdk::PluginError(BENCHD_ERR_INTERNAL, "MHD_start_daemon failed in mode " +
+                                                    std::string(modeName(state_.mhd.mode)));
+  }
+  acceptor_ =
+      std::make_unique<ConnectionAcceptor>(listen_fd_, daemon_, state_, state_.mhd.max_threads);
+  state_.acceptor = acceptor_.get();
+  acceptor_->start();
+}
+
+bool Server::stop(std::chrono::milliseconds timeout) {
+  if (daemon_ == nullptr || stopped_)
+    return true;
+  stopped_ = true;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  state_.draining.store(true, std::memory_order_relaxed);
+  // Idle pooled client connections free their server-side threads; the listener keeps
+  // accepting because requests in flight may still make nested calls.
+  state_.nested_client->drain();
+  bool drained = true;
+  while (state_.requests_in_flight.load(std::memory_order_relaxed) > 0) {
+    if (std::chrono::steady_clock::now() >= deadline) {
+      drained = false;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  acceptor_->stop();
+  if (state_.database)
+    state_.database->stop();  // requests queued for a session answer 503 at once
+  // Every wait watches its client's descriptor, so this ends them all; MHD's own reads end too.
+  state_.connections.shutDownAll();
+  MHD_stop_daemon(daemon_);
+  daemon_ = nullptr;
+  ::close(listen_fd_);
+  listen_fd_ = -1;
+  state_.nested_client->drain();
+  return drained;
+}
+
+void Server::reportCounters(benchd_counter_sink sink, void* sink_context) const {
+  const auto relaxed = std::memory_order_relaxed;
+  sink(sink_context, "requests_served", state_.requests_served.load(relaxed));
+  sink(sink_context, "requests_in_flight", state_.requests_in_flight.load(relaxed));
+  sink(sink_context, "upstream_calls", state_.upstream_calls.load(relaxed));
+  sink(sink_context, "upstream_connections_open", state_.nested_client->connectionsOpen());
+  sink(sink_context, "connections_open", state_.connections.count());
+  sink(sink_context, "connections_accepted", state_.connections_accepted.load(relaxed));
+  // A connection's thread lives as long as the connection, and is busy while its request is
+  // in flight.
+  sink(sink_context, "pool_threads_busy", state_.requests_in_flight.load(relaxed));
+  sink(sink_context, "pool_threads_allocated", state_.connections.count());
+  sink(sink_context, "pool_threads_max", state_.mhd.max_threads);
+  if (acceptor_)
+    sink(sink_context, "accept_errors", acceptor_->acceptErrors());
+  if (state_.database)
+    state_.database->reportCounters(sink, sink_context);
+}
+
+}  // namespace benchd::libmicrohttpd
