@@ -188,6 +188,49 @@ TEST(VerifyPlugin, ARuleThePluginsDeclaredExceptionCoversDeviatesInsteadOfFailin
   ASSERT_EQ(document["plugin"]["contractExceptions"].Size(), 2U);
 }
 
+/// --option reaches every worker a rule serves: libmicrohttpd's event-driven modes, whose
+/// requests wait in the plugin's reactor, hold the rules of waits, nested calls, departures and
+/// stops as its default mode does.
+TEST(VerifyPlugin, AnOptionChecksOneOfAPluginsModes) {
+  const std::string plugin = pluginDir() + "/libmicrohttpd.so";
+  for (const std::string mode : {"internal", "pool"}) {
+    const CommandResult result = verifyPlugin({plugin,
+                                               "--option",
+                                               "mode=" + mode,
+                                               "--threads",
+                                               "2",
+                                               "--rule",
+                                               "endpoints.epoch-millis",
+                                               "--rule",
+                                               "endpoints.get-movies",
+                                               "--rule",
+                                               "nested.no-resend",
+                                               "--rule",
+                                               "nested.idle-pool-closed",
+                                               "--rule",
+                                               "lifetime.hung-up",
+                                               "--rule",
+                                               "lifetime.half-close",
+                                               "--rule",
+                                               "lifetime.pipelined",
+                                               "--rule",
+                                               "stop.drains-in-flight",
+                                               "--rule",
+                                               "stop.timeout",
+                                               "--rule",
+                                               "counters"},
+                                              kFullCheckTimeout);
+    EXPECT_EQ(result.exit_code, 0) << mode << "\n" << result.out << result.err;
+    EXPECT_NE(result.out.find(", options mode=" + mode + "\n"), std::string::npos) << result.out;
+    EXPECT_EQ(result.out.find("FAIL"), std::string::npos) << mode << "\n" << result.out;
+    EXPECT_NE(result.out.find("PASS  nested.no-resend  "), std::string::npos) << result.out;
+  }
+  const CommandResult refused = verifyPlugin({plugin, "--option", "mode"});
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("--option: expected KEY=VALUE, got 'mode'"), std::string::npos)
+      << refused.err;
+}
+
 TEST(VerifyPlugin, APluginTheLoaderRefusesIsNamedWithTheReason) {
   const std::string path = brokenPluginDir() + "/newer_abi_minor.so";
   const CommandResult result = verifyPlugin({path});

@@ -302,6 +302,40 @@ TEST(FibersAsioOptions, FiberStackKibSizesEveryConnectionsFiber) {
       << refused.stderrText();
 }
 
+/// libmicrohttpd's event-driven modes: MHD's polling threads (one in mode=internal, --threads
+/// in mode=pool) read every connection and the plugin's reactor thread holds every waiting
+/// request, so 5,000 requests in their delay are all answered on a few OS threads, where the
+/// default mode (ConcurrencyModel above) holds a thread per connection.
+TEST(LibmicrohttpdModes, TheEventDrivenModesHoldFiveThousandDelayedRequestsOnAFewThreads) {
+  for (const std::string mode : {"internal", "pool"}) {
+    auto worker = WorkerProcess::serve(
+        "libmicrohttpd", {"--threads", std::to_string(kLoopThreads), "--option", "mode=" + mode});
+    ThreadCountSampler threads(worker->pid());
+    const auto results = concurrentGets(worker->port(), delayedTarget("libmicrohttpd", 100),
+                                        kConcurrentRequests, std::chrono::seconds(90));
+    const int peak_threads = threads.finish();
+    std::string first_failure;
+    EXPECT_EQ(countOk(results, first_failure), kConcurrentRequests)
+        << mode << ": " << first_failure;
+    // The polling threads, the reactor, the accept thread (not in pool mode), the worker's own.
+    EXPECT_LE(peak_threads, kLoopThreads + 4) << mode << " should not add OS threads under load";
+    const auto stats = worker->waitQuiet();
+    ASSERT_TRUE(stats) << mode;
+    EXPECT_EQ(stats->counter("event_loops"), mode == "pool" ? kLoopThreads : 1) << mode;
+    EXPECT_EQ(stats->counter("reactor_waits"), 0) << mode;
+  }
+}
+
+TEST(LibmicrohttpdModes, AnUnknownModeIsRefusedNamingTheModes) {
+  WorkerProcess refused(
+      {"--plugin", pluginPath("libmicrohttpd"), "--port", "0", "--option", "mode=select"});
+  EXPECT_EQ(refused.waitExit(std::chrono::seconds(20)), 2) << refused.stderrText();
+  EXPECT_NE(refused.stderrText().find(
+                "option mode: expected per-connection, internal or pool, got 'select'"),
+            std::string::npos)
+      << refused.stderrText();
+}
+
 INSTANTIATE_TEST_SUITE_P(AllApproaches, ConcurrencyModel, ::testing::ValuesIn(approachPlugins()),
                          [](const auto& param_info) { return testNameOf(param_info.param); });
 

@@ -35,12 +35,13 @@ struct VerifyOptions {
   bool list = false;
   bool full_corpus = false;
   std::optional<unsigned> threads;
+  std::vector<std::string> plugin_options;  ///< --option KEY=VALUE, for every served worker
   std::string client;  ///< --client: only the nested-call rules, with this client profile
 };
 
 std::string verifyUsage() {
   return "usage: benchd verify-plugin PATH [--rule ID]... [--client PROFILE] [--threads N]\n"
-         "                            [--full-corpus] [--json]\n"
+         "                            [--option KEY=VALUE]... [--full-corpus] [--json]\n"
          "       benchd verify-plugin --list\n"
          "\n"
          "Checks the approach plugin PATH (a .so) against the rules of the plugin contract\n"
@@ -65,6 +66,8 @@ std::string verifyUsage() {
          "                     (one the plugin lists, e.g. client-curl)\n"
          "  --threads N        --threads for every worker (1 to 1024; default: the worker's,\n"
          "                     the machine's hardware threads)\n"
+         "  --option KEY=VALUE the plugin option for every worker a rule serves (e.g.\n"
+         "                     mode=pool, to check one of a plugin's modes); repeatable\n"
          "  --full-corpus      send the whole hostile-request corpus instead of " +
          std::to_string(kHostileSamplePerFamily) +
          " requests\n"
@@ -114,6 +117,13 @@ VerifyOptions parseVerifyOptions(std::span<const std::string_view> arguments) {
       options.client = client;
     } else if (option == "--threads") {
       options.threads = common::parseIntegerOption<unsigned>("--threads", value(), 1, 1024);
+    } else if (option == "--option") {
+      const std::string_view pair = value();
+      const std::size_t equals = pair.find('=');
+      if (equals == std::string_view::npos || equals == 0) {
+        throw common::UsageError("--option: expected KEY=VALUE, got '" + std::string(pair) + "'");
+      }
+      options.plugin_options.emplace_back(pair);
     } else if (option.starts_with("--")) {
       throw common::UsageError("unknown option '" + std::string(option) + "'");
     } else if (options.plugin) {
@@ -295,6 +305,7 @@ int runVerifyPlugin(std::span<const std::string_view> arguments) {
   plugin.plugin = path;
   plugin.name = description.name;
   plugin.threads = options.threads;
+  plugin.options = options.plugin_options;
   plugin.implemented_profiles = description.profiles;
   plugin.contract_exceptions = description.contract_exceptions;
   const runner::Installation installation = runner::currentInstallation();
@@ -325,6 +336,9 @@ int runVerifyPlugin(std::span<const std::string_view> arguments) {
               << (description.profiles.empty() ? std::string("none beyond the core's")
                                                : joined(description.profiles))
               << ", contract exceptions " << joinedOr(description.contract_exceptions, "none")
+              << (options.plugin_options.empty()
+                      ? std::string()
+                      : ", options " + joinedOr(options.plugin_options, ""))
               << "\n"
               << "with " << worker.string() << ", " << runs.size()
               << (runs.size() == 1 ? " rule\n\n" : " rules\n\n") << std::flush;

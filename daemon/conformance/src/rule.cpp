@@ -18,6 +18,8 @@ std::string RuleContext::epoch(std::string_view query) const {
 std::unique_ptr<WorkerProcess> RuleContext::serve(std::vector<std::string> extra_args) const {
   if (!plugin_.client_profile.empty())
     extra_args.insert(extra_args.begin(), {"--profile", plugin_.client_profile});
+  for (auto option = plugin_.options.rbegin(); option != plugin_.options.rend(); ++option)
+    extra_args.insert(extra_args.begin(), {"--option", *option});
   if (plugin_.threads)
     extra_args.insert(extra_args.begin(), {"--threads", std::to_string(*plugin_.threads)});
   try {

@@ -17,10 +17,15 @@ constexpr std::array<std::string_view,
 
 Mode modeFrom(const sdk::ServerSettings& settings) {
   const auto it = settings.options.find("mode");
-  if (it == settings.options.end() || it->second == modeName(Mode::kPerConnection))
+  if (it == settings.options.end())
     return Mode::kPerConnection;
-  throw sdk::PluginError(BENCHD_ERR_INVALID_ARGUMENT,
-                         "option mode: expected per-connection, got '" + it->second + "'");
+  for (const Mode mode : {Mode::kPerConnection, Mode::kInternal, Mode::kPool}) {
+    if (it->second == modeName(mode))
+      return mode;
+  }
+  throw sdk::PluginError(
+      BENCHD_ERR_INVALID_ARGUMENT,
+      "option mode: expected per-connection, internal or pool, got '" + it->second + "'");
 }
 
 }  // namespace
@@ -29,6 +34,10 @@ std::string_view modeName(Mode mode) {
   switch (mode) {
     case Mode::kPerConnection:
       return "per-connection";
+    case Mode::kInternal:
+      return "internal";
+    case Mode::kPool:
+      return "pool";
   }
   return "unknown";
 }
@@ -39,6 +48,7 @@ MhdSettings MhdSettings::from(const sdk::ServerSettings& settings) {
   mhd.stack_kib = sdk::integerOption(settings, "stack_kib", mhd.stack_kib, 64, 65'536, "KiB");
   mhd.max_threads = sdk::integerOption(settings, "max_threads", mhd.max_threads, 1, 100'000);
   mhd.backlog = sdk::integerOption(settings, "backlog", mhd.backlog, 1, 1'000'000);
+  mhd.pool_threads = settings.threads;
   return mhd;
 }
 

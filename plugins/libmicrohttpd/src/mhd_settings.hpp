@@ -15,6 +15,11 @@ enum class Mode {
   /// MHD_USE_THREAD_PER_CONNECTION: one OS thread per open connection, which blocks in the
   /// request's waits.
   kPerConnection,
+  /// One internal polling thread (epoll) for every connection; waiting requests are suspended
+  /// and wait in the plugin's reactor thread.
+  kInternal,
+  /// As kInternal with MHD_OPTION_THREAD_POOL_SIZE polling threads (the worker's --threads).
+  kPool,
 };
 
 /// The option values, read once in create().
@@ -27,6 +32,8 @@ struct MhdSettings {
   std::int64_t max_threads = 5000;
   /// The listen(2) backlog of the plugin's own listening socket.
   std::int64_t backlog = 2000;
+  /// kPool: MHD's polling threads (the worker's --threads).
+  unsigned pool_threads = 1;
 
   /// The option keys above, besides the request deadlines' (sdk::kRequestDeadlineOptions).
   static constexpr std::array<std::string_view, 4> kOptionNames = {"mode", "stack_kib",

@@ -13,15 +13,20 @@ constexpr benchd::sdk::PluginFacts kFacts = {
     .name = benchd::libmicrohttpd::kApproachName,
     .version = "0.1.0",
     .description =
-        "GNU libmicrohttpd's HTTP/1.1 server (its parser, its framing answers and its idle "
-        "timeout in whole seconds) in its thread-per-connection mode (mode=per-connection): one "
-        "OS thread per open connection, which MHD starts when it takes the connection (none "
-        "up front: --threads is not used) and which blocks in the request's waits: the delay "
-        "in poll() on the client's socket, the nested call in libcurl's blocking pooled "
-        "keep-alive client, the database in the blocking pool. The plugin's own accept thread "
-        "hands MHD the connections, at most max_threads at once (more wait in the listen "
-        "backlog). Options: mode (per-connection), max_threads (5000), stack_kib (256), backlog "
-        "(2000)",
+        "GNU libmicrohttpd's HTTP/1.1 server (its parser, its framing answers, its idle timeout "
+        "in whole seconds) in one of its threading modes. mode=per-connection (the default): "
+        "one OS thread per open connection, which MHD starts when it takes the connection "
+        "(none up front: --threads is not used) and which blocks in the request's waits: the "
+        "delay in poll() on the client's socket, the nested call in libcurl's blocking pooled "
+        "keep-alive client, the database in the blocking pool. mode=internal: one MHD polling "
+        "thread reads every connection; mode=pool: --threads of them, MHD's thread pool. In "
+        "both a request that waits is suspended in MHD and handed to the plugin's one reactor "
+        "thread, which waits for all of them at once (timers, libcurl's multi interface for "
+        "the nested calls, the database sockets, each waiting client's socket) and resumes it "
+        "with its answer. Outside pool mode the plugin's own accept thread hands MHD the "
+        "connections, at most max_threads at once (more wait in the listen backlog); in pool "
+        "mode MHD accepts and closes those over max_threads. Options: mode (per-connection, "
+        "internal, pool), max_threads (5000), stack_kib (256), backlog (2000)",
     .concurrency_model = BENCHD_MODEL_OS_THREADS,
     .io_stack = "GNU libmicrohttpd 0.9.75, libcurl (nested calls)",
     .implemented_profiles = kProfiles,

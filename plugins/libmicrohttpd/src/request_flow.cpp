@@ -3,7 +3,9 @@
 #include "blocking_waits.hpp"
 #include "connection_acceptor.hpp"
 #include "server_state.hpp"
+#include "wait_reactor.hpp"
 
+#include <benchd/sdk/database.hpp>
 #include <benchd/sdk/limits.hpp>
 #include <benchd/sdk/service_request.hpp>
 
@@ -29,6 +31,12 @@ struct ConnectionContext {
   bool body_too_large = false;
   /// Counted in requests_in_flight until onRequestEnded().
   bool in_flight = false;
+  /// Event-driven modes: the request is suspended in MHD while the reactor runs its waits;
+  /// then `reply` holds what to answer (nothing: the client left), set before the reactor
+  /// resumes the connection.
+  bool waiting = false;
+  bool waited = false;
+  std::optional<sdk::Reply> reply;
 };
 
 ServerState& stateOf(void* cls) {
@@ -79,6 +87,13 @@ std::optional<sdk::Reply> headerTooLarge(MHD_Connection* connection) {
                                     std::to_string(sdk::kMaxRequestHeaderBytes) + " bytes");
 }
 
+/// Whether `request` waits (a delay, a nested call, the database) before its answer; the others
+/// are answered on MHD's thread at once.
+bool needsToWait(const ServerState& state, const sdk::ServiceRequest& request) {
+  return request.delay_call_depth > 0 || request.delay_millis > 0 ||
+         (state.has_database && sdk::usesDatabase(request));
+}
+
 }  // namespace
 
 void onConnection(void* cls, MHD_Connection* connection, void** socket_context,
@@ -101,7 +116,8 @@ void onConnection(void* cls, MHD_Connection* connection, void** socket_context,
   state.connections.remove(context->fd);
   delete context;
   *socket_context = nullptr;
-  state.acceptor->connectionClosed();
+  if (state.acceptor != nullptr)
+    state.acceptor->connectionClosed();
 }
 
 void* onRequestTarget(void* /*cls*/, const char* uri, MHD_Connection* connection) {
@@ -114,6 +130,9 @@ void* onRequestTarget(void* /*cls*/, const char* uri, MHD_Connection* connection
   context->body.clear();
   context->header_seen = false;
   context->body_too_large = false;
+  context->waiting = false;
+  context->waited = false;
+  context->reply.reset();
   return context;
 }
 
@@ -124,6 +143,15 @@ MHD_Result onRequest(void* cls, MHD_Connection* connection, const char* /*url*/,
   auto* context = static_cast<ConnectionContext*>(*con_cls);
   if (context == nullptr)
     return MHD_NO;  // no connection context: MHD could not tell us of the connection
+  if (context->waiting) {
+    // Resumed by the reactor: the waits are over.
+    if (!context->waited)
+      return MHD_YES;  // a call before the reactor was done (MHD does not call a suspended one)
+    context->waiting = false;
+    if (!context->reply)
+      return MHD_NO;  // the client left while its request waited: MHD closes the connection
+    return answer(state, connection, *context->reply, true);
+  }
   if (!context->header_seen) {
     // The first call comes with the header section, before any of the body.
     context->header_seen = true;
@@ -155,8 +183,22 @@ MHD_Result onRequest(void* cls, MHD_Connection* connection, const char* /*url*/,
   auto classified = sdk::classifyRequest(method, context->target, kApproachName);
   if (auto* refusal = std::get_if<sdk::Reply>(&classified))
     return answer(state, connection, *refusal, true);
-  auto served =
-      serveBlocking(state, std::get<sdk::ServiceRequest>(classified), context->body, context->fd);
+  auto& request = std::get<sdk::ServiceRequest>(classified);
+  if (state.reactor != nullptr && needsToWait(state, request)) {
+    // Suspended before it is handed over, so the reactor can never resume it too early.
+    context->waiting = true;
+    MHD_suspend_connection(connection);
+    state.reactor->submit(std::move(request), std::move(context->body), context->fd,
+                          [context, connection](std::optional<sdk::Reply> reply) {
+                            context->reply = std::move(reply);
+                            context->waited = true;
+                            MHD_resume_connection(connection);
+                          });
+    return MHD_YES;
+  }
+  if (state.reactor != nullptr)
+    return answer(state, connection, state.host.answer(request, context->body), true);
+  auto served = serveBlocking(state, request, context->body, context->fd);
   if (!served)
     return MHD_NO;  // the client left while its request waited: MHD closes the connection
   return answer(state, connection, *served, true);

@@ -1,6 +1,7 @@
 #include "server.hpp"
 
 #include "request_flow.hpp"
+#include "wait_reactor.hpp"
 
 #include <benchd/curl_support/blocking_curl_client.hpp>
 #include <benchd/sdk/limits.hpp>
@@ -18,6 +19,7 @@
 #include <string>
 #include <sys/socket.h>
 #include <thread>
+#include <vector>
 
 namespace benchd::libmicrohttpd {
 
@@ -103,20 +105,31 @@ void OpenConnections::shutDownAll() {
     ::shutdown(fd, SHUT_RDWR);
 }
 
-ServerState::ServerState(const benchd_host_api* host_api, const sdk::ServerSettings& settings)
-    : host(host_api),
+ServerState::ServerState(const benchd_host_api* api, const sdk::ServerSettings& settings)
+    : host_api(api),
+      host(api),
       mhd(MhdSettings::from(settings)),
-      no_keep_alive(settings.hasProfile("no-keep-alive")),
-      nested_client(std::make_unique<curl_support::BlockingCurlClient>(
-          sdk::upstreamResponseMargin(settings), sdk::upstreamIdleTimeout(settings))),
-      database(sdk::hostHasDatabase(host_api) ? std::make_unique<sdk::BlockingDatabasePool>(
-                                                    host_api, sdk::databaseDeadline(settings))
-                                              : nullptr) {
+      has_database(sdk::hostHasDatabase(api)),
+      no_keep_alive(settings.hasProfile("no-keep-alive")) {
   (void)sdk::headerDeadline(settings);  // refuses a bad header_deadline_ms (MHD keeps its own)
+  if (mhd.mode != Mode::kPerConnection)
+    return;
+  nested_client = std::make_unique<curl_support::BlockingCurlClient>(
+      sdk::upstreamResponseMargin(settings), sdk::upstreamIdleTimeout(settings));
+  if (has_database)
+    database = std::make_unique<sdk::BlockingDatabasePool>(api, sdk::databaseDeadline(settings));
 }
 
 Server::Server(const benchd_host_api* host, sdk::ServerSettings settings)
-    : settings_(std::move(settings)), state_(host, settings_) {}
+    : settings_(std::move(settings)), state_(host, settings_) {
+  if (state_.mhd.mode != Mode::kPerConnection) {
+    reactor_ = std::make_unique<WaitReactor>(
+        state_, WaitReactor::Settings{sdk::upstreamResponseMargin(settings_),
+                                      sdk::upstreamIdleTimeout(settings_),
+                                      sdk::databaseDeadline(settings_)});
+    state_.reactor = reactor_.get();
+  }
+}
 
 Server::~Server() {
   if (daemon_ != nullptr && !stopped_)
@@ -136,26 +149,53 @@ void Server::start() {
       listenOn(settings_.bind_address, settings_.port, static_cast<int>(state_.mhd.backlog));
   port_ = portOf(listen_fd_);
   const bool any_address = settings_.bind_address == "0.0.0.0" || settings_.bind_address == "::";
-  state_.nested_client->setEndpoint(any_address ? "127.0.0.1" : settings_.bind_address, port_);
+  const std::string self = any_address ? "127.0.0.1" : settings_.bind_address;
+  if (reactor_) {
+    reactor_->setEndpoint(self, port_);
+    reactor_->start();
+  } else {
+    state_.nested_client->setEndpoint(self, port_);
+  }
 
-  // MHD_USE_POLL: select() could not watch descriptors above 1023. MHD_USE_ITC lets
-  // MHD_add_connection wake the polling thread.
-  const unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
-                         MHD_USE_POLL | MHD_USE_ITC | MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ERROR_LOG;
-  // MHD's own cap stays above the acceptor's, which keeps the excess in the backlog instead.
-  const auto mhd_limit = static_cast<unsigned>(state_.mhd.max_threads + 64);
+  // The acceptor hands MHD its connections (MHD_USE_NO_LISTEN_SOCKET), but MHD cannot take
+  // them with a thread pool, so in pool mode MHD accepts on the plugin's socket itself.
+  // MHD_USE_ITC lets MHD_add_connection, MHD_resume_connection and MHD_quiesce_daemon wake
+  // the polling threads. Every mode polls with poll(): select() could not watch descriptors
+  // above 1023, and MHD 0.9.75's epoll mode left about half of 64 concurrent clients that send
+  // a partial request and close their sending side unanswered and open until its timeout.
+  const bool own_accept = state_.mhd.mode != Mode::kPool;
+  unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+  flags |= state_.mhd.mode == Mode::kPerConnection ? MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL
+                                                   : MHD_USE_POLL | MHD_ALLOW_SUSPEND_RESUME;
+  if (own_accept)
+    flags |= MHD_USE_NO_LISTEN_SOCKET;
+  // With the acceptor, MHD's own cap stays above the acceptor's, which keeps the excess in the
+  // backlog; without it MHD closes connections over max_threads at once.
+  const auto mhd_limit = static_cast<unsigned>(state_.mhd.max_threads + (own_accept ? 64 : 0));
   const auto stack_bytes = static_cast<std::size_t>(state_.mhd.stack_kib) * 1024;
   // The logger first: MHD reports options it reads before it with its own logger (stderr).
-  daemon_ = MHD_start_daemon(
-      flags, 0, nullptr, nullptr, &onRequest, &state_, MHD_OPTION_EXTERNAL_LOGGER, &logFromMhd,
-      &state_.host, MHD_OPTION_CONNECTION_TIMEOUT, kIoTimeoutSeconds, MHD_OPTION_CONNECTION_LIMIT,
-      mhd_limit, MHD_OPTION_THREAD_STACK_SIZE, stack_bytes, MHD_OPTION_NOTIFY_CONNECTION,
-      &onConnection, &state_, MHD_OPTION_URI_LOG_CALLBACK, &onRequestTarget, &state_,
-      MHD_OPTION_NOTIFY_COMPLETED, &onRequestEnded, &state_, MHD_OPTION_END);
+  std::vector<MHD_OptionItem> options = {
+      {MHD_OPTION_EXTERNAL_LOGGER, reinterpret_cast<intptr_t>(&logFromMhd), &state_.host},
+      {MHD_OPTION_CONNECTION_TIMEOUT, kIoTimeoutSeconds, nullptr},
+      {MHD_OPTION_CONNECTION_LIMIT, mhd_limit, nullptr},
+      {MHD_OPTION_THREAD_STACK_SIZE, static_cast<intptr_t>(stack_bytes), nullptr},
+      {MHD_OPTION_NOTIFY_CONNECTION, reinterpret_cast<intptr_t>(&onConnection), &state_},
+      {MHD_OPTION_URI_LOG_CALLBACK, reinterpret_cast<intptr_t>(&onRequestTarget), &state_},
+      {MHD_OPTION_NOTIFY_COMPLETED, reinterpret_cast<intptr_t>(&onRequestEnded), &state_},
+  };
+  if (!own_accept) {
+    options.push_back({MHD_OPTION_LISTEN_SOCKET, listen_fd_, nullptr});
+    options.push_back({MHD_OPTION_THREAD_POOL_SIZE, state_.mhd.pool_threads, nullptr});
+  }
+  options.push_back({MHD_OPTION_END, 0, nullptr});
+  daemon_ = MHD_start_daemon(flags, 0, nullptr, nullptr, &onRequest, &state_, MHD_OPTION_ARRAY,
+                             options.data(), MHD_OPTION_END);
   if (daemon_ == nullptr) {
     throw sdk::PluginError(BENCHD_ERR_INTERNAL, "MHD_start_daemon failed in mode " +
                                                     std::string(modeName(state_.mhd.mode)));
   }
+  if (!own_accept)
+    return;
   acceptor_ =
       std::make_unique<ConnectionAcceptor>(listen_fd_, daemon_, state_, state_.mhd.max_threads);
   state_.acceptor = acceptor_.get();
@@ -170,7 +210,10 @@ bool Server::stop(std::chrono::milliseconds timeout) {
   state_.draining.store(true, std::memory_order_relaxed);
   // Idle pooled client connections free their server-side threads; the listener keeps
   // accepting because requests in flight may still make nested calls.
-  state_.nested_client->drain();
+  if (reactor_)
+    reactor_->drain();
+  else
+    state_.nested_client->drain();
   bool drained = true;
   while (state_.requests_in_flight.load(std::memory_order_relaxed) > 0) {
     if (std::chrono::steady_clock::now() >= deadline) {
@@ -179,16 +222,24 @@ bool Server::stop(std::chrono::milliseconds timeout) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  acceptor_->stop();
+  if (acceptor_)
+    acceptor_->stop();
+  else
+    (void)MHD_quiesce_daemon(daemon_);  // MHD stops accepting; the socket stays ours to close
   if (state_.database)
     state_.database->stop();  // requests queued for a session answer 503 at once
-  // Every wait watches its client's descriptor, so this ends them all; MHD's own reads end too.
+  // The reactor's waits end unanswered, and their connections are resumed, as MHD needs
+  // before it stops. Every blocking wait watches its client's descriptor, so the shutdown
+  // ends them all; MHD's own reads end too.
+  if (reactor_)
+    reactor_->stop();
   state_.connections.shutDownAll();
   MHD_stop_daemon(daemon_);
   daemon_ = nullptr;
   ::close(listen_fd_);
   listen_fd_ = -1;
-  state_.nested_client->drain();
+  if (state_.nested_client)
+    state_.nested_client->drain();
   return drained;
 }
 
@@ -197,14 +248,23 @@ void Server::reportCounters(benchd_counter_sink sink, void* sink_context) const 
   sink(sink_context, "requests_served", state_.requests_served.load(relaxed));
   sink(sink_context, "requests_in_flight", state_.requests_in_flight.load(relaxed));
   sink(sink_context, "upstream_calls", state_.upstream_calls.load(relaxed));
-  sink(sink_context, "upstream_connections_open", state_.nested_client->connectionsOpen());
+  sink(sink_context, "upstream_connections_open",
+       reactor_ ? reactor_->upstreamConnectionsOpen() : state_.nested_client->connectionsOpen());
   sink(sink_context, "connections_open", state_.connections.count());
   sink(sink_context, "connections_accepted", state_.connections_accepted.load(relaxed));
-  // A connection's thread lives as long as the connection, and is busy while its request is
-  // in flight.
-  sink(sink_context, "pool_threads_busy", state_.requests_in_flight.load(relaxed));
-  sink(sink_context, "pool_threads_allocated", state_.connections.count());
-  sink(sink_context, "pool_threads_max", state_.mhd.max_threads);
+  if (reactor_) {
+    sink(sink_context, "event_loops",
+         state_.mhd.mode == Mode::kPool ? static_cast<std::int64_t>(state_.mhd.pool_threads) : 1);
+    sink(sink_context, "reactor_waits", reactor_->waiting());
+    if (state_.has_database)
+      reactor_->reportDatabaseCounters(sink, sink_context);
+  } else {
+    // A connection's thread lives as long as the connection, and is busy while its request
+    // is in flight.
+    sink(sink_context, "pool_threads_busy", state_.requests_in_flight.load(relaxed));
+    sink(sink_context, "pool_threads_allocated", state_.connections.count());
+    sink(sink_context, "pool_threads_max", state_.mhd.max_threads);
+  }
   if (acceptor_)
     sink(sink_context, "accept_errors", acceptor_->acceptErrors());
   if (state_.database)

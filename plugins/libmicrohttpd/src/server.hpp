@@ -2,6 +2,7 @@
 
 #include "connection_acceptor.hpp"
 #include "server_state.hpp"
+#include "wait_reactor.hpp"
 
 #include <benchd/plugin.h>
 #include <benchd/sdk/plugin_support.hpp>
@@ -44,6 +45,8 @@ class Server {
   std::uint16_t port_ = 0;
   MHD_Daemon* daemon_ = nullptr;
   std::unique_ptr<ConnectionAcceptor> acceptor_;
+  /// The event-driven modes' waits; null in per-connection mode.
+  std::unique_ptr<WaitReactor> reactor_;
   bool stopped_ = false;
 };
 

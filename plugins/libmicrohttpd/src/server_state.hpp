@@ -44,20 +44,27 @@ class OpenConnections {
 };
 
 class ConnectionAcceptor;
+class WaitReactor;
 
 struct ServerState {
   /// Throws sdk::PluginError (BENCHD_ERR_INVALID_ARGUMENT) for a bad option.
   ServerState(const benchd_host_api* host_api, const sdk::ServerSettings& settings);
 
+  const benchd_host_api* host_api;
   sdk::Host host;
   const MhdSettings mhd;
+  /// The row has the `postgres` profile's database.
+  const bool has_database;
   const bool no_keep_alive;
   /// From stop() on: every answer closes its connection.
   std::atomic<bool> draining{false};
-  /// The nested call's client: libcurl's easy interface, blocking the connection's thread.
+  /// Per-connection mode: the nested call's client (libcurl's easy interface, blocking the
+  /// connection's thread) and the `postgres` row's sessions (null for the other rows).
+  /// Null in the event-driven modes, whose waits are the WaitReactor's.
   std::unique_ptr<sdk::BlockingNestedClient> nested_client;
-  /// The `postgres` row's sessions; null for the other rows.
   std::unique_ptr<sdk::BlockingDatabasePool> database;
+  /// The event-driven modes' reactor; null in per-connection mode.
+  WaitReactor* reactor = nullptr;
   OpenConnections connections;
   /// Told of every closed connection; set before the first connection is accepted.
   ConnectionAcceptor* acceptor = nullptr;

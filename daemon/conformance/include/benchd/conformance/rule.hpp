@@ -36,6 +36,8 @@ struct PluginUnderTest {
   std::string name;
   /// --threads for every worker; unset: the worker's default (the machine's hardware threads).
   std::optional<unsigned> threads;
+  /// Plugin options ("KEY=VALUE") for every worker serve() starts, before the rule's own.
+  std::vector<std::string> options;
   /// The profiles the plugin implements itself (its descriptor's implemented_profiles, as the
   /// plugin loader reads them): a rule about an optional profile not listed here is skipped.
   std::vector<std::string> implemented_profiles;
@@ -77,9 +79,9 @@ class RuleContext {
   [[nodiscard]] std::string epoch(std::string_view query) const;
 
   /// A worker serving the plugin on an ephemeral port, stats every 50 ms, with `extra_args`
-  /// (e.g. {"--profile", "read-write"}) after the plugin's --threads and the client profile
-  /// (PluginUnderTest::client_profile), if any. Fails the rule when the worker does not get
-  /// ready.
+  /// (e.g. {"--profile", "read-write"}) after the plugin's --threads, its options and the
+  /// client profile (PluginUnderTest::client_profile), if any. Fails the rule when the worker does
+  /// not get ready.
   [[nodiscard]] std::unique_ptr<WorkerProcess> serve(
       std::vector<std::string> extra_args = {}) const;
   /// A worker started with `--plugin <file>` and `args`, not waited for (for arguments the
