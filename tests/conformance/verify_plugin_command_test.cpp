@@ -189,37 +189,27 @@ TEST(VerifyPlugin, ARuleThePluginsDeclaredExceptionCoversDeviatesInsteadOfFailin
 }
 
 /// --option reaches every worker a rule serves: libmicrohttpd's event-driven modes, whose
-/// requests wait in the plugin's reactor, hold the rules of waits, nested calls, departures and
-/// stops as its default mode does.
+/// requests wait in the plugin's reactor, hold the rules of waits, nested calls, departures,
+/// stops and TLS as its default mode does.
 TEST(VerifyPlugin, AnOptionChecksOneOfAPluginsModes) {
   const std::string plugin = pluginDir() + "/libmicrohttpd.so";
+  const std::vector<std::string> rules = {"endpoints.epoch-millis",
+                                          "endpoints.get-movies",
+                                          "nested.no-resend",
+                                          "nested.idle-pool-closed",
+                                          "lifetime.hung-up",
+                                          "lifetime.half-close",
+                                          "lifetime.pipelined",
+                                          "stop.drains-in-flight",
+                                          "stop.timeout",
+                                          "counters",
+                                          "tls.answers",
+                                          "tls.client-leaves"};
   for (const std::string mode : {"internal", "pool"}) {
-    const CommandResult result = verifyPlugin({plugin,
-                                               "--option",
-                                               "mode=" + mode,
-                                               "--threads",
-                                               "2",
-                                               "--rule",
-                                               "endpoints.epoch-millis",
-                                               "--rule",
-                                               "endpoints.get-movies",
-                                               "--rule",
-                                               "nested.no-resend",
-                                               "--rule",
-                                               "nested.idle-pool-closed",
-                                               "--rule",
-                                               "lifetime.hung-up",
-                                               "--rule",
-                                               "lifetime.half-close",
-                                               "--rule",
-                                               "lifetime.pipelined",
-                                               "--rule",
-                                               "stop.drains-in-flight",
-                                               "--rule",
-                                               "stop.timeout",
-                                               "--rule",
-                                               "counters"},
-                                              kFullCheckTimeout);
+    std::vector<std::string> arguments = {plugin, "--option", "mode=" + mode, "--threads", "2"};
+    for (const std::string& rule : rules)
+      arguments.insert(arguments.end(), {"--rule", rule});
+    const CommandResult result = verifyPlugin(arguments, kFullCheckTimeout);
     EXPECT_EQ(result.exit_code, 0) << mode << "\n" << result.out << result.err;
     EXPECT_NE(result.out.find(", options mode=" + mode + "\n"), std::string::npos) << result.out;
     EXPECT_EQ(result.out.find("FAIL"), std::string::npos) << mode << "\n" << result.out;

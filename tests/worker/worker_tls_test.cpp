@@ -28,8 +28,8 @@ namespace fs = std::filesystem;
 /// under AddressSanitizer).
 std::vector<std::string> tlsPlugins() {
   std::vector<std::string> plugins;
-  for (const std::string name :
-       {"callbacks-asio", "coroutines-asio", "fibers-asio", "threads-asio", "threads-poco"}) {
+  for (const std::string name : {"callbacks-asio", "coroutines-asio", "fibers-asio", "threads-asio",
+                                 "threads-poco", "libmicrohttpd"}) {
     const auto& built = approachPlugins();
     if (std::find(built.begin(), built.end(), name) != built.end())
       plugins.push_back(name);

@@ -22,7 +22,8 @@ using Clock = std::chrono::steady_clock;
 /// most one connection. Used by one thread at a time (the pool hands it out under its lock).
 class BlockingCurlClient::Handle {
  public:
-  Handle(sdk::ConnectionBudget& budget, curl_slist* headers, std::chrono::milliseconds idle_timeout)
+  Handle(sdk::ConnectionBudget& budget, curl_slist* headers, std::chrono::milliseconds idle_timeout,
+         bool tls)
       : budget_(budget), multi_(curl_multi_init()), easy_(curl_easy_init()) {
     if (multi_ == nullptr || easy_ == nullptr) {
       release();
@@ -34,6 +35,8 @@ class BlockingCurlClient::Handle {
     curl_multi_setopt(multi_, CURLMOPT_TIMERDATA, this);
     curl_multi_setopt(multi_, CURLMOPT_MAXCONNECTS, 1L);
     setNestedCallOptions(easy_, headers, answer_, idle_timeout);
+    if (tls)
+      setTlsOptions(easy_);
     curl_easy_setopt(easy_, CURLOPT_OPENSOCKETFUNCTION, &Handle::openSocket);
     curl_easy_setopt(easy_, CURLOPT_OPENSOCKETDATA, this);
     curl_easy_setopt(easy_, CURLOPT_CLOSESOCKETFUNCTION, &Handle::closeSocket);
@@ -201,10 +204,12 @@ void BlockingCurlClient::HandleDeleter::operator()(Handle* handle) const {
 }
 
 BlockingCurlClient::BlockingCurlClient(std::chrono::milliseconds response_margin,
-                                       std::chrono::milliseconds idle_timeout, int stop_fd)
+                                       std::chrono::milliseconds idle_timeout, int stop_fd,
+                                       bool tls)
     : response_margin_(response_margin),
       idle_timeout_(idle_timeout),
       stop_fd_(stop_fd),
+      tls_(tls),
       headers_((initialiseCurlOnce(), nestedCallHeaders())),
       idle_(idle_timeout) {}
 
@@ -214,14 +219,14 @@ BlockingCurlClient::~BlockingCurlClient() {
 }
 
 void BlockingCurlClient::setEndpoint(const std::string& address, std::uint16_t port) {
-  base_url_ = baseUrlOf(address, port);
+  base_url_ = baseUrlOf(address, port, tls_);
 }
 
 sdk::NestedCallOutcome BlockingCurlClient::get(const std::string& target, int client_fd) {
   HandlePtr handle = takeIdle();
   if (!handle) {
     try {
-      handle.reset(new Handle(budget_, headers_, idle_timeout_));
+      handle.reset(new Handle(budget_, headers_, idle_timeout_, tls_));
     } catch (const std::exception& error) {
       return {error.what(), 0, {}, false};
     }

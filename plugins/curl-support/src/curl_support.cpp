@@ -31,9 +31,16 @@ void initialiseCurlOnce() {
   });
 }
 
-std::string baseUrlOf(const std::string& address, std::uint16_t port) {
+std::string baseUrlOf(const std::string& address, std::uint16_t port, bool tls) {
   const bool v6 = address.find(':') != std::string::npos;
-  return "http://" + (v6 ? "[" + address + "]" : address) + ":" + std::to_string(port);
+  return std::string(tls ? "https://" : "http://") + (v6 ? "[" + address + "]" : address) + ":" +
+         std::to_string(port);
+}
+
+void setTlsOptions(CURL* easy) {
+  curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 0L);
+  curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 0L);
+  curl_easy_setopt(easy, CURLOPT_SSLVERSION, static_cast<long>(CURL_SSLVERSION_TLSv1_2));
 }
 
 curl_slist* nestedCallHeaders() {

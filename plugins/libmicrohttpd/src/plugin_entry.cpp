@@ -7,7 +7,7 @@
 namespace {
 
 /// libcurl's blocking client is the native client (client-curl, or no client profile).
-constexpr const char* kProfiles[] = {"no-keep-alive", "postgres", "client-curl"};
+constexpr const char* kProfiles[] = {"no-keep-alive", "postgres", "client-curl", "tls"};
 
 constexpr benchd::sdk::PluginFacts kFacts = {
     .name = benchd::libmicrohttpd::kApproachName,
@@ -25,7 +25,8 @@ constexpr benchd::sdk::PluginFacts kFacts = {
         "the nested calls, the database sockets, each waiting client's socket) and resumes it "
         "with its answer. Outside pool mode the plugin's own accept thread hands MHD the "
         "connections, at most max_threads at once (more wait in the listen backlog); in pool "
-        "mode MHD accepts and closes those over max_threads. Options: mode (per-connection, "
+        "mode MHD accepts and closes those over max_threads. Under tls, MHD's TLS (GnuTLS) and "
+        "nested calls over TLS with libcurl (OpenSSL). Options: mode (per-connection, "
         "internal, pool), max_threads (5000), stack_kib (256), backlog (2000)",
     .concurrency_model = BENCHD_MODEL_OS_THREADS,
     .io_stack = "GNU libmicrohttpd 0.9.75, libcurl (nested calls)",

@@ -6,6 +6,7 @@
 #include <benchd/curl_support/blocking_curl_client.hpp>
 #include <benchd/sdk/limits.hpp>
 #include <benchd/sdk/request_deadline.hpp>
+#include <benchd/tls_support/tls_context.hpp>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -15,6 +16,8 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <netinet/in.h>
 #include <string>
 #include <sys/socket.h>
@@ -97,6 +100,22 @@ void logFromMhd(void* cls, const char* format, va_list arguments) {
   static_cast<const sdk::Host*>(cls)->log(BENCHD_LOG_DEBUG, text);
 }
 
+/// The PEM text of a `tls` row's certificate or key file; empty without `tls`. The pair is
+/// first checked with OpenSSL as every plugin checks it (tls_support::configureServer: a file
+/// that cannot be loaded, or a key that is not the certificate's, is refused naming the file),
+/// so MHD, which loads them with GnuTLS only at start, gets a pair known to be good.
+std::string tlsFile(const sdk::ServerSettings& settings, const std::string& path) {
+  if (!settings.hasProfile("tls"))
+    return {};
+  const auto checked = tls_support::newServerContext();
+  tls_support::configureServer(checked.get(), settings, false);
+  std::ifstream file(path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  if (!file && !file.eof())
+    throw sdk::PluginError(BENCHD_ERR_INVALID_ARGUMENT, "cannot read " + path);
+  return text;
+}
+
 }  // namespace
 
 void OpenConnections::shutDownAll() {
@@ -110,12 +129,14 @@ ServerState::ServerState(const benchd_host_api* api, const sdk::ServerSettings& 
       host(api),
       mhd(MhdSettings::from(settings)),
       has_database(sdk::hostHasDatabase(api)),
-      no_keep_alive(settings.hasProfile("no-keep-alive")) {
+      no_keep_alive(settings.hasProfile("no-keep-alive")),
+      tls_certificate_pem(tlsFile(settings, settings.tls_certificate_file)),
+      tls_key_pem(tlsFile(settings, settings.tls_private_key_file)) {
   (void)sdk::headerDeadline(settings);  // refuses a bad header_deadline_ms (MHD keeps its own)
   if (mhd.mode != Mode::kPerConnection)
     return;
   nested_client = std::make_unique<curl_support::BlockingCurlClient>(
-      sdk::upstreamResponseMargin(settings), sdk::upstreamIdleTimeout(settings));
+      sdk::upstreamResponseMargin(settings), sdk::upstreamIdleTimeout(settings), -1, tls());
   if (has_database)
     database = std::make_unique<sdk::BlockingDatabasePool>(api, sdk::databaseDeadline(settings));
 }
@@ -126,7 +147,7 @@ Server::Server(const benchd_host_api* host, sdk::ServerSettings settings)
     reactor_ = std::make_unique<WaitReactor>(
         state_, WaitReactor::Settings{sdk::upstreamResponseMargin(settings_),
                                       sdk::upstreamIdleTimeout(settings_),
-                                      sdk::databaseDeadline(settings_)});
+                                      sdk::databaseDeadline(settings_), state_.tls()});
     state_.reactor = reactor_.get();
   }
 }
@@ -169,6 +190,8 @@ void Server::start() {
                                                    : MHD_USE_POLL | MHD_ALLOW_SUSPEND_RESUME;
   if (own_accept)
     flags |= MHD_USE_NO_LISTEN_SOCKET;
+  if (state_.tls())
+    flags |= MHD_USE_TLS;
   // With the acceptor, MHD's own cap stays above the acceptor's, which keeps the excess in the
   // backlog; without it MHD closes connections over max_threads at once.
   const auto mhd_limit = static_cast<unsigned>(state_.mhd.max_threads + (own_accept ? 64 : 0));
@@ -183,6 +206,14 @@ void Server::start() {
       {MHD_OPTION_URI_LOG_CALLBACK, reinterpret_cast<intptr_t>(&onRequestTarget), &state_},
       {MHD_OPTION_NOTIFY_COMPLETED, reinterpret_cast<intptr_t>(&onRequestEnded), &state_},
   };
+  if (state_.tls()) {
+    // GnuTLS's priority string for TLS 1.2 and 1.3 only, as every plugin serves.
+    static constexpr char kTls12AndUp[] = "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2";
+    options.push_back(
+        {MHD_OPTION_HTTPS_MEM_CERT, 0, const_cast<char*>(state_.tls_certificate_pem.c_str())});
+    options.push_back({MHD_OPTION_HTTPS_MEM_KEY, 0, const_cast<char*>(state_.tls_key_pem.c_str())});
+    options.push_back({MHD_OPTION_HTTPS_PRIORITIES, 0, const_cast<char*>(kTls12AndUp)});
+  }
   if (!own_accept) {
     options.push_back({MHD_OPTION_LISTEN_SOCKET, listen_fd_, nullptr});
     options.push_back({MHD_OPTION_THREAD_POOL_SIZE, state_.mhd.pool_threads, nullptr});

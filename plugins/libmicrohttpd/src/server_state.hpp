@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <string>
 
 namespace benchd::libmicrohttpd {
 
@@ -56,6 +57,11 @@ struct ServerState {
   /// The row has the `postgres` profile's database.
   const bool has_database;
   const bool no_keep_alive;
+  /// Under `tls`: the certificate (chain) and key PEM MHD serves with (GnuTLS), checked in
+  /// create() with OpenSSL as every plugin checks them; empty in clear.
+  const std::string tls_certificate_pem;
+  const std::string tls_key_pem;
+  [[nodiscard]] bool tls() const noexcept { return !tls_certificate_pem.empty(); }
   /// From stop() on: every answer closes its connection.
   std::atomic<bool> draining{false};
   /// Per-connection mode: the nested call's client (libcurl's easy interface, blocking the

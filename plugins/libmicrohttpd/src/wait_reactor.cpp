@@ -12,6 +12,7 @@
 #include <climits>
 #include <cstring>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <utility>
 #include <variant>
@@ -23,6 +24,9 @@ namespace {
 /// What an epoll event's data says: the wait's id times 2, plus 1 for its database socket
 /// (else its client's watch).
 constexpr std::uint64_t kDatabaseTag = 1;
+
+/// The epoll data of the wake-up eventfd: no wait's id (ids count up from 1, times 2).
+constexpr std::uint64_t kWakeTag = ~std::uint64_t{0};
 
 /// The longest the loop sleeps without a timer, so a drain's sweep is not late.
 constexpr int kLongestSleepMillis = 500;
@@ -55,6 +59,14 @@ WaitReactor::WaitReactor(ServerState& state, Settings settings)
   epoll_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
   if (epoll_fd_ < 0)
     throw sdk::PluginError(BENCHD_ERR_IO, std::string("epoll_create1: ") + std::strerror(errno));
+  // Other threads wake the loop through this, not curl_multi_wakeup(): the loop replaces its
+  // multi handle (sweepIdleUpstream), so no other thread may touch it.
+  wake_fd_ = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  epoll_event wake{};
+  wake.events = EPOLLIN;
+  wake.data.u64 = kWakeTag;
+  if (wake_fd_ < 0 || ::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, wake_fd_, &wake) != 0)
+    throw sdk::PluginError(BENCHD_ERR_IO, std::string("eventfd: ") + std::strerror(errno));
   headers_ = curl_support::nestedCallHeaders();
   multi_ = newMulti();
 }
@@ -64,6 +76,8 @@ WaitReactor::~WaitReactor() {
   if (multi_ != nullptr)
     curl_multi_cleanup(multi_);
   curl_slist_free_all(headers_);
+  if (wake_fd_ >= 0)
+    ::close(wake_fd_);
   if (epoll_fd_ >= 0)
     ::close(epoll_fd_);
 }
@@ -76,7 +90,7 @@ CURLM* WaitReactor::newMulti() {
 }
 
 void WaitReactor::setEndpoint(const std::string& address, std::uint16_t port) {
-  base_url_ = curl_support::baseUrlOf(address, port);
+  base_url_ = curl_support::baseUrlOf(address, port, settings_.tls);
 }
 
 void WaitReactor::start() {
@@ -90,7 +104,7 @@ void WaitReactor::stop() {
     const std::lock_guard lock(mutex_);
     stopping_ = true;
   }
-  curl_multi_wakeup(multi_);
+  wake();
   thread_.join();
 }
 
@@ -101,7 +115,7 @@ void WaitReactor::submit(sdk::ServiceRequest request, std::string body, int clie
     const std::lock_guard lock(mutex_);
     if (!stopping_) {
       submissions_.push_back({std::move(request), std::move(body), client_fd, std::move(done)});
-      curl_multi_wakeup(multi_);
+      wake();
       return;
     }
   }
@@ -111,7 +125,12 @@ void WaitReactor::submit(sdk::ServiceRequest request, std::string body, int clie
 
 void WaitReactor::drain() {
   draining_.store(true, std::memory_order_relaxed);
-  curl_multi_wakeup(multi_);
+  wake();
+}
+
+void WaitReactor::wake() noexcept {
+  const std::uint64_t one = 1;
+  (void)!::write(wake_fd_, &one, sizeof(one));
 }
 
 void WaitReactor::run() {
@@ -123,6 +142,9 @@ void WaitReactor::run() {
       if (stopping_)
         break;
     }
+    // Read before the submissions are taken, so a wake-up for a later one is never lost.
+    std::uint64_t wakes = 0;
+    (void)!::read(wake_fd_, &wakes, sizeof(wakes));
     takeSubmissions();
     int running = 0;
     curl_multi_perform(multi_, &running);
@@ -131,7 +153,9 @@ void WaitReactor::run() {
     fireTimers();
     sweepIdleUpstream();
   }
-  // Stopping: every wait ends unanswered, every transfer and session is dropped.
+  // Stopping: every wait ends unanswered, every transfer and session is dropped (a session a
+  // wait gives back goes to no queued wait).
+  shutting_down_ = true;
   takeSubmissions();
   while (!waits_.empty())
     finish(*waits_.begin()->second, std::nullopt);
@@ -192,21 +216,27 @@ void WaitReactor::finish(Wait& wait, std::optional<sdk::Reply> reply) {
   if (wait.phase == Wait::Phase::kDatabaseQueued) {
     std::erase(database_queue_, wait.id);
   }
-  if (wait.database_fd >= 0) {
-    ::close(wait.database_fd);  // closing it takes it out of the epoll instance
-    wait.database_fd = -1;
-  }
+  forget(wait.database_fd);
   if (wait.session.isOpen()) {
     if (wait.phase == Wait::Phase::kDatabase && !reply)
       wait.session.abandon();  // its statement may still run: drop the connection
     releaseSession(std::exchange(wait.session, sdk::DatabaseSession()));
   }
-  if (wait.watch_fd >= 0)
-    ::close(wait.watch_fd);
+  forget(wait.watch_fd);
   const WaitDone done = std::move(wait.done);
   waits_.erase(wait.id);  // `wait` is gone from here
   waiting_.fetch_sub(1, std::memory_order_relaxed);
   done(std::move(reply));
+}
+
+void WaitReactor::forget(int& fd) noexcept {
+  if (fd < 0)
+    return;
+  // Closing a dup() would leave it registered while the original stays open (epoll watches
+  // the open file, not the descriptor), so it is taken out first.
+  ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd, nullptr);
+  ::close(fd);
+  fd = -1;
 }
 
 void WaitReactor::setTimer(Wait& wait, Clock::time_point at) {
@@ -254,6 +284,8 @@ void WaitReactor::handleEvents() {
     if (ready <= 0)
       return;
     for (int index = 0; index < ready; ++index) {
+      if (events[static_cast<std::size_t>(index)].data.u64 == kWakeTag)
+        continue;  // read in run(), before the submissions are taken
       const std::uint64_t id = events[static_cast<std::size_t>(index)].data.u64 / 2;
       const bool database = (events[static_cast<std::size_t>(index)].data.u64 & 1) == kDatabaseTag;
       const auto found = waits_.find(id);
@@ -301,6 +333,8 @@ void WaitReactor::startUpstream(Wait& wait) {
   }
   const std::string target = sdk::upstreamTarget(kApproachName, wait.request);
   curl_support::setNestedCallOptions(wait.easy, headers_, wait.answer, settings_.upstream_idle);
+  if (settings_.tls)
+    curl_support::setTlsOptions(wait.easy);
   curl_support::setCallOptions(wait.easy, base_url_ + target,
                                sdk::upstreamResponseTimeoutFor(target, settings_.upstream_margin));
   curl_easy_setopt(wait.easy, CURLOPT_OPENSOCKETFUNCTION, &WaitReactor::openSocket);
@@ -415,8 +449,7 @@ void WaitReactor::runDatabase(Wait& wait, sdk::DatabaseSession::Progress progres
     return;
   }
   // The session's socket is the host's: the reactor waits on a dup() of it.
-  if (wait.database_fd >= 0)
-    ::close(wait.database_fd);
+  forget(wait.database_fd);
   wait.database_fd = ::dup(step.socket);
   wait.database_serial = step.socket_serial;
   if (wait.database_fd < 0 || ::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, wait.database_fd, &event) != 0)
@@ -425,7 +458,7 @@ void WaitReactor::runDatabase(Wait& wait, sdk::DatabaseSession::Progress progres
 }
 
 void WaitReactor::releaseSession(sdk::DatabaseSession session) {
-  while (!database_queue_.empty()) {
+  while (!shutting_down_ && !database_queue_.empty()) {
     const std::uint64_t next = database_queue_.front();
     database_queue_.pop_front();
     const auto found = waits_.find(next);

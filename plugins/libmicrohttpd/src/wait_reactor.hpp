@@ -41,6 +41,8 @@ class WaitReactor {
     std::chrono::milliseconds upstream_margin;
     std::chrono::milliseconds upstream_idle;
     std::chrono::milliseconds database_deadline;
+    /// The nested calls go over TLS (the `tls` profile).
+    bool tls = false;
   };
 
   /// Throws sdk::PluginError when its epoll instance or libcurl cannot start.
@@ -82,6 +84,8 @@ class WaitReactor {
     WaitDone done;
   };
 
+  /// Wakes the loop from another thread.
+  void wake() noexcept;
   void run();
   void takeSubmissions();
   void begin(std::unique_ptr<Wait> wait);
@@ -96,6 +100,8 @@ class WaitReactor {
 
   // Descriptors in the epoll instance: a client's watch, a database session's socket.
   void handleEvents();
+  /// Takes the dup()ed descriptor `fd` out of the epoll instance, closes it and sets it to -1.
+  void forget(int& fd) noexcept;
   void clientLeft(Wait& wait);
 
   // Nested calls on libcurl's multi handle.
@@ -117,6 +123,8 @@ class WaitReactor {
   const Settings settings_;
   std::string base_url_;
   int epoll_fd_ = -1;
+  /// Readable when another thread has something for the loop; in the epoll instance.
+  int wake_fd_ = -1;
   CURLM* multi_ = nullptr;
   curl_slist* headers_ = nullptr;
   std::thread thread_;
@@ -127,6 +135,7 @@ class WaitReactor {
   std::atomic<bool> draining_{false};
 
   std::uint64_t next_id_ = 1;
+  bool shutting_down_ = false;
   std::unordered_map<std::uint64_t, std::unique_ptr<Wait>> waits_;
   std::multimap<Clock::time_point, std::uint64_t> timers_;
   int transfers_running_ = 0;

@@ -39,9 +39,10 @@ class BlockingCurlClient final : public sdk::BlockingNestedClient {
   /// `response_margin`: what a nested call may take beyond the delay it forwards
   /// (sdk::upstreamResponseMargin()); `idle_timeout`: how long an idle connection is kept
   /// (sdk::upstreamIdleTimeout()); `stop_fd`: -1, or a descriptor readable once the server
-  /// stops, which ends every call at once. Throws std::runtime_error when libcurl cannot start.
+  /// stops, which ends every call at once; `tls`: the calls go over TLS (setTlsOptions). Throws
+  /// std::runtime_error when libcurl cannot start.
   BlockingCurlClient(std::chrono::milliseconds response_margin,
-                     std::chrono::milliseconds idle_timeout, int stop_fd = -1);
+                     std::chrono::milliseconds idle_timeout, int stop_fd = -1, bool tls = false);
   /// Closes every idle connection; no call may be running.
   ~BlockingCurlClient() override;
 
@@ -63,6 +64,7 @@ class BlockingCurlClient final : public sdk::BlockingNestedClient {
   const std::chrono::milliseconds response_margin_;
   const std::chrono::milliseconds idle_timeout_;
   const int stop_fd_;
+  const bool tls_;
   curl_slist* headers_;
   std::string base_url_;
   sdk::ConnectionBudget budget_;

@@ -23,8 +23,15 @@ inline constexpr std::size_t kMaxAnswerBytes = sdk::kMaxUpstreamAnswerBytes;
 /// plugins are never unloaded. Throws std::runtime_error when libcurl cannot start.
 void initialiseCurlOnce();
 
-/// "http://127.0.0.1:8080" or "http://[::1]:8080": where the server calls itself.
-[[nodiscard]] std::string baseUrlOf(const std::string& address, std::uint16_t port);
+/// "http://127.0.0.1:8080" or "http://[::1]:8080": where the server calls itself ("https://"
+/// when `tls`).
+[[nodiscard]] std::string baseUrlOf(const std::string& address, std::uint16_t port,
+                                    bool tls = false);
+
+/// Sets a nested call over TLS to the server's own port: TLS 1.2 at least, and no verification
+/// of the certificate or its name (the call goes to this same server, as with the other
+/// clients under `tls`).
+void setTlsOptions(CURL* easy);
 
 /// The header list of a nested call, as Beast's client sends it: Host is the server's own
 /// loopback address, and none that libcurl adds by itself (Accept: */*). Owned by the caller
