@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <ranges>
 
 namespace benchd::conformance {
 
@@ -18,8 +19,10 @@ std::string RuleContext::epoch(std::string_view query) const {
 std::unique_ptr<WorkerProcess> RuleContext::serve(std::vector<std::string> extra_args) const {
   if (!plugin_.client_profile.empty())
     extra_args.insert(extra_args.begin(), {"--profile", plugin_.client_profile});
-  for (auto option = plugin_.options.rbegin(); option != plugin_.options.rend(); ++option)
-    extra_args.insert(extra_args.begin(), {"--option", *option});
+  std::vector<std::string> options;
+  for (const std::string& option : plugin_.options)
+    options.insert(options.end(), {"--option", option});
+  extra_args.insert(extra_args.begin(), options.begin(), options.end());
   if (plugin_.threads)
     extra_args.insert(extra_args.begin(), {"--threads", std::to_string(*plugin_.threads)});
   try {

@@ -47,8 +47,8 @@ std::string firstStatusMismatch(std::uint16_t port, const std::string& what,
   } catch (const std::runtime_error& error) {
     got = std::string("no answer (") + error.what() + ")";
   }
-  const std::string mismatch = "sent " + what + " '" + printableBytes(bytes) + "': expected " +
-                               std::to_string(status) + ", got " + got;
+  std::string mismatch = "sent " + what + " '" + printableBytes(bytes) + "': expected " +
+                         std::to_string(status) + ", got " + got;
   if (status == 200 && !rare)
     throw StrictRuleFailure(mismatch);
   return mismatch;
@@ -132,8 +132,9 @@ void noLengthMeansNoBody(RuleContext& context) {
   for (const auto& [method, status] :
        std::vector<std::pair<std::string, unsigned>>{{"POST", 400}, {"PUT", 405}}) {
     HttpConnection client(worker->port(), std::chrono::seconds(5));
-    const std::string bytes =
-        method + " " + context.path("/movies" + kNoDelay) + " HTTP/1.1\r\nHost: t\r\n\r\n" + next;
+    std::string bytes = method + " " + context.path("/movies" + kNoDelay);
+    bytes += " HTTP/1.1\r\nHost: t\r\n\r\n";
+    bytes += next;
     const std::string sent = "'" + printableBytes(bytes) + "' (no Content-Length, no chunking)";
     const HttpResponse first = askRaw(client, bytes);
     require(first.status == status, "sent " + sent + ": expected " + std::to_string(status) +
@@ -229,7 +230,7 @@ void unparsedBytesAreBounded(RuleContext& context) {
                               {"a chunk line of 4,096 bytes", chunked,
                                "2;" + long_extension + "\r\n[]\r\n0\r\n\r\n", 200},
                           });
-  const std::size_t over = std::size_t{65'534};
+  constexpr std::size_t over = 65'534;
   const std::vector<std::pair<std::string, std::string>> too_long = {
       {"a trailer field of 65,534 bytes",
        "2\r\n[]\r\n0\r\nX-T: " + std::string(over, 'a') + "\r\n\r\n"},
@@ -237,8 +238,10 @@ void unparsedBytesAreBounded(RuleContext& context) {
   };
   std::string mismatches;
   for (const auto& [what, body] : too_long) {
-    const std::string bytes =
-        "POST " + target + " HTTP/1.1\r\nHost: t\r\n" + chunked + "\r\n" + body;
+    std::string bytes = "POST " + target + " HTTP/1.1\r\nHost: t\r\n";
+    bytes += chunked;
+    bytes += "\r\n";
+    bytes += body;
     std::optional<HttpResponse> answer;
     try {
       HttpConnection client(worker->port(), std::chrono::seconds(5));

@@ -5,10 +5,9 @@
 #include "answer_checks.hpp"
 #include "rule_groups.hpp"
 
-#include <signal.h>
-
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <thread>
 

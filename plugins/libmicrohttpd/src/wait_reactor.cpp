@@ -341,7 +341,7 @@ void WaitReactor::startUpstream(Wait& wait) {
   curl_easy_setopt(wait.easy, CURLOPT_OPENSOCKETDATA, this);
   curl_easy_setopt(wait.easy, CURLOPT_CLOSESOCKETFUNCTION, &WaitReactor::closeSocket);
   curl_easy_setopt(wait.easy, CURLOPT_CLOSESOCKETDATA, this);
-  curl_easy_setopt(wait.easy, CURLOPT_PRIVATE, reinterpret_cast<void*>(wait.id));
+  transfers_.emplace(wait.easy, wait.id);
   curl_multi_add_handle(multi_, wait.easy);
   ++transfers_running_;
 }
@@ -351,6 +351,7 @@ void WaitReactor::stopTransfer(Wait& wait) {
     return;
   // Removed mid-way, a transfer's connection is closed: the callee's own wait ends in turn.
   curl_multi_remove_handle(multi_, wait.easy);
+  transfers_.erase(wait.easy);
   curl_easy_cleanup(wait.easy);
   wait.easy = nullptr;
   --transfers_running_;
@@ -362,10 +363,11 @@ void WaitReactor::readTransfers() {
   while (const CURLMsg* message = curl_multi_info_read(multi_, &queued)) {
     if (message->msg != CURLMSG_DONE)
       continue;
-    void* id = nullptr;
-    curl_easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, &id);
+    const auto transfer = transfers_.find(message->easy_handle);
+    if (transfer == transfers_.end())
+      continue;
     const CURLcode result = message->data.result;
-    const auto found = waits_.find(reinterpret_cast<std::uint64_t>(id));
+    const auto found = waits_.find(transfer->second);
     if (found == waits_.end())
       continue;
     Wait& wait = *found->second;

@@ -138,6 +138,8 @@ class WaitReactor {
   bool shutting_down_ = false;
   std::unordered_map<std::uint64_t, std::unique_ptr<Wait>> waits_;
   std::multimap<Clock::time_point, std::uint64_t> timers_;
+  /// The running transfers' waits, by easy handle.
+  std::unordered_map<CURL*, std::uint64_t> transfers_;
   int transfers_running_ = 0;
   Clock::time_point last_transfer_end_ = Clock::now();
 
