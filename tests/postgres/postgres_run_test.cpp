@@ -99,6 +99,34 @@ TEST(PostgresRun, EveryPluginServesThePostgresRowsOfAPrivateClusterWithoutErrors
   EXPECT_NE(markdown.find("PostgreSQL (all its processes): "), std::string::npos) << markdown;
 }
 
+/// libmicrohttpd's event-driven modes wait for the database in their reactor (its own pool of
+/// host sessions, the sessions' sockets in its epoll) rather than in the blocking pool of its
+/// default mode: both serve the postgres rows, reads through a small pool and writes.
+TEST(PostgresRun, LibmicrohttpdServesThePostgresRowsInEveryMode) {
+  const TempDir dir;
+  const fs::path file =
+      writeScenarioFile(dir.path(),
+                        "pg-get,get-movies.js,postgres|no-cache,0,0,10,50,0,3\n"
+                        "pg-write,get-movies.js,postgres|read-write,1,0,10,50,0,3\n");
+  const std::vector<std::string> variants = {"libmicrohttpd[mode=internal]",
+                                             "libmicrohttpd[mode=pool,threads=2]"};
+  const CommandResult result =
+      runCommand(cliPath(),
+                 {"run", "--repeat", "1", file.string(), "-o", dir.path().string(), "-a",
+                  variants[0] + "," + variants[1], "--db-pool", "2"},
+                 std::chrono::minutes(3));
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const results::ResultsTable table =
+      results::readResultsCsvFile(dir.path() / "pg" / "results.csv");
+  for (const std::string& approach : variants) {
+    for (const char* scenario : {"pg-get", "pg-write"}) {
+      SCOPED_TRACE(std::string(scenario) + " x " + approach);
+      EXPECT_GT(number(table, scenario, approach, "requests_ok"), 100) << describe(result);
+      EXPECT_EQ(number(table, scenario, approach, "requests_error"), 0) << describe(result);
+    }
+  }
+}
+
 TEST(PostgresRun, AnUnreachableServerFailsItsRowsWithPostgresMessageAndTheRunGoesOn) {
   const TempDir dir;
   const fs::path file = writeScenarioFile(dir.path(),
