@@ -13,7 +13,10 @@
 # CPU per request with it) and the lowest and highest requests/s of the rounds.
 #
 # Usage: bench/plugins/plugins-vs-nginx.sh [--duration S] [--connections N] [--rounds N]
+#                                          [--variant 'PLUGIN[K=V,...]']...
 #                                          [--preset P] [--no-build] [-h]
+#   --variant   also measure PLUGIN with these worker options (e.g. 'libmicrohttpd[mode=internal]'),
+#               as one more target under that name; repeatable
 #   --no-build  run build/P as it is, without building it first
 set -euo pipefail
 # shellcheck source=bench/lib.sh
@@ -23,8 +26,10 @@ cd "$bench_root"
 duration=10
 connections=64
 rounds=3
+variants=()
 while [ $# -gt 0 ]; do
   case "$1" in
+    --variant) variants+=("$2"); shift 2 ;;
     --duration) duration="$2"; shift 2 ;;
     --connections) connections="$2"; shift 2 ;;
     --rounds) rounds="$2"; shift 2 ;;
@@ -111,6 +116,30 @@ CONF
     measure "$plugin" "$port" "/$plugin/epoch-millis?delayCallDepth=0&delayInMillis=0" "$worker_pid"
     bench_stop "$worker_pid"
   done
+
+  for variant in "${variants[@]}"; do
+    plugin="${variant%%[*}"
+    [ -f "$build/plugins/$plugin.so" ] || bench_die "--variant $variant: no plugin $plugin.so"
+    # As benchd run reads a variant: threads=N is the worker's --threads, the rest options.
+    threads=1
+    options=()
+    if [ "$variant" != "$plugin" ]; then
+      list="${variant#*[}"; list="${list%]}"
+      IFS=',' read -r -a pairs <<< "$list"
+      for pair in "${pairs[@]}"; do
+        case "$pair" in
+          threads=*) threads="${pair#threads=}" ;;
+          *) options+=(--option "$pair") ;;
+        esac
+      done
+    fi
+    port=$(bench_free_port)
+    bench_start_worker "$server_cpu" "$work/worker" "$build/plugins/$plugin.so" "$port" \
+      --threads "$threads" --stats-interval-ms 60000 "${options[@]}"
+    measure "$variant" "$port" "/$plugin/epoch-millis?delayCallDepth=0&delayInMillis=0" \
+      "$worker_pid"
+    bench_stop "$worker_pid"
+  done
 done
 
 echo "$connections connections, ${duration} s per target, $rounds round(s); req/s: the median" \
@@ -129,11 +158,11 @@ def median(name):
     ordered = sorted(runs[name])
     return ordered[(len(ordered) - 1) // 2], ordered
 (ref_rps, ref_cpu), _ = median("nginx")
-print(f'{"target":<18} {"req/s":>10} {"low-high":>15} {"x nginx":>8} {"CPU µs/request":>15} '
+print(f'{"target":<30} {"req/s":>10} {"low-high":>15} {"x nginx":>8} {"CPU µs/request":>15} '
       f'{"x nginx":>8}')
 for name in order:
     (rps, cpu), ordered = median(name)
     spread = f"{ordered[0][0]:.0f}-{ordered[-1][0]:.0f}"
-    print(f"{name:<18} {rps:>10.0f} {spread:>15} {rps / ref_rps:>8.2f} {cpu:>15.2f} "
+    print(f"{name:<30} {rps:>10.0f} {spread:>15} {rps / ref_rps:>8.2f} {cpu:>15.2f} "
           f"{cpu / ref_cpu:>8.2f}")
 PY
