@@ -4,6 +4,7 @@
 #include "wait_reactor.hpp"
 
 #include <benchd/curl_support/blocking_curl_client.hpp>
+#include <benchd/sdk/counted.hpp>
 #include <benchd/sdk/limits.hpp>
 #include <benchd/sdk/request_deadline.hpp>
 #include <benchd/tls_support/tls_context.hpp>
@@ -21,7 +22,6 @@
 #include <netinet/in.h>
 #include <string>
 #include <sys/socket.h>
-#include <thread>
 #include <vector>
 
 namespace benchd::libmicrohttpd {
@@ -245,14 +245,7 @@ bool Server::stop(std::chrono::milliseconds timeout) {
     reactor_->drain();
   else
     state_.nested_client->drain();
-  bool drained = true;
-  while (state_.requests_in_flight.load(std::memory_order_relaxed) > 0) {
-    if (std::chrono::steady_clock::now() >= deadline) {
-      drained = false;
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
+  const bool drained = sdk::waitForNoneInFlight(state_.requests_in_flight, deadline);
   if (acceptor_)
     acceptor_->stop();
   else

@@ -3,6 +3,7 @@
 #include "connection.hpp"
 
 #include <benchd/asio_common/event_loop_group.hpp>
+#include <benchd/sdk/counted.hpp>
 #include <benchd/sdk/limits.hpp>
 #include <benchd/sdk/request_deadline.hpp>
 
@@ -113,14 +114,7 @@ bool Server::stop(std::chrono::milliseconds timeout) {
   state_.upstream.drain();
   if (state_.library_client)
     state_.library_client->drain();
-  bool drained = true;
-  while (state_.requests_in_flight.load(std::memory_order_relaxed) > 0) {
-    if (std::chrono::steady_clock::now() >= deadline) {
-      drained = false;
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
+  const bool drained = sdk::waitForNoneInFlight(state_.requests_in_flight, deadline);
   // Every wait ends: the accepting thread's, and every pool thread's.
   state_.signals.signalStop();
   if (state_.database)

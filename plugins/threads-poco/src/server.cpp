@@ -3,6 +3,7 @@
 #include "connection.hpp"
 #include "deadline_socket.hpp"
 
+#include <benchd/sdk/counted.hpp>
 #include <benchd/sdk/limits.hpp>
 
 #include <Poco/Exception.h>
@@ -97,14 +98,7 @@ bool Server::stop(std::chrono::milliseconds timeout) {
   // Idle pooled client connections free their server-side threads; the listener keeps
   // accepting because requests in flight may still make nested calls.
   state_.nested_client->drain();
-  bool drained = true;
-  while (state_.requests_in_flight.load(std::memory_order_relaxed) > 0) {
-    if (std::chrono::steady_clock::now() >= deadline) {
-      drained = false;
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
+  const bool drained = sdk::waitForNoneInFlight(state_.requests_in_flight, deadline);
   server_->stop();
   if (state_.database)
     state_.database->stop();  // requests queued for a session answer 503 at once

@@ -5,7 +5,9 @@
 // count behind.
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <thread>
 
 namespace benchd::sdk {
 
@@ -33,5 +35,17 @@ class Counted {
  private:
   std::atomic<std::int64_t>* counter_;
 };
+
+/// The drain's wait of a thread plugin's stop(): polls `in_flight` every 5 ms until it is 0
+/// (true) or `deadline` passes (false: requests will be cut off). Blocks the calling thread.
+[[nodiscard]] inline bool waitForNoneInFlight(const std::atomic<std::int64_t>& in_flight,
+                                              std::chrono::steady_clock::time_point deadline) {
+  while (in_flight.load(std::memory_order_relaxed) > 0) {
+    if (std::chrono::steady_clock::now() >= deadline)
+      return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return true;
+}
 
 }  // namespace benchd::sdk
