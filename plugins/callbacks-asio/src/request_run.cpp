@@ -62,9 +62,9 @@ void RequestRun::onUpstreamDone(const UpstreamResult& result, std::shared_ptr<vo
   if (watch_->clientGone()) {
     end({});
   } else if (result.error) {
-    end({sdk::errorReply(502, "nested call failed: " + result.error.message()), false});
+    end({sdk::nestedCallFailedReply(result.error.message()), false});
   } else if (result.status != 200) {
-    end({sdk::errorReply(502, "nested call answered " + std::to_string(result.status)), false});
+    end({sdk::nestedCallAnsweredReply(result.status), false});
   } else {
     answer(std::move(owner));
   }

@@ -30,10 +30,10 @@ asio::awaitable<std::optional<sdk::Reply>> handleRequest(
     if (watch.clientGone())
       co_return std::nullopt;
     if (upstream.error) {
-      co_return sdk::errorReply(502, "nested call failed: " + upstream.error.message());
+      co_return sdk::nestedCallFailedReply(upstream.error.message());
     }
     if (upstream.status != 200) {
-      co_return sdk::errorReply(502, "nested call answered " + std::to_string(upstream.status));
+      co_return sdk::nestedCallAnsweredReply(upstream.status);
     }
   } else if (request.delay_millis > 0) {
     asio::steady_timer timer(loop->io, std::chrono::milliseconds(request.delay_millis));

@@ -28,9 +28,9 @@ std::optional<sdk::Reply> handleRequest(asio_common::EventLoop& loop, const sdk:
     if (watch.clientGone())
       return std::nullopt;
     if (upstream.error)
-      return sdk::errorReply(502, "nested call failed: " + upstream.error.message());
+      return sdk::nestedCallFailedReply(upstream.error.message());
     if (upstream.status != 200) {
-      return sdk::errorReply(502, "nested call answered " + std::to_string(upstream.status));
+      return sdk::nestedCallAnsweredReply(upstream.status);
     }
   } else if (request.delay_millis > 0) {
     // An Asio timer rather than boost::this_fiber::sleep_for: a fiber's sleep cannot be

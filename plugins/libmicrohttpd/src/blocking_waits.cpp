@@ -3,32 +3,9 @@
 #include <benchd/sdk/database.hpp>
 #include <benchd/sdk/poll_until.hpp>
 
-#include <poll.h>
-
 #include <chrono>
-#include <span>
 
 namespace benchd::libmicrohttpd {
-
-namespace {
-
-/// Sleeps `delay` unless the client leaves first (false). POLLRDHUP, not POLLIN: bytes the
-/// client pipelines must not end the wait, only the end of its sending side (or POLLHUP and
-/// POLLERR, which a stop's shutdown(2) raises).
-bool sleepWatching(int client_fd, std::chrono::milliseconds delay) {
-  pollfd watched{client_fd, POLLRDHUP, 0};
-  switch (sdk::pollUntil(std::span(&watched, 1), std::chrono::steady_clock::now() + delay)) {
-    case sdk::PollResult::kTimedOut:
-      return true;
-    case sdk::PollResult::kFailed:
-      return false;
-    case sdk::PollResult::kReady:
-      break;
-  }
-  return (watched.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)) == 0;
-}
-
-}  // namespace
 
 std::optional<sdk::Reply> serveBlocking(ServerState& state, const sdk::ServiceRequest& request,
                                         const std::string& body, int client_fd) {
@@ -39,11 +16,11 @@ std::optional<sdk::Reply> serveBlocking(ServerState& state, const sdk::ServiceRe
     if (upstream.client_gone)
       return std::nullopt;
     if (!upstream.error.empty())
-      return sdk::errorReply(502, "nested call failed: " + upstream.error);
+      return sdk::nestedCallFailedReply(upstream.error);
     if (upstream.status != 200)
-      return sdk::errorReply(502, "nested call answered " + std::to_string(upstream.status));
+      return sdk::nestedCallAnsweredReply(upstream.status);
   } else if (request.delay_millis > 0) {
-    if (!sleepWatching(client_fd, std::chrono::milliseconds(request.delay_millis)))
+    if (!sdk::sleepWatchingClient(client_fd, std::chrono::milliseconds(request.delay_millis)))
       return std::nullopt;
   }
   if (state.database && sdk::usesDatabase(request))

@@ -328,7 +328,7 @@ void WaitReactor::startUpstream(Wait& wait) {
   state_.upstream_calls.fetch_add(1, std::memory_order_relaxed);
   wait.easy = curl_easy_init();
   if (wait.easy == nullptr) {
-    finish(wait, sdk::errorReply(502, "nested call failed: libcurl could not make a handle"));
+    finish(wait, sdk::nestedCallFailedReply("libcurl could not make a handle"));
     return;
   }
   const std::string target = sdk::upstreamTarget(kApproachName, wait.request);
@@ -379,9 +379,9 @@ void WaitReactor::readTransfers() {
           wait.answer.too_large
               ? "answer larger than " + std::to_string(curl_support::kMaxAnswerBytes) + " bytes"
               : std::string(curl_easy_strerror(result));
-      finish(wait, sdk::errorReply(502, "nested call failed: " + error));
+      finish(wait, sdk::nestedCallFailedReply(error));
     } else if (status != 200) {
-      finish(wait, sdk::errorReply(502, "nested call answered " + std::to_string(status)));
+      finish(wait, sdk::nestedCallAnsweredReply(status));
     } else {
       afterWaits(wait);
     }

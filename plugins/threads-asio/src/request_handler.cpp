@@ -28,17 +28,17 @@ std::optional<sdk::Reply> handleRequest(ServerState& state, std::string_view met
       if (nested.client_gone || state.signals.stopped())
         return std::nullopt;
       if (!nested.error.empty())
-        return sdk::errorReply(502, "nested call failed: " + nested.error);
+        return sdk::nestedCallFailedReply(nested.error);
       if (nested.status != 200)
-        return sdk::errorReply(502, "nested call answered " + std::to_string(nested.status));
+        return sdk::nestedCallAnsweredReply(nested.status);
     } else {
       const UpstreamClient::Outcome nested = state.upstream.call(upstream_target, client_fd);
       if (nested.client_gone || state.signals.stopped())
         return std::nullopt;
       if (nested.result.error)
-        return sdk::errorReply(502, "nested call failed: " + nested.result.error.message());
+        return sdk::nestedCallFailedReply(nested.result.error.message());
       if (nested.result.status != 200) {
-        return sdk::errorReply(502, "nested call answered " + std::to_string(nested.result.status));
+        return sdk::nestedCallAnsweredReply(nested.result.status);
       }
     }
   } else if (request.delay_millis > 0) {

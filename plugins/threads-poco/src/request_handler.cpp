@@ -37,9 +37,9 @@ std::optional<sdk::Reply> serve(ServerState& state, const sdk::ServiceRequest& r
     if (upstream.client_gone)
       return std::nullopt;
     if (!upstream.error.empty())
-      return sdk::errorReply(502, "nested call failed: " + upstream.error);
+      return sdk::nestedCallFailedReply(upstream.error);
     if (upstream.status != 200) {
-      return sdk::errorReply(502, "nested call answered " + std::to_string(upstream.status));
+      return sdk::nestedCallAnsweredReply(upstream.status);
     }
   } else if (request.delay_millis > 0) {
     // Not std::this_thread::sleep_for: a departing client or a stop wakes this wait.

@@ -1,6 +1,6 @@
 #pragma once
 // A blocking plugin thread's wait on a few descriptors with a deadline (threads-poco's reads
-// and waits, the Poco nested-call client's wait for an answer).
+// and waits, the Poco nested-call client's wait for an answer, libmicrohttpd's delays).
 
 #include <poll.h>
 
@@ -39,6 +39,24 @@ enum class PollResult {
     if (ready < 0 && errno != EINTR)
       return PollResult::kFailed;
   }
+}
+
+/// Sleeps `delay` on the calling thread unless the client on `client_fd` leaves first: true when
+/// the whole delay passed, false when the client is gone (or the descriptor is unusable, so
+/// nobody can be answered on it). POLLRDHUP, not POLLIN: bytes the client pipelines must not end
+/// the wait, only the end of its sending side (or POLLHUP and POLLERR, which a stop's
+/// shutdown(2) raises and poll always reports).
+[[nodiscard]] inline bool sleepWatchingClient(int client_fd, std::chrono::milliseconds delay) {
+  pollfd watched{client_fd, POLLRDHUP, 0};
+  switch (pollUntil(std::span(&watched, 1), std::chrono::steady_clock::now() + delay)) {
+    case PollResult::kTimedOut:
+      return true;
+    case PollResult::kFailed:
+      return false;
+    case PollResult::kReady:
+      break;
+  }
+  return (watched.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)) == 0;
 }
 
 }  // namespace benchd::sdk

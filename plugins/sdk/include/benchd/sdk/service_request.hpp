@@ -145,6 +145,16 @@ inline Reply bodyTooLargeReply() {
   return errorReply(413, "request body exceeds " + std::to_string(kMaxRequestBodyBytes) + " bytes");
 }
 
+/// The 502 for a nested call that got no answer; `why` says what went wrong (the client's words).
+inline Reply nestedCallFailedReply(std::string_view why) {
+  return errorReply(502, "nested call failed: " + std::string(why));
+}
+
+/// The 502 for a nested call the upstream answered with `status` other than 200.
+inline Reply nestedCallAnsweredReply(int status) {
+  return errorReply(502, "nested call answered " + std::to_string(status));
+}
+
 /// Classifies a request. `approach` is the plugin's name (the first path segment of its
 /// endpoints). Returns the validated request, or the reply to send: 400 for missing or
 /// malformed parameters, 404 for unknown paths, 405 (with Allow) for a wrong method.
