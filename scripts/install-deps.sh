@@ -10,7 +10,7 @@ packages=(
   clang-format clang-tidy
   libboost1.81-dev libboost-fiber1.81-dev libboost-context1.81-dev libboost-url1.81-dev
   libpoco-dev libsqlite3-dev rapidjson-dev libcurl4-openssl-dev libcpp-httplib-dev
-  libssl-dev openssl libnghttp2-dev nghttp2-client libmicrohttpd-dev
+  libssl-dev openssl libnghttp2-dev nghttp2-client libmicrohttpd-dev libh2o-evloop-dev
   postgresql-15 libpq-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3-yaml python3-jsonschema

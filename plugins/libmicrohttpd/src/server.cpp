@@ -6,6 +6,7 @@
 #include <benchd/curl_support/blocking_curl_client.hpp>
 #include <benchd/sdk/counted.hpp>
 #include <benchd/sdk/limits.hpp>
+#include <benchd/sdk/listening_socket.hpp>
 #include <benchd/sdk/request_deadline.hpp>
 #include <benchd/tls_support/tls_context.hpp>
 
@@ -31,60 +32,6 @@ namespace {
 /// MHD's connection timeout: the contract's idle and I/O timeout, in MHD's whole seconds.
 constexpr unsigned kIoTimeoutSeconds = static_cast<unsigned>(
     std::chrono::duration_cast<std::chrono::seconds>(sdk::kIoTimeout).count());
-
-/// A listening socket on `address`:`port` (numeric IPv4 or IPv6), non-blocking, SO_REUSEADDR
-/// but not SO_REUSEPORT: a second server on the same port must fail, not share it.
-int listenOn(const std::string& address, std::uint16_t port, int backlog) {
-  sockaddr_storage storage{};
-  socklen_t length = 0;
-  int family = AF_INET;
-  auto* v4 = reinterpret_cast<sockaddr_in*>(&storage);
-  auto* v6 = reinterpret_cast<sockaddr_in6*>(&storage);
-  if (::inet_pton(AF_INET, address.c_str(), &v4->sin_addr) == 1) {
-    v4->sin_family = AF_INET;
-    v4->sin_port = htons(port);
-    length = sizeof(sockaddr_in);
-  } else if (::inet_pton(AF_INET6, address.c_str(), &v6->sin6_addr) == 1) {
-    family = AF_INET6;
-    v6->sin6_family = AF_INET6;
-    v6->sin6_port = htons(port);
-    length = sizeof(sockaddr_in6);
-  } else {
-    throw sdk::PluginError(BENCHD_ERR_INVALID_ARGUMENT,
-                           "bind address '" + address + "' is not a numeric IPv4 or IPv6 address");
-  }
-  const int fd = ::socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  if (fd < 0)
-    throw sdk::PluginError(BENCHD_ERR_IO, std::string("socket: ") + std::strerror(errno));
-  const int on = 1;
-  ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
-  if (::bind(fd, reinterpret_cast<const sockaddr*>(&storage), length) != 0) {
-    const int error = errno;
-    ::close(fd);
-    if (error == EADDRINUSE) {
-      throw sdk::PluginError(BENCHD_ERR_ADDRESS_IN_USE, "port " + std::to_string(port) + " on " +
-                                                            address + " is already in use");
-    }
-    throw sdk::PluginError(BENCHD_ERR_IO, "cannot bind " + address + ":" + std::to_string(port) +
-                                              ": " + std::strerror(error));
-  }
-  if (::listen(fd, backlog) != 0) {
-    const int error = errno;
-    ::close(fd);
-    throw sdk::PluginError(BENCHD_ERR_IO, std::string("listen: ") + std::strerror(error));
-  }
-  return fd;
-}
-
-std::uint16_t portOf(int fd) {
-  sockaddr_storage storage{};
-  socklen_t length = sizeof(storage);
-  if (::getsockname(fd, reinterpret_cast<sockaddr*>(&storage), &length) != 0)
-    return 0;
-  if (storage.ss_family == AF_INET6)
-    return ntohs(reinterpret_cast<const sockaddr_in6*>(&storage)->sin6_port);
-  return ntohs(reinterpret_cast<const sockaddr_in*>(&storage)->sin_port);
-}
 
 /// MHD's error messages, to the host's log at debug level: it reports every client's broken
 /// request, which the contract lets a client send as often as it likes.
@@ -167,8 +114,8 @@ void Server::start() {
   if (daemon_ != nullptr)
     throw sdk::PluginError(BENCHD_ERR_STATE, "server already started");
   listen_fd_ =
-      listenOn(settings_.bind_address, settings_.port, static_cast<int>(state_.mhd.backlog));
-  port_ = portOf(listen_fd_);
+      sdk::listenOn(settings_.bind_address, settings_.port, static_cast<int>(state_.mhd.backlog));
+  port_ = sdk::boundPortOf(listen_fd_);
   const bool any_address = settings_.bind_address == "0.0.0.0" || settings_.bind_address == "::";
   const std::string self = any_address ? "127.0.0.1" : settings_.bind_address;
   if (reactor_) {
