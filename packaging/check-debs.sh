@@ -104,7 +104,7 @@ benchd=$tree/usr/bin/benchd
 # Only the extracted tree's plugins, not a locally installed benchd's.
 unset BENCHD_PLUGIN_PATH BENCHD_WORKER BENCHD_REPORT
 "$benchd" plugins | tee "$work/plugins.txt"
-approach_plugins=(callbacks-asio coroutines-asio fibers-asio libmicrohttpd threads-asio threads-poco)
+approach_plugins=(callbacks-asio coroutines-asio fibers-asio h2o libmicrohttpd threads-asio threads-poco)
 for plugin in "${approach_plugins[@]}"; do
   grep -q "^  $plugin " "$work/plugins.txt" || fail "benchd plugins does not accept $plugin"
 done

@@ -63,10 +63,12 @@ void PrintTo(const RuleCase& rule_case, std::ostream* out) {
 /// client-httplib too, and threads-asio client-poco. A case checks against the profiles
 /// the plugin really lists (inspectedProfiles): a client named here that the plugin does not
 /// list fails its cases, since the worker refuses it. libmicrohttpd's native client is
-/// libcurl, so it lists no other.
+/// libcurl, so it lists no other; h2o's is h2o's own HTTP/1 client, and it lists none.
 std::vector<std::string> listedProfiles(const std::string& plugin_name) {
   if (plugin_name == "libmicrohttpd")
     return {"no-keep-alive", "postgres", "client-curl"};
+  if (plugin_name == "h2o")
+    return {"no-keep-alive", "postgres"};
   std::vector<std::string> profiles = {
       "no-keep-alive", "postgres", plugin_name == "threads-poco" ? "client-poco" : "client-beast",
       "client-curl"};

@@ -29,7 +29,7 @@ namespace fs = std::filesystem;
 std::vector<std::string> tlsPlugins() {
   std::vector<std::string> plugins;
   for (const std::string name : {"callbacks-asio", "coroutines-asio", "fibers-asio", "threads-asio",
-                                 "threads-poco", "libmicrohttpd"}) {
+                                 "threads-poco", "libmicrohttpd", "h2o"}) {
     const auto& built = approachPlugins();
     if (std::find(built.begin(), built.end(), name) != built.end())
       plugins.push_back(name);

@@ -16,49 +16,39 @@
 namespace benchd::h2o_plugin {
 
 std::optional<sdk::DatabaseSession> DatabaseWaits::acquire(WaitingRequest& request) {
-  if (closed_)
-    throw sdk::PluginError(BENCHD_ERR_STATE, "the server is closing");
-  if (capacity_ == 0) {
-    const auto sessions =
-        static_cast<std::int64_t>(state_.host_api->db_pool_size(state_.host_api->host_context));
-    capacity_ = std::max<std::int64_t>(1, sessions / static_cast<std::int64_t>(loops_));
-  }
-  if (!idle_.empty()) {
-    sdk::DatabaseSession session = std::move(idle_.back());
-    idle_.pop_back();
-    return session;
-  }
-  if (opened_ < capacity_) {
-    sdk::DatabaseSession session(state_.host_api);
-    ++opened_;
-    return session;
-  }
-  queue_.push_back(&request);
-  return std::nullopt;
+  std::optional<sdk::DatabaseSession> session = sessions_.acquire(loop_);
+  if (!session)
+    queue_.push_back(&request);
+  return session;
 }
 
 void DatabaseWaits::release(sdk::DatabaseSession session) {
-  if (!closed_ && !queue_.empty()) {
-    WaitingRequest* next = queue_.front();
-    queue_.pop_front();
-    next->runDatabase(std::move(session));
+  EventLoop* next = sessions_.release(session);
+  if (next == nullptr)
+    return;  // kept idle, or closed
+  if (next == &loop_)
+    takeOver(std::move(session));
+  else
+    next->handOver(std::move(session));
+}
+
+void DatabaseWaits::takeOver(sdk::DatabaseSession session) {
+  if (queue_.empty()) {
+    // Its request left after the session was promised to this loop: the next one gets it.
+    release(std::move(session));
     return;
   }
-  if (closed_) {
-    --opened_;
-    return;  // the session closes here
-  }
-  idle_.push_back(std::move(session));
+  WaitingRequest* next = queue_.front();
+  queue_.pop_front();
+  next->runDatabase(std::move(session));
 }
 
 void DatabaseWaits::leaveQueue(WaitingRequest& request) {
-  std::erase(queue_, &request);
-}
-
-void DatabaseWaits::close() {
-  closed_ = true;
-  opened_ -= static_cast<std::int64_t>(idle_.size());
-  idle_.clear();
+  const auto found = std::find(queue_.begin(), queue_.end(), &request);
+  if (found == queue_.end())
+    return;
+  queue_.erase(found);
+  sessions_.leave(loop_);
 }
 
 // ---- WaitingRequest's database steps ------------------------------------------------------

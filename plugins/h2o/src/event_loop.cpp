@@ -44,16 +44,17 @@ std::string hostHeaderOf(const sockaddr_storage& address) {
 struct EventLoop::CommandMessage {
   h2o_multithread_message_t message;  // first: the queue hands back its link
   Command command;
+  sdk::DatabaseSession session;  // kDatabaseSession's
 };
 
 EventLoop::EventLoop(ServerState& state, h2o_globalconf_t& config, SSL_CTX* ssl_context,
-                     int listen_fd, Upstream upstream, unsigned loop_count)
+                     int listen_fd, Upstream upstream)
     : state_(state),
       config_(config),
       ssl_context_(ssl_context),
       listen_fd_(listen_fd),
       upstream_(std::move(upstream)),
-      database_(std::make_unique<DatabaseWaits>(state, loop_count)) {
+      database_(std::make_unique<DatabaseWaits>(*this, state.database_sessions)) {
   accept_pause_.cb = &onAcceptPaused;
 }
 
@@ -95,8 +96,12 @@ void EventLoop::exit() {
   thread_.join();
 }
 
-void EventLoop::post(Command command) {
-  auto* message = new CommandMessage{{}, command};
+void EventLoop::handOver(sdk::DatabaseSession session) {
+  post(Command::kDatabaseSession, std::move(session));
+}
+
+void EventLoop::post(Command command, sdk::DatabaseSession session) {
+  auto* message = new CommandMessage{{}, command, std::move(session)};
   h2o_multithread_send_message(&commands_, &message->message);
 }
 
@@ -160,15 +165,16 @@ void EventLoop::onCommands(h2o_multithread_receiver_t* /*receiver*/, h2o_linklis
   while (!h2o_linklist_is_empty(messages)) {
     h2o_linklist_t* link = messages->next;
     h2o_linklist_unlink(link);
-    auto* message = reinterpret_cast<CommandMessage*>(link);
-    const Command command = message->command;
-    delete message;
-    t_current_loop->apply(command);
+    const std::unique_ptr<CommandMessage> message(reinterpret_cast<CommandMessage*>(link));
+    t_current_loop->apply(*message);
   }
 }
 
-void EventLoop::apply(Command command) {
-  switch (command) {
+void EventLoop::apply(CommandMessage& message) {
+  switch (message.command) {
+    case Command::kDatabaseSession:
+      database_->takeOver(std::move(message.session));
+      return;
     case Command::kDrain:
       // HTTP/2 connections get GOAWAY; HTTP/1.1 answers close theirs (ServerState::draining).
       h2o_context_request_shutdown(&context_.context);
@@ -178,7 +184,6 @@ void EventLoop::apply(Command command) {
         return;
       closed_ = true;
       closeListener();
-      database_->close();
       // The waiting requests end unanswered; every connection is shut down, which h2o sees
       // on its next read (an HTTP/1.1 connection between requests, every HTTP/2 connection).
       const std::vector<WaitingRequest*> waiting(waiting_.begin(), waiting_.end());

@@ -41,9 +41,9 @@ class EventLoop {
   };
 
   /// `config` (hosts, handler, limits), `ssl_context` (null in clear) and the upstream's
-  /// context are the server's and outlive the loop; `loop_count` loops share the database.
+  /// context are the server's and outlive the loop.
   EventLoop(ServerState& state, h2o_globalconf_t& config, SSL_CTX* ssl_context, int listen_fd,
-            Upstream upstream, unsigned loop_count);
+            Upstream upstream);
   ~EventLoop();
   EventLoop(const EventLoop&) = delete;
   EventLoop& operator=(const EventLoop&) = delete;
@@ -58,6 +58,9 @@ class EventLoop {
   void close();
   /// Ends the thread once its connections are gone (or after a short grace) and joins it.
   void exit();
+  /// Any thread: `session` goes to this loop's first request waiting for one
+  /// (DatabaseWaits::takeOver), or back to the shared sessions.
+  void handOver(sdk::DatabaseSession session);
 
   /// The loop's own context, from an h2o request (h2o_req_t::conn->ctx). Loop thread.
   static EventLoop& of(h2o_context_t* context);
@@ -78,7 +81,7 @@ class EventLoop {
   [[nodiscard]] std::int64_t upstreamConnectionsOpen() const noexcept;
 
  private:
-  enum class Command { kDrain, kClose, kExit };
+  enum class Command { kDrain, kClose, kExit, kDatabaseSession };
   struct CommandMessage;
   /// The h2o context first, so that of() finds the loop from h2o's context pointer.
   struct Context {
@@ -86,9 +89,9 @@ class EventLoop {
     EventLoop* owner;
   };
 
-  void post(Command command);
+  void post(Command command, sdk::DatabaseSession session = {});
   void run(std::promise<void>& ready);
-  void apply(Command command);
+  void apply(CommandMessage& message);
   void closeListener();
   void dispose();
   static void onCommands(h2o_multithread_receiver_t* receiver, h2o_linklist_t* messages);

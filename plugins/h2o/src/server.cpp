@@ -79,8 +79,8 @@ Server::Server(const benchd_host_api* host, sdk::ServerSettings settings)
   h2o_handler_t* handler = h2o_create_handler(path_config, sizeof(h2o_handler_t));
   handler->on_req = &onRequest;
   // h2o reads a body up to twice the limit, so that the handler answers one just over it with
-  // the contract's 413; beyond that, and for a header section over its 8 KiB (H2O_MAX_REQLEN),
-  // h2o answers in its own words: the stack-framing exception.
+  // the contract's 413; beyond that h2o answers in its own words, and it reads heads up to its
+  // own H2O_MAX_REQLEN: the stack-framing exception.
   config_.max_request_entity_size = 2 * sdk::kMaxRequestBodyBytes;
   // h2o's request timeout runs from when a connection starts waiting for a request, idle time
   // included: the idle-header-timeout exception.
@@ -119,8 +119,8 @@ void Server::start() {
     upstream.tls_name = certificateName(server_tls_.get());
   started_ = true;
   for (unsigned i = 0; i < settings_.threads; ++i) {
-    loops_.push_back(std::make_unique<EventLoop>(state_, config_, server_tls_.get(), listen_fd_,
-                                                 upstream, settings_.threads));
+    loops_.push_back(
+        std::make_unique<EventLoop>(state_, config_, server_tls_.get(), listen_fd_, upstream));
     loops_.back()->start();
   }
 }
@@ -138,6 +138,7 @@ bool Server::stop(std::chrono::milliseconds timeout) {
     loop->close();
   for (auto& loop : loops_)
     loop->exit();
+  state_.database_sessions.close();
   ::close(listen_fd_);
   listen_fd_ = -1;
   return drained;

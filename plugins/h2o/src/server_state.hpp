@@ -2,6 +2,8 @@
 // What every event loop of the h2o plugin shares: the host, the row's profiles, the deadlines and
 // the counters. Set before the first loop starts and read-only after, but for the atomics.
 
+#include "database_sessions.hpp"
+
 #include <benchd/plugin.h>
 #include <benchd/sdk/database.hpp>
 #include <benchd/sdk/host.hpp>
@@ -39,6 +41,8 @@ struct ServerState {
   std::atomic<std::int64_t> connections_accepted{0};
   std::atomic<std::int64_t> accept_errors{0};
   sdk::DatabaseWaitCounters database_counters;
+  /// The `postgres` row's sessions, shared by the loops.
+  DatabaseSessions database_sessions{host_api};
 };
 
 }  // namespace benchd::h2o_plugin
