@@ -13,6 +13,7 @@
 #                                                  [threads=4], more loops than the worker's
 #                                                  CPUs
 #   fibers-asio[fiber_stack_kib=32]                a smaller stack per fiber
+#   h2o, h2o[threads=4]                            the h2o stack's event loops, as the Asio ones
 #   threads-asio, threads-poco                     max_threads 5000 (default), 100 and 50: the
 #                                                  study's Jetty and Tomcat max threads
 # An approach whose plugin does not serve h2 is skipped with its reason in results.md, as
@@ -52,6 +53,7 @@ approaches=(
   callbacks-asio 'callbacks-asio[threads=4]'
   coroutines-asio 'coroutines-asio[threads=4]'
   fibers-asio 'fibers-asio[threads=4]' 'fibers-asio[fiber_stack_kib=32]'
+  h2o 'h2o[threads=4]'
   threads-asio 'threads-asio[max_threads=100]' 'threads-asio[max_threads=50]'
   threads-poco 'threads-poco[max_threads=100]' 'threads-poco[max_threads=50]'
 )

@@ -32,8 +32,8 @@ using std::chrono::seconds;
 /// not built under AddressSanitizer).
 std::vector<std::string> http2Plugins() {
   std::vector<std::string> plugins;
-  for (const std::string name :
-       {"callbacks-asio", "coroutines-asio", "fibers-asio", "threads-asio", "threads-poco"}) {
+  for (const std::string name : {"callbacks-asio", "coroutines-asio", "fibers-asio", "threads-asio",
+                                 "threads-poco", "h2o"}) {
     const auto& built = approachPlugins();
     if (std::find(built.begin(), built.end(), name) != built.end())
       plugins.push_back(name);
@@ -231,9 +231,13 @@ TEST_P(WorkerHttp2, OversizedRequestsAreRefusedAndTheServerGoesOn) {
   EXPECT_EQ(big_body.out.substr(big_body.out.size() - 6), " 413 2") << big_body.out;
 
   // Header fields over BENCHD_MAX_REQUEST_HEADER_BYTES (8 KiB) reset the stream: no answer.
+  // h2o's HTTP/2 reads them (its stack-framing contract exception, CONTRACT.md section 1), so
+  // for h2o only the server's going on is checked.
   const auto big_header = curl("health", {"-H", "X-Padding: " + std::string(9000, 'y')});
-  EXPECT_NE(big_header.exit_code, 0) << big_header.out;
-  EXPECT_EQ(big_header.out.find(" 200 "), std::string::npos) << big_header.out;
+  if (GetParam().plugin != "h2o") {
+    EXPECT_NE(big_header.exit_code, 0) << big_header.out;
+    EXPECT_EQ(big_header.out.find(" 200 "), std::string::npos) << big_header.out;
+  }
 
   const auto health = curl("health");
   EXPECT_EQ(health.out, R"({"status":"UP"} 200 2)") << health.err;

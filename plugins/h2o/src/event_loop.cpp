@@ -275,8 +275,17 @@ void EventLoop::dispose() {
     h2o_timeout_dispose(loop_, queue.get());
   timeouts_.clear();
   h2o_timeout_dispose(loop_, &upstream_io_timeout_);
+  // h2o 2.2.5's h2o_multithread_destroy_queue (called by the context's dispose) frees the
+  // queue only under libuv: on its own loop the queue itself is left to the caller.
+  h2o_multithread_queue_t* queue = context_.context.queue;
   h2o_context_dispose(&context_.context);
+  std::free(queue);
   h2o_evloop_destroy(loop_);
+  // The socket buffers h2o keeps for reuse are this thread's, and gone with it: freed here.
+  // (Its memory pools' chunks, kept the same way, are out of reach: tests/sanitizers/lsan.supp.)
+  h2o_mem_recycle_t& buffers = h2o_socket_buffer_prototype.allocator;
+  while (buffers.cnt > 0)
+    std::free(h2o_mem_alloc_recycle(&buffers, 0));
   loop_ = nullptr;
 }
 
