@@ -3,7 +3,8 @@
 // no-cache and read-write, and the database faults end in clear answers, never in a hang: the
 // server stopped mid-row (503, then served again once it is back), a statement beyond the
 // request's database deadline (503, the session connects again), and a pool of one held by a
-// locked table (the queue times out with 503s, then a burst is served through one session).
+// locked table (the queue times out with 503s, then a burst is served through one session), and
+// one session serving the requests of four threads.
 #include "approach_plugins.hpp"
 #include "http_client.hpp"
 #include "test_cluster.hpp"
@@ -260,6 +261,27 @@ TEST_P(PluginDatabase, AnExhaustedPoolQueuesThenTimesOutAndNeverDeadlocks) {
     return s.counter("requests_in_flight") == 0 && s.counter("db_connections_open") == 1;
   });
   EXPECT_TRUE(stats) << "the pool of 1 opened one session";
+}
+
+TEST_P(PluginDatabase, OneSessionServesTheRequestsOfEveryThread) {
+  // Four event loops (or four starting pool threads) and a pool of one: the host's pool is
+  // one budget whatever the threads, so the session freed on one thread serves the requests
+  // queued on the others (h2o hands it over between its loops).
+  raiseOpenFileLimit();
+  postgres::resetMovieDatabase(conninfo());
+  auto worker = servePostgres({"no-cache"}, {"--threads", "4", "--db-pool", "1"});
+  ASSERT_TRUE(worker);
+  const std::vector<BatchResult> burst =
+      concurrentGets(worker->port(), path("/movies?directorLastName=Allen&" + kNoDelay), 40, 60s);
+  int served = 0;
+  for (const BatchResult& result : burst) {
+    served += result.status == 200U ? 1 : 0;
+    EXPECT_EQ(result.status, 200U) << result.error;
+  }
+  EXPECT_EQ(served, 40);
+  EXPECT_TRUE(worker->waitStats([](const WorkerStats& s) {
+    return s.counter("requests_in_flight") == 0 && s.counter("db_connections_open") == 1;
+  })) << "the pool of 1 opened one session";
 }
 
 INSTANTIATE_TEST_SUITE_P(AllApproaches, PluginDatabase, ::testing::ValuesIn(approachPlugins()),
