@@ -14,6 +14,9 @@
 #                                                  CPUs
 #   fibers-asio[fiber_stack_kib=32]                a smaller stack per fiber
 #   h2o, h2o[threads=4]                            the h2o stack's event loops, as the Asio ones
+#   threads-asio[memory_cap=16M]                   the study's "OOM - Did not complete": a thread
+#                                                  per stream under a cap below what 1,000
+#                                                  streams' threads take (about 25 MiB)
 #   threads-asio, threads-poco                     max_threads 5000 (default), 100 and 50: the
 #                                                  study's Jetty and Tomcat max threads
 # An approach whose plugin does not serve h2 is skipped with its reason in results.md, as
@@ -55,6 +58,7 @@ approaches=(
   fibers-asio 'fibers-asio[threads=4]' 'fibers-asio[fiber_stack_kib=32]'
   h2o 'h2o[threads=4]'
   threads-asio 'threads-asio[max_threads=100]' 'threads-asio[max_threads=50]'
+  'threads-asio[memory_cap=16M]'
   threads-poco 'threads-poco[max_threads=100]' 'threads-poco[max_threads=50]'
 )
 cap_arguments=()

@@ -16,6 +16,8 @@
 namespace benchd::h2o_plugin {
 
 std::optional<sdk::DatabaseSession> DatabaseWaits::acquire(WaitingRequest& request) {
+  if (closed_)
+    throw sdk::PluginError(BENCHD_ERR_STATE, "the server is closing");
   std::optional<sdk::DatabaseSession> session = sessions_.acquire(loop_);
   if (!session)
     queue_.push_back(&request);

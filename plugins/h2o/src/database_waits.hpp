@@ -28,11 +28,15 @@ class DatabaseWaits {
   void takeOver(sdk::DatabaseSession session);
   /// `request` leaves the queue (its deadline passed, its client left).
   void leaveQueue(WaitingRequest& request);
+  /// The loop closes: acquire() refuses from now on, so that no session is promised to a loop
+  /// that may be gone before it arrives.
+  void close() noexcept { closed_ = true; }
 
  private:
   EventLoop& loop_;
   DatabaseSessions& sessions_;
   std::deque<WaitingRequest*> queue_;
+  bool closed_ = false;
 };
 
 }  // namespace benchd::h2o_plugin

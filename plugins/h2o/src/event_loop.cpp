@@ -184,6 +184,7 @@ void EventLoop::apply(CommandMessage& message) {
         return;
       closed_ = true;
       closeListener();
+      database_->close();
       // The waiting requests end unanswered; every connection is shut down, which h2o sees
       // on its next read (an HTTP/1.1 connection between requests, every HTTP/2 connection).
       const std::vector<WaitingRequest*> waiting(waiting_.begin(), waiting_.end());
