@@ -162,12 +162,15 @@ void EventLoop::run(std::promise<void>& ready) {
 }
 
 void EventLoop::onCommands(h2o_multithread_receiver_t* /*receiver*/, h2o_linklist_t* messages) {
+  // Taken off h2o's list whole before any is applied (and freed).
+  std::vector<std::unique_ptr<CommandMessage>> received;
   while (!h2o_linklist_is_empty(messages)) {
     h2o_linklist_t* link = messages->next;
     h2o_linklist_unlink(link);
-    const std::unique_ptr<CommandMessage> message(reinterpret_cast<CommandMessage*>(link));
-    t_current_loop->apply(*message);
+    received.emplace_back(reinterpret_cast<CommandMessage*>(link));
   }
+  for (const auto& message : received)
+    t_current_loop->apply(*message);
 }
 
 void EventLoop::apply(CommandMessage& message) {

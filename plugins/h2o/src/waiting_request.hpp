@@ -26,6 +26,9 @@ class WaitingRequest {
   /// Makes the request's waiting state in `req`'s pool and starts its first wait.
   static void start(EventLoop& loop, h2o_req_t* req, sdk::ServiceRequest request);
 
+  WaitingRequest(const WaitingRequest&) = delete;
+  WaitingRequest& operator=(const WaitingRequest&) = delete;
+
   /// Ends every wait and sends `reply`. `this` may be gone when it returns.
   void answer(const sdk::Reply& reply);
   /// Ends every wait without an answer and ends the client's connection (its client left, or
@@ -50,8 +53,6 @@ class WaitingRequest {
 
   WaitingRequest(EventLoop& loop, h2o_req_t* req, sdk::ServiceRequest request);
   ~WaitingRequest() = default;
-  WaitingRequest(const WaitingRequest&) = delete;
-  WaitingRequest& operator=(const WaitingRequest&) = delete;
 
   void begin();
   void afterDelay();

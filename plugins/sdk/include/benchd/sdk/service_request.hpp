@@ -151,7 +151,7 @@ inline Reply nestedCallFailedReply(std::string_view why) {
 }
 
 /// The 502 for a nested call the upstream answered with `status` other than 200.
-inline Reply nestedCallAnsweredReply(int status) {
+inline Reply nestedCallAnsweredReply(std::int64_t status) {
   return errorReply(502, "nested call answered " + std::to_string(status));
 }
 
