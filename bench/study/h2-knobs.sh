@@ -16,7 +16,8 @@
 #   h2o, h2o[threads=4]                            the h2o stack's event loops, as the Asio ones
 #   threads-asio[memory_cap=16M]                   the study's "OOM - Did not complete": a thread
 #                                                  per stream under a cap below what 1,000
-#                                                  streams' threads take (about 25 MiB)
+#                                                  streams take (threads-asio peaked at 38 MiB
+#                                                  uncapped in the no-wait duration row)
 #   threads-asio, threads-poco                     max_threads 5000 (default), 100 and 50: the
 #                                                  study's Jetty and Tomcat max threads
 # An approach whose plugin does not serve h2 is skipped with its reason in results.md, as
