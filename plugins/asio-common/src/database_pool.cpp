@@ -187,7 +187,7 @@ class DatabaseCall : public std::enable_shared_from_this<DatabaseCall> {
 }  // namespace detail
 
 DatabasePool::DatabasePool(const benchd_host_api* api, std::chrono::milliseconds deadline)
-    : api_(api), capacity_(api->db_pool_size(api->host_context)), deadline_(deadline) {}
+    : deadline_(deadline), stock_(api) {}
 
 DatabasePool::~DatabasePool() = default;
 
@@ -205,16 +205,9 @@ bool DatabasePool::acquire(const std::shared_ptr<detail::DatabaseCall>& call,
     stopped = true;
     return false;
   }
-  if (!idle_.empty()) {
-    session = std::move(idle_.back());
-    idle_.pop_back();
+  session = stock_.take();
+  if (session.isOpen())
     return true;
-  }
-  if (opened_ < capacity_) {
-    session = sdk::DatabaseSession(api_);
-    ++opened_;
-    return true;
-  }
   queue_.push_back(call);
   return false;
 }
@@ -234,7 +227,7 @@ void DatabasePool::release(sdk::DatabaseSession session) {
       return;
     }
   }
-  idle_.push_back(std::move(session));
+  stock_.putBack(std::move(session));
 }
 
 void DatabasePool::stop() {

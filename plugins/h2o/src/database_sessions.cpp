@@ -8,24 +8,8 @@ std::optional<sdk::DatabaseSession> DatabaseSessions::acquire(EventLoop& waiting
   std::unique_lock lock(mutex_);
   if (closed_)
     throw sdk::PluginError(BENCHD_ERR_STATE, "the server is closing");
-  if (capacity_ < 0)
-    capacity_ = static_cast<std::int64_t>(api_->db_pool_size(api_->host_context));
-  if (!idle_.empty()) {
-    sdk::DatabaseSession session = std::move(idle_.back());
-    idle_.pop_back();
+  if (sdk::DatabaseSession session = stock_.take(lock); session.isOpen())
     return session;
-  }
-  if (opened_ < capacity_) {
-    ++opened_;
-    lock.unlock();
-    try {
-      return sdk::DatabaseSession(api_);
-    } catch (...) {
-      const std::lock_guard relock(mutex_);
-      --opened_;
-      throw;
-    }
-  }
   waiting_.push_back(&waiting);
   return std::nullopt;
 }
@@ -33,8 +17,7 @@ std::optional<sdk::DatabaseSession> DatabaseSessions::acquire(EventLoop& waiting
 EventLoop* DatabaseSessions::release(sdk::DatabaseSession& session) {
   const std::lock_guard lock(mutex_);
   if (closed_) {
-    --opened_;
-    session = sdk::DatabaseSession();  // closes it
+    stock_.closeOne(std::move(session));
     return nullptr;
   }
   if (!waiting_.empty()) {
@@ -42,7 +25,7 @@ EventLoop* DatabaseSessions::release(sdk::DatabaseSession& session) {
     waiting_.pop_front();
     return next;
   }
-  idle_.push_back(std::move(session));
+  stock_.putBack(std::move(session));
   return nullptr;
 }
 
@@ -56,14 +39,13 @@ void DatabaseSessions::leave(EventLoop& loop) {
 void DatabaseSessions::close() {
   const std::lock_guard lock(mutex_);
   closed_ = true;
-  opened_ -= static_cast<std::int64_t>(idle_.size());
-  idle_.clear();
+  stock_.closeIdle();
   waiting_.clear();
 }
 
 std::int64_t DatabaseSessions::opened() const {
   const std::lock_guard lock(mutex_);
-  return opened_;
+  return stock_.opened();
 }
 
 }  // namespace benchd::h2o_plugin

@@ -2,12 +2,12 @@
 
 #include <benchd/plugin.h>
 #include <benchd/sdk/database.hpp>
+#include <benchd/sdk/database_session_stock.hpp>
 
 #include <cstdint>
 #include <deque>
 #include <mutex>
 #include <optional>
-#include <vector>
 
 namespace benchd::h2o_plugin {
 
@@ -19,7 +19,7 @@ class EventLoop;
 /// command queue (EventLoop::handOver), which orders the two threads' use of it.
 class DatabaseSessions {
  public:
-  explicit DatabaseSessions(const benchd_host_api* api) : api_(api) {}
+  explicit DatabaseSessions(const benchd_host_api* api) : stock_(api) {}
 
   /// An idle or a new session, or none while all are busy: `waiting` is then queued for the
   /// next one released. Throws sdk::PluginError when the host opens none, or after close().
@@ -34,12 +34,9 @@ class DatabaseSessions {
   [[nodiscard]] std::int64_t opened() const;
 
  private:
-  const benchd_host_api* api_;
   mutable std::mutex mutex_;
-  std::int64_t capacity_ = -1;
-  std::int64_t opened_ = 0;
+  sdk::DatabaseSessionStock stock_;  // guarded by mutex_
   bool closed_ = false;
-  std::vector<sdk::DatabaseSession> idle_;
   /// One entry per queued request, in arrival order.
   std::deque<EventLoop*> waiting_;
 };

@@ -207,7 +207,7 @@ void WaitingRequest::cut() {
   // it write, fail and close the connection, which lets go of the request.
   req_->http1_is_persistent = 0;
   req_->res.status = 503;
-  req_->res.reason = "Service Unavailable";
+  req_->res.reason = sdk::reasonPhrase(503).data();  // static text, NUL-terminated
   req_->res.content_length = 0;
   h2o_send_inline(req_, "", 0);
 }

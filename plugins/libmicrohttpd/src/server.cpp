@@ -10,19 +10,15 @@
 #include <benchd/sdk/request_deadline.hpp>
 #include <benchd/tls_support/tls_context.hpp>
 
-#include <fcntl.h>
 #include <unistd.h>
 
-#include <arpa/inet.h>
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <netinet/in.h>
 #include <string>
-#include <sys/socket.h>
 #include <vector>
 
 namespace benchd::libmicrohttpd {

@@ -54,7 +54,7 @@ struct WaitReactor::Wait {
 };
 
 WaitReactor::WaitReactor(ServerState& state, Settings settings)
-    : state_(state), settings_(settings) {
+    : state_(state), settings_(settings), database_sessions_(state.host_api) {
   curl_support::initialiseCurlOnce();
   epoll_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
   if (epoll_fd_ < 0)
@@ -159,7 +159,7 @@ void WaitReactor::run() {
   takeSubmissions();
   while (!waits_.empty())
     finish(*waits_.begin()->second, std::nullopt);
-  idle_sessions_.clear();
+  database_sessions_.closeIdle();
 }
 
 void WaitReactor::takeSubmissions() {
@@ -408,22 +408,14 @@ void WaitReactor::sweepIdleUpstream() {
 // ---- the database ------------------------------------------------------------------------
 
 void WaitReactor::startDatabase(Wait& wait) {
-  if (database_capacity_ == 0)
-    database_capacity_ =
-        static_cast<std::int64_t>(state_.host_api->db_pool_size(state_.host_api->host_context));
   setTimer(wait, Clock::now() + settings_.database_deadline);
-  if (!idle_sessions_.empty()) {
-    wait.session = std::move(idle_sessions_.back());
-    idle_sessions_.pop_back();
-  } else if (database_opened_ < database_capacity_) {
-    try {
-      wait.session = sdk::DatabaseSession(state_.host_api);
-      ++database_opened_;
-    } catch (const std::exception& error) {
-      finish(wait, sdk::errorReply(500, error.what()));
-      return;
-    }
-  } else {
+  try {
+    wait.session = database_sessions_.take();
+  } catch (const std::exception& error) {
+    finish(wait, sdk::errorReply(500, error.what()));
+    return;
+  }
+  if (!wait.session.isOpen()) {
     wait.phase = Wait::Phase::kDatabaseQueued;
     wait.database_queued_at = Clock::now();
     database_queue_.push_back(wait.id);
@@ -473,7 +465,7 @@ void WaitReactor::releaseSession(sdk::DatabaseSession session) {
     runDatabase(wait, wait.session.begin(wait.request, wait.body));
     return;
   }
-  idle_sessions_.push_back(std::move(session));
+  database_sessions_.putBack(std::move(session));
 }
 
 void WaitReactor::databaseDeadlinePassed(Wait& wait) {

@@ -11,6 +11,7 @@
 #include "server_state.hpp"
 
 #include <benchd/sdk/database.hpp>
+#include <benchd/sdk/database_session_stock.hpp>
 #include <benchd/sdk/service_request.hpp>
 
 #include <chrono>
@@ -143,9 +144,7 @@ class WaitReactor {
   int transfers_running_ = 0;
   Clock::time_point last_transfer_end_ = Clock::now();
 
-  std::int64_t database_capacity_ = 0;
-  std::int64_t database_opened_ = 0;
-  std::vector<sdk::DatabaseSession> idle_sessions_;
+  sdk::DatabaseSessionStock database_sessions_;
   std::deque<std::uint64_t> database_queue_;
   sdk::DatabaseWaitCounters database_counters_;
 

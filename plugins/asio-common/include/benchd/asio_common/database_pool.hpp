@@ -14,6 +14,7 @@
 // and a running statement is abandoned.
 
 #include <benchd/sdk/database.hpp>
+#include <benchd/sdk/database_session_stock.hpp>
 
 #include <boost/asio/associated_executor.hpp>
 #include <boost/asio/async_result.hpp>
@@ -27,7 +28,6 @@
 #include <mutex>
 #include <string>
 #include <utility>
-#include <vector>
 
 namespace benchd::asio_common {
 
@@ -125,13 +125,10 @@ class DatabasePool {
   /// Hands `session` to the first queued call that still waits, or keeps it idle.
   void release(sdk::DatabaseSession session);
 
-  const benchd_host_api* api_;
-  const std::uint32_t capacity_;
   const std::chrono::milliseconds deadline_;
   std::mutex mutex_;
-  std::vector<sdk::DatabaseSession> idle_;                 // guarded by mutex_
+  sdk::DatabaseSessionStock stock_;                        // guarded by mutex_
   std::deque<std::weak_ptr<detail::DatabaseCall>> queue_;  // guarded by mutex_
-  std::uint32_t opened_ = 0;                               // guarded by mutex_
   bool stopping_ = false;                                  // guarded by mutex_
   sdk::DatabaseWaitCounters counters_;
 };

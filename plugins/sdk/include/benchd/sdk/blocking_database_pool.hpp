@@ -5,6 +5,7 @@
 // original study. Both waits end at the request's database deadline.
 
 #include <benchd/sdk/database.hpp>
+#include <benchd/sdk/database_session_stock.hpp>
 
 #include <poll.h>
 
@@ -12,11 +13,9 @@
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
-#include <cstdint>
 #include <mutex>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace benchd::sdk {
 
@@ -27,7 +26,7 @@ class BlockingDatabasePool {
   /// `api` is the host's table (hostHasDatabase(api) must hold); the pool opens up to its
   /// db_pool_size() sessions, when requests first need them.
   BlockingDatabasePool(const benchd_host_api* api, std::chrono::milliseconds deadline)
-      : api_(api), capacity_(api->db_pool_size(api->host_context)), deadline_(deadline) {}
+      : deadline_(deadline), stock_(api) {}
   BlockingDatabasePool(const BlockingDatabasePool&) = delete;
   BlockingDatabasePool& operator=(const BlockingDatabasePool&) = delete;
 
@@ -65,36 +64,20 @@ class BlockingDatabasePool {
  private:
   DatabaseSession acquire(Clock::time_point deadline) {
     std::unique_lock lock(mutex_);
-    if (!idle_.empty()) {
-      DatabaseSession session = std::move(idle_.back());
-      idle_.pop_back();
+    if (DatabaseSession session = stock_.take(lock); session.isOpen())
       return session;
-    }
-    if (opened_ < capacity_) {
-      ++opened_;
-      lock.unlock();
-      try {
-        return DatabaseSession(api_);
-      } catch (...) {
-        lock.lock();
-        --opened_;
-        throw;
-      }
-    }
     const Clock::time_point started = Clock::now();
-    freed_.wait_until(lock, deadline, [this] { return stopping_ || !idle_.empty(); });
+    freed_.wait_until(lock, deadline, [this] { return stopping_ || stock_.hasIdle(); });
     counters_.waited(Clock::now() - started);
-    if (stopping_ || idle_.empty())
+    if (stopping_)
       return {};
-    DatabaseSession session = std::move(idle_.back());
-    idle_.pop_back();
-    return session;
+    return stock_.takeIdle();
   }
 
   void release(DatabaseSession session) {
     {
       const std::lock_guard lock(mutex_);
-      idle_.push_back(std::move(session));
+      stock_.putBack(std::move(session));
     }
     freed_.notify_one();
   }
@@ -134,13 +117,10 @@ class BlockingDatabasePool {
     }
   }
 
-  const benchd_host_api* api_;
-  const std::uint32_t capacity_;
   const std::chrono::milliseconds deadline_;
   std::mutex mutex_;
   std::condition_variable freed_;
-  std::vector<DatabaseSession> idle_;  // guarded by mutex_
-  std::uint32_t opened_ = 0;           // guarded by mutex_
+  DatabaseSessionStock stock_;         // guarded by mutex_
   std::atomic<bool> stopping_{false};  // set under mutex_, so a waiter cannot miss it
   DatabaseWaitCounters counters_;
 };
