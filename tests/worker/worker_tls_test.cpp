@@ -14,7 +14,9 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -101,6 +103,43 @@ TEST_P(WorkerTls, AVerifyingClientGetsEveryAnswerNestedCallsIncluded) {
   EXPECT_EQ(movies.exit_code, 0) << movies.err;
   EXPECT_NE(movies.out.find(R"("title":"Annie Hall")"), std::string::npos) << movies.out;
   EXPECT_EQ(movies.out.substr(movies.out.size() - 4), " 200");
+}
+
+TEST_P(WorkerTls, NestedCallsGoThroughUnderACertificateNamedByDnsOverTls12) {
+  // The identity `benchd run` gives its workers: a CN that names no host, then "localhost" and
+  // 127.0.0.1 as subject names. A plugin's client must not refuse its own server's certificate
+  // for its name, under TLS 1.2 (where a client checks the name after the server's last
+  // flight) as under 1.3. OpenSSL's configuration caps the worker at TLS 1.2.
+  TempDir dns_dir;
+  tls::IdentityRequest request;
+  request.common_name = "benchd run worker";
+  request.addresses = {"127.0.0.1"};
+  request.dns_names = {"localhost"};
+  const tls::IdentityFiles dns_files =
+      tls::writeIdentity(tls::makeSelfSignedIdentity(request), dns_dir.path());
+  const fs::path openssl_conf = dns_dir.path() / "openssl.cnf";
+  std::ofstream(openssl_conf) << "openssl_conf = init\n[init]\nssl_conf = ssl\n[ssl]\n"
+                                 "system_default = tls12\n[tls12]\nMaxProtocol = TLSv1.2\n";
+  ::setenv("OPENSSL_CONF", openssl_conf.c_str(), 1);  // the worker inherits it
+  const auto worker = WorkerProcess::serve(
+      GetParam(), {"--profile", "tls", "--tls-cert", dns_files.certificate.string(), "--tls-key",
+                   dns_files.private_key.string()});
+  ::unsetenv("OPENSSL_CONF");
+  ASSERT_TRUE(worker->waitReady()) << worker->stderrText();
+  const std::string target = "https://localhost:" + std::to_string(worker->port()) + "/" +
+                             GetParam() + "/epoch-millis?delayCallDepth=2&delayInMillis=0";
+  const auto tls13 = runCommand(
+      "/usr/bin/curl", {"-sS", "--tlsv1.3", "--cacert", dns_files.certificate.string(), target},
+      std::chrono::seconds(30));
+  if (GetParam() != "libmicrohttpd") {  // MHD serves with GnuTLS, which the file leaves be
+    EXPECT_NE(tls13.exit_code, 0) << "the worker was not capped at TLS 1.2: " << tls13.out;
+  }
+  const auto nested =
+      runCommand("/usr/bin/curl",
+                 {"-sS", "--cacert", dns_files.certificate.string(), "-w", " %{http_code}", target},
+                 std::chrono::seconds(30));
+  EXPECT_EQ(nested.exit_code, 0) << nested.err;
+  EXPECT_TRUE(nested.out.ends_with(" 200")) << nested.out << "\n" << worker->stderrText();
 }
 
 TEST_P(WorkerTls, AlpnChoosesHttp11EvenWhenTheClientOffersH2) {

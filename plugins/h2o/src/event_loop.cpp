@@ -132,13 +132,6 @@ void EventLoop::run(std::promise<void>& ready) {
     h2o_socketpool_init_by_address(&upstream_pool_, reinterpret_cast<sockaddr*>(&upstream_.address),
                                    upstream_.length, state_.tls ? 1 : 0,
                                    sdk::kUpstreamPoolCapacity);
-    if (state_.tls) {
-      // The name h2o's client checks the certificate against (it checks it always), and
-      // sends as SNI; the pool frees it.
-      std::free(upstream_pool_.peer.host.base);
-      upstream_pool_.peer.host =
-          h2o_strdup(nullptr, upstream_.tls_name.data(), upstream_.tls_name.size());
-    }
     h2o_socketpool_set_timeout(&upstream_pool_, loop_,
                                static_cast<std::uint64_t>(state_.upstream_idle.count()));
     upstream_client_.loop = loop_;

@@ -32,12 +32,11 @@ class WaitingRequest;
 class EventLoop {
  public:
   /// Where the nested calls go: the server's own address, and under TLS the client context
-  /// and the name h2o checks the server's certificate against (h2o's client always checks it).
+  /// (which verifies nothing: the call goes to this same server).
   struct Upstream {
     sockaddr_storage address;
     socklen_t length;
     SSL_CTX* ssl_context;
-    std::string tls_name;
   };
 
   /// `config` (hosts, handler, limits), `ssl_context` (null in clear) and the upstream's

@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include <cstring>
-#include <openssl/x509v3.h>
 #include <string>
 
 namespace benchd::h2o_plugin {
@@ -22,33 +21,6 @@ constexpr int kBacklog = 2000;
 
 std::uint64_t millisOf(std::chrono::milliseconds duration) {
   return static_cast<std::uint64_t>(duration.count());
-}
-
-/// The name in the server's own certificate that h2o's client can check it against: its first
-/// DNS name, else its common name. h2o 2.2's client checks every certificate's name and knows
-/// no IP addresses, and the nested call goes to this same server.
-std::string certificateName(SSL_CTX* server) {
-  X509* certificate = SSL_CTX_get0_certificate(server);
-  if (certificate == nullptr)
-    return "localhost";
-  std::string name;
-  auto* names = static_cast<GENERAL_NAMES*>(
-      X509_get_ext_d2i(certificate, NID_subject_alt_name, nullptr, nullptr));
-  for (int i = 0; names != nullptr && i < sk_GENERAL_NAME_num(names) && name.empty(); ++i) {
-    const GENERAL_NAME* entry = sk_GENERAL_NAME_value(names, i);
-    if (entry->type == GEN_DNS) {
-      name.assign(reinterpret_cast<const char*>(ASN1_STRING_get0_data(entry->d.dNSName)),
-                  static_cast<std::size_t>(ASN1_STRING_length(entry->d.dNSName)));
-    }
-  }
-  GENERAL_NAMES_free(names);
-  if (!name.empty())
-    return name;
-  char common_name[256] = {};
-  if (X509_NAME_get_text_by_NID(X509_get_subject_name(certificate), NID_commonName, common_name,
-                                sizeof(common_name)) > 0)
-    return common_name;
-  return "localhost";
 }
 
 }  // namespace
@@ -115,8 +87,6 @@ void Server::start() {
   upstream.address = sdk::socketAddressOf(any_address ? "127.0.0.1" : settings_.bind_address, port_,
                                           upstream.length);
   upstream.ssl_context = upstream_tls_.get();
-  if (state_.tls)
-    upstream.tls_name = certificateName(server_tls_.get());
   started_ = true;
   for (unsigned i = 0; i < settings_.threads; ++i) {
     loops_.push_back(
