@@ -53,7 +53,7 @@ EventLoop::EventLoop(ServerState& state, h2o_globalconf_t& config, SSL_CTX* ssl_
       config_(config),
       ssl_context_(ssl_context),
       listen_fd_(listen_fd),
-      upstream_(std::move(upstream)),
+      upstream_(upstream),
       database_(std::make_unique<DatabaseWaits>(*this, state.database_sessions)) {
   accept_pause_.cb = &onAcceptPaused;
 }
