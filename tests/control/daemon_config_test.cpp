@@ -47,7 +47,7 @@ TEST(DaemonConfig, NamesTheLineTheKeyAndTheReason) {
   EXPECT_EQ(errorOf("port = 80\nprot = 1\n"),
             "benchd.conf:2: unknown key 'prot' (known: bind, port, state_dir, token_file, "
             "plugin_dirs, scenarios_dir, max_streams, max_body_bytes, max_queued, postgres_url, "
-            "db_pool)");
+            "db_pool, tls, tls_cert, tls_key, host_names)");
   EXPECT_EQ(errorOf("db_pool = 501\n"),
             "benchd.conf:1: key 'db_pool': expected an integer from 1 to 500, got '501'");
   EXPECT_EQ(errorOf("port = 70000\n"),
@@ -55,6 +55,37 @@ TEST(DaemonConfig, NamesTheLineTheKeyAndTheReason) {
   EXPECT_EQ(errorOf("state_dir = relative\n"),
             "benchd.conf:1: key 'state_dir': expected an absolute path, got 'relative'");
   EXPECT_EQ(errorOf("just words\n"), "benchd.conf:1: expected 'key = value', got 'just words'");
+}
+
+TEST(DaemonConfig, TlsIsOnBeyondLoopbackAndOffThereIsRefused) {
+  EXPECT_FALSE(parseDaemonConfig("", "none").servesTls()) << "loopback serves in clear";
+  EXPECT_TRUE(parseDaemonConfig("bind = 198.18.0.2\n", "none").servesTls());
+  EXPECT_TRUE(parseDaemonConfig("bind = ::\n", "none").servesTls());
+  EXPECT_FALSE(parseDaemonConfig("bind = ::1\n", "none").servesTls());
+  EXPECT_FALSE(parseDaemonConfig("bind = 127.0.0.2\n", "none").servesTls());
+  EXPECT_TRUE(parseDaemonConfig("tls = on\n", "none").servesTls());
+  EXPECT_FALSE(parseDaemonConfig("tls = off\nbind = ::1\n", "none").servesTls());
+
+  EXPECT_EQ(errorOf("bind = 0.0.0.0\ntls = off\n"),
+            "benchd.conf:2: key 'tls': off is refused with bind = 0.0.0.0, which is not loopback: "
+            "the API token would cross the network in clear (use tls = auto or on)");
+  EXPECT_EQ(errorOf("tls = yes\n"),
+            "benchd.conf:1: key 'tls': expected auto, on or off, got 'yes'");
+  EXPECT_EQ(errorOf("tls_cert = /etc/benchd/cert.pem\n"),
+            "benchd.conf: tls_cert and tls_key go together: tls_key is missing");
+  EXPECT_EQ(errorOf("tls_key = key.pem\n"),
+            "benchd.conf:1: key 'tls_key': expected an absolute path, got 'key.pem'");
+  EXPECT_EQ(errorOf("host_names = lab-server, http://x\n"),
+            "benchd.conf:1: key 'host_names': expected host names separated by ',', got "
+            "'lab-server, http://x'");
+
+  const DaemonConfig given = parseDaemonConfig(
+      "tls_cert = /run/secrets/cert.pem\ntls_key = /run/secrets/key.pem\n"
+      "host_names = benchd-server, benchd-server.lab.svc\n",
+      "none");
+  EXPECT_EQ(given.tls_cert, std::filesystem::path("/run/secrets/cert.pem"));
+  EXPECT_EQ(given.tls_key, std::filesystem::path("/run/secrets/key.pem"));
+  EXPECT_EQ(given.host_names, (std::vector<std::string>{"benchd-server", "benchd-server.lab.svc"}));
 }
 
 // The conffile the packages install lists every key at its default, commented out: as shipped
@@ -85,9 +116,9 @@ TEST(DaemonConfig, TheShippedFileChangesNothingAndEachOfItsExamplesParses) {
     keys.push_back(setting.substr(0, setting.find(' ')));
     EXPECT_EQ(errorOf(setting), "no error") << setting;
   }
-  EXPECT_EQ(keys, (std::vector<std::string>{"bind", "port", "state_dir", "token_file",
-                                            "plugin_dirs", "scenarios_dir", "max_streams",
-                                            "max_body_bytes", "max_queued"}))
+  EXPECT_EQ(keys, (std::vector<std::string>{"bind", "port", "tls", "host_names", "state_dir",
+                                            "token_file", "plugin_dirs", "scenarios_dir",
+                                            "max_streams", "max_body_bytes", "max_queued"}))
       << "every key the parser knows is shown once";
 }
 

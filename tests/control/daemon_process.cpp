@@ -62,13 +62,15 @@ bool pollUntil(const std::function<bool()>& condition, std::chrono::milliseconds
 Daemon::Daemon(const fs::path& dir, const std::string& extra_config)
     : config_(dir / "benchd.conf"),
       child_(writeConfig(config_, dir, extra_config), {"serve", "--config", config_.string()}) {
-  const std::regex listening(R"(listening on http://127\.0\.0\.1:(\d+))");
+  const std::regex listening(
+      R"(listening on (https?)://127\.0\.0\.1:(\d+) \((certificate sha256:([0-9A-F:]+), )?)");
   const auto deadline = std::chrono::steady_clock::now() + 30s;
   while (port_ == 0 && std::chrono::steady_clock::now() < deadline && !child_.stdoutClosed()) {
     for (const std::string& line : child_.readStdoutLines(500ms)) {
       std::smatch match;
       if (std::regex_search(line, match, listening)) {
-        port_ = static_cast<std::uint16_t>(std::stoi(match[1]));
+        port_ = static_cast<std::uint16_t>(std::stoi(match[2]));
+        fingerprint_ = match[4];
       }
     }
   }

@@ -47,10 +47,13 @@ class Daemon {
 
   [[nodiscard]] std::uint16_t port() const { return port_; }
   [[nodiscard]] const std::string& token() const { return token_; }
+  /// Over TLS: the certificate fingerprint its listening line printed; empty in clear.
+  [[nodiscard]] const std::string& fingerprint() const { return fingerprint_; }
   common::ChildProcess& process() { return child_; }
 
-  /// One request on a fresh connection, with the token unless `with_token` is false; a body is
-  /// sent as application/json. Throws std::runtime_error when there is no answer.
+  /// One request on a fresh connection, in clear (a daemon over TLS is reached with curl), with
+  /// the token unless `with_token` is false; a body is sent as application/json. Throws
+  /// std::runtime_error when there is no answer.
   [[nodiscard]] HttpResponse call(const std::string& method, const std::string& target,
                                   const std::string& body = {}, bool with_token = true) const;
   /// PUT `body` as `content_type`, with the token.
@@ -68,6 +71,7 @@ class Daemon {
   common::ChildProcess child_;
   std::uint16_t port_ = 0;
   std::string token_;
+  std::string fingerprint_;
 };
 
 // ---- JSON -------------------------------------------------------------------------------------

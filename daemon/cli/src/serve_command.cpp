@@ -12,7 +12,12 @@
 #include <benchd/http/server.hpp>
 #include <benchd/runner/plugin_folders.hpp>
 #include <benchd/store/result_store.hpp>
+#include <benchd/tls/server_identity.hpp>
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
 #include <csignal>
 #include <iostream>
 
@@ -25,12 +30,33 @@ std::string serveUsage() {
          "Runs the benchd daemon: benchmarks run one at a time from a queue, driven through the\n"
          "REST API under /api/v1 (every endpoint but /api/v1/health needs\n"
          "'Authorization: Bearer <token>', the token being in the token file, made at first\n"
-         "start). Prints 'benchd serve: listening on http://ADDRESS:PORT' when ready; SIGTERM or\n"
-         "SIGINT stops the running benchmark cleanly and exits 0.\n"
+         "start). Prints 'benchd serve: listening on http://ADDRESS:PORT' when ready, or\n"
+         "'https://ADDRESS:PORT (certificate sha256:FINGERPRINT, ...)' over TLS (tls = auto: any\n"
+         "bind but loopback); SIGTERM or SIGINT stops the running benchmark cleanly and exits 0.\n"
          "\n"
          "  --config FILE   settings, 'key = value' lines (the file may be absent); keys and\n"
          "                  defaults:\n" +
          control::describeDaemonConfig() + "  --help          this text\n";
+}
+
+/// The API's TLS identity: the configured files, else the one made at the first start in
+/// state_dir/tls, naming this host, the bind address (unless it is a wildcard) and host_names.
+http::TlsFiles serverTlsFiles(const control::DaemonConfig& config) {
+  if (config.tls_cert)
+    return {*config.tls_cert, *config.tls_key};
+  std::array<char, 256> host{};
+  ::gethostname(host.data(), host.size() - 1);
+  tls::IdentityRequest request;
+  request.common_name = std::string("benchd ") + host.data();
+  request.dns_names = config.host_names;
+  if (std::find(request.dns_names.begin(), request.dns_names.end(), host.data()) ==
+      request.dns_names.end())
+    request.dns_names.emplace_back(host.data());
+  if (config.bind != "0.0.0.0" && config.bind != "::")
+    request.addresses = {config.bind};
+  request.valid_days = 20 * 365;
+  const tls::IdentityFiles files = tls::loadOrCreateIdentity(config.state_dir / "tls", request);
+  return {files.certificate, files.private_key};
 }
 
 int serve(std::span<const std::string_view> arguments) {
@@ -87,19 +113,28 @@ int serve(std::span<const std::string_view> arguments) {
   options.max_body_bytes = config.max_body_bytes;
   options.streams.max_streams = config.max_streams;
   options.streams.max_queued_bytes = control::kEventStreamQueueBytes;
-  options.policies = {http::hostCheckPolicy(), http::bearerTokenPolicy(token, "benchd")};
+  options.policies = {http::hostCheckPolicy(config.host_names),
+                      http::bearerTokenPolicy(token, "benchd")};
   options.on_handler_error = [](const http::Request& request, const std::string& what) {
     control::logLine(control::LogLevel::kError,
                      request.method + " " + request.path + " failed (500): " + what);
   };
+  std::string certificate_note;
+  if (config.servesTls()) {
+    options.tls = serverTlsFiles(config);
+    certificate_note = "certificate sha256:" +
+                       tls::certificateFingerprint(tls::readPemFile(options.tls->certificate)) +
+                       ", ";
+  }
   http::HttpServer server(api.router(), options);
-  std::cout << "benchd serve: listening on http://" << config.bind << ":" << server.port()
-            << " (token in " << config.token_file.string() << ", state in "
-            << config.state_dir.string() << ")" << std::endl;
+  const std::string url = std::string(options.tls ? "https://" : "http://") + config.bind + ":" +
+                          std::to_string(server.port());
+  std::cout << "benchd serve: listening on " << url << " (" << certificate_note << "token in "
+            << config.token_file.string() << ", state in " << config.state_dir.string() << ")"
+            << std::endl;
 
-  control::logLine(control::LogLevel::kInfo, "listening on http://" + config.bind + ":" +
-                                                 std::to_string(server.port()) + ", state in " +
-                                                 config.state_dir.string());
+  control::logLine(control::LogLevel::kInfo,
+                   "listening on " + url + ", state in " + config.state_dir.string());
 
   int signal_number = 0;
   ::sigwait(&stop_signals, &signal_number);

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <arpa/inet.h>
 #include <array>
 #include <cerrno>
 #include <charconv>
@@ -12,6 +13,7 @@
 #include <cstring>
 #include <fstream>
 #include <initializer_list>
+#include <netinet/in.h>
 #include <sstream>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -40,6 +42,17 @@ Int number(const std::string& where, const std::string& text, Int minimum, Int m
   return value;
 }
 
+/// The items of a `separator`-joined list, each trimmed; empty items kept.
+std::vector<std::string> listItems(std::string_view text, char separator) {
+  std::vector<std::string> items;
+  while (!text.empty()) {
+    const std::size_t at = text.find(separator);
+    items.emplace_back(common::trimBlanks(text.substr(0, at)));
+    text = at == std::string_view::npos ? std::string_view{} : text.substr(at + 1);
+  }
+  return items;
+}
+
 }  // namespace
 
 DaemonConfig defaultDaemonConfig() {
@@ -51,6 +64,7 @@ DaemonConfig defaultDaemonConfig() {
 DaemonConfig parseDaemonConfig(const std::string& text, const std::string& source) {
   DaemonConfig config = defaultDaemonConfig();
   bool token_file_given = false;
+  std::string tls_where;  // where `tls` was set, for the check against `bind` after the loop
   std::istringstream lines(text);
   std::string line;
   std::size_t number_of_line = 0;
@@ -90,14 +104,10 @@ DaemonConfig parseDaemonConfig(const std::string& text, const std::string& sourc
       token_file_given = true;
     } else if (key == "plugin_dirs") {
       config.plugin_dirs.clear();
-      std::string_view rest = value;
-      while (!rest.empty()) {
-        const std::size_t colon = rest.find(':');
-        const std::string folder = std::string(common::trimBlanks(rest.substr(0, colon)));
+      for (const std::string& folder : listItems(value, ':')) {
         if (!folder.empty()) {
           config.plugin_dirs.emplace_back(folder);
         }
-        rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
       }
     } else if (key == "scenarios_dir") {
       config.scenarios_dir = value;
@@ -111,12 +121,51 @@ DaemonConfig parseDaemonConfig(const std::string& text, const std::string& sourc
       config.postgres_url = value;
     } else if (key == "db_pool") {
       config.db_pool = number<std::uint32_t>(where, value, 1, 500);
+    } else if (key == "tls") {
+      if (value == "auto") {
+        config.tls = TlsMode::kAuto;
+      } else if (value == "on") {
+        config.tls = TlsMode::kOn;
+      } else if (value == "off") {
+        config.tls = TlsMode::kOff;
+      } else {
+        throw DaemonConfigError(message({where, "expected auto, on or off, got '", value, "'"}));
+      }
+      tls_where = where;
+    } else if (key == "tls_cert" || key == "tls_key") {
+      if (value.empty() || value.front() != '/') {
+        throw DaemonConfigError(message({where, "expected an absolute path, got '", value, "'"}));
+      }
+      (key == "tls_cert" ? config.tls_cert : config.tls_key) = value;
+    } else if (key == "host_names") {
+      config.host_names.clear();
+      std::string_view rest = value;
+      while (!rest.empty()) {
+        const std::size_t comma = rest.find(',');
+        const std::string name = std::string(common::trimBlanks(rest.substr(0, comma)));
+        if (name.empty() || name.find_first_of(" /:@") != std::string::npos) {
+          throw DaemonConfigError(
+              message({where, "expected host names separated by ',', got '", value, "'"}));
+        }
+        config.host_names.push_back(name);
+        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+      }
     } else {
       throw DaemonConfigError(
           message({location, "unknown key '", key,
                    "' (known: bind, port, state_dir, token_file, plugin_dirs, scenarios_dir, "
-                   "max_streams, max_body_bytes, max_queued, postgres_url, db_pool)"}));
+                   "max_streams, max_body_bytes, max_queued, postgres_url, db_pool, tls, "
+                   "tls_cert, tls_key, host_names)"}));
     }
+  }
+  if (config.tls_cert.has_value() != config.tls_key.has_value()) {
+    throw DaemonConfigError(source + ": tls_cert and tls_key go together: " +
+                            (config.tls_cert ? "tls_key" : "tls_cert") + " is missing");
+  }
+  if (config.tls == TlsMode::kOff && !isLoopbackAddress(config.bind)) {
+    throw DaemonConfigError(tls_where + "off is refused with bind = " + config.bind +
+                            ", which is not loopback: the API token would cross the network in "
+                            "clear (use tls = auto or on)");
   }
   if (!token_file_given) {
     config.token_file = config.state_dir / "token";
@@ -135,6 +184,18 @@ DaemonConfig loadDaemonConfig(const std::filesystem::path& path) {
   return parseDaemonConfig(text.str(), path.string());
 }
 
+bool isLoopbackAddress(const std::string& address) {
+  in_addr v4{};
+  if (::inet_pton(AF_INET, address.c_str(), &v4) == 1)
+    return (ntohl(v4.s_addr) >> 24U) == 127U;
+  in6_addr v6{};
+  return ::inet_pton(AF_INET6, address.c_str(), &v6) == 1 && IN6_IS_ADDR_LOOPBACK(&v6);
+}
+
+bool DaemonConfig::servesTls() const {
+  return tls == TlsMode::kOn || (tls == TlsMode::kAuto && !isLoopbackAddress(bind));
+}
+
 std::string describeDaemonConfig() {
   const DaemonConfig defaults = defaultDaemonConfig();
   return "  bind = " + defaults.bind + "\n" + "  port = " + std::to_string(defaults.port) + "\n" +
@@ -146,7 +207,10 @@ std::string describeDaemonConfig() {
          "  max_body_bytes = " + std::to_string(defaults.max_body_bytes) + "\n" +
          "  max_queued = " + std::to_string(defaults.max_queued) + "\n" +
          "  postgres_url = (none: a private PostgreSQL 15 cluster for the postgres rows)\n" +
-         "  db_pool = " + std::to_string(defaults.db_pool) + "\n";
+         "  db_pool = " + std::to_string(defaults.db_pool) + "\n" +
+         "  tls = auto (TLS when bind is not loopback; on; off, refused off loopback)\n"
+         "  tls_cert, tls_key = (none: an identity made at first start in <state_dir>/tls)\n"
+         "  host_names = (none; ','-separated names clients reach the daemon by)\n";
 }
 
 std::string loadOrCreateToken(const std::filesystem::path& path) {

@@ -10,6 +10,13 @@
 
 namespace benchd::control {
 
+/// tls: whether the API is served over TLS.
+enum class TlsMode {
+  kAuto,  ///< "auto": over TLS when `bind` is not a loopback address, in clear on loopback
+  kOn,    ///< "on": over TLS wherever it binds
+  kOff,   ///< "off": in clear; refused with a non-loopback `bind` (the token would cross in clear)
+};
+
 /// `benchd serve`'s settings. Every key has a default, so the file may be absent or list only
 /// what differs. File format: `key = value` lines; blank lines and lines starting with '#' are
 /// skipped; unknown keys are errors (a typo must not be silently ignored).
@@ -27,8 +34,23 @@ struct DaemonConfig {
   /// postgres_url: the PostgreSQL server of the postgres rows (libpq URI or conninfo); empty:
   /// a private cluster per run, run as the daemon's own user.
   std::string postgres_url;
-  std::uint32_t db_pool = 16;  ///< db_pool: database connections per plugin, 1 to 500
+  std::uint32_t db_pool = 16;    ///< db_pool: database connections per plugin, 1 to 500
+  TlsMode tls = TlsMode::kAuto;  ///< tls: auto, on or off
+  /// tls_cert and tls_key: the server's PEM certificate and key, both or neither (e.g. from a
+  /// Kubernetes Secret; never written). Neither: an identity made at the first start in
+  /// state_dir/tls and kept there.
+  std::optional<std::filesystem::path> tls_cert;
+  std::optional<std::filesystem::path> tls_key;
+  /// host_names: ','-separated names clients reach the daemon by (a DNS name, a Kubernetes
+  /// Service): the Host check accepts them and a certificate made at first start lists them.
+  std::vector<std::string> host_names;
+
+  /// Whether `tls` and `bind` make the API serve over TLS.
+  [[nodiscard]] bool servesTls() const;
 };
+
+/// Whether `address` is a numeric loopback address (127.0.0.0/8 or ::1).
+[[nodiscard]] bool isLoopbackAddress(const std::string& address);
 
 /// A config file that cannot be used; what() names the file, the line, the key and the reason.
 class DaemonConfigError : public std::runtime_error {

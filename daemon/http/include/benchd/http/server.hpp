@@ -6,8 +6,10 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,12 @@ struct StreamOptions {
   /// A `: keep-alive` comment is sent this often (every 15 s, docs/daemon-api.md#live-events),
   /// so proxies keep the connection and a vanished client is noticed even when no events flow.
   std::chrono::milliseconds heartbeat_interval{15'000};
+};
+
+/// A server's TLS identity: PEM files, the certificate (its chain) and its private key.
+struct TlsFiles {
+  std::filesystem::path certificate;
+  std::filesystem::path private_key;
 };
 
 struct ServerOptions {
@@ -51,6 +59,11 @@ struct ServerOptions {
   std::chrono::milliseconds write_timeout{30'000};
   /// stop(): how long open exchanges may take to finish before the loops are stopped hard.
   std::chrono::milliseconds stop_grace{2'000};
+
+  /// HTTP over TLS (1.2 or later) with this identity; absent: HTTP in clear. The handshake
+  /// counts against header_timeout; a response that ends its connection is followed by
+  /// close_notify. Plain HTTP sent to a TLS server fails its handshake and is closed.
+  std::optional<TlsFiles> tls;
 
   StreamOptions streams;
   /// Run in order on every well-formed request, see Policy. Typically
@@ -85,7 +98,8 @@ class HttpServer {
  public:
   /// Takes the routes (read-only from now on) and starts serving. Throws std::system_error
   /// when the address cannot be bound (message names address and port), std::invalid_argument
-  /// for unusable options (0 threads, bad address).
+  /// for unusable options (0 threads, bad address, TLS files that cannot be read or do not
+  /// pair; the message names the file).
   HttpServer(Router router, ServerOptions options);
   /// Calls stop().
   ~HttpServer();
