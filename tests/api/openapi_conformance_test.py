@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The REST contract api/openapi.yaml against the real daemon.
 
-Usage: openapi_conformance_test.py BENCHD OPENAPI_YAML CONTROL_SOURCE_DIR
+Usage: openapi_conformance_test.py BENCHD OPENAPI_YAML CONTROL_SOURCE_DIR[:MORE_SOURCE_DIRS]
 
 Starts `BENCHD serve` on an ephemeral loopback port with its state in a temporary folder,
 calls every operation of the spec (successes and the error cases the daemon really produces,
@@ -12,8 +12,8 @@ of the shared responses of components/responses for requests that match no opera
 Content-Type must be one of the declared media types, declared required header fields must be
 there, and a JSON body (events' data too) must validate against the declared schema. Then it
 checks coverage both ways: every operation of the spec was called, and every route the sources
-register (router.add("METHOD", "PATH") in CONTROL_SOURCE_DIR/*.cpp) is in the spec and the
-reverse. Finally SIGTERM must stop the daemon with exit code 0.
+register (router.add("METHOD", "PATH") in the source folders' *.cpp: the control API's and the
+agent's) is in the spec and the reverse. Finally SIGTERM must stop the daemon with exit code 0.
 
 Needs python3 with PyYAML and jsonschema (Debian 12: python3-yaml, python3-jsonschema 4.10; newer
 jsonschema works too). Exit code 0 when everything conforms; otherwise every failure is printed
@@ -608,7 +608,8 @@ def static_checks(conformance, source_dir):
 
     # The routes in the sources, both ways.
     routes = set()
-    for path in sorted(glob.glob(os.path.join(source_dir, "*.cpp"))):
+    for path in sorted(path for folder in source_dir.split(":")
+                       for path in glob.glob(os.path.join(folder, "*.cpp"))):
         with open(path, encoding="utf-8") as source:
             for match in re.finditer(r'router\.add\(\s*"([A-Z]+)"\s*,\s*"([^"]+)"', source.read()):
                 routes.add((match.group(1), match.group(2)))
@@ -687,6 +688,13 @@ def exercise(c, project_dir):
     c.check(("GET", "/api/v1/version"), head, 200)
     if head.body:
         c.fail("HEAD /api/v1/version: the answer has a body")
+    c.call(("GET", "/api/v1/agent"), "/api/v1/agent", 401, token=None)
+    _, about = c.call(("GET", "/api/v1/agent"), "/api/v1/agent", 200)
+    if about and version and about.get("benchd") != version.get("benchd"):
+        c.fail(f"GET /api/v1/agent: benchd {about.get('benchd')} is not {version.get('benchd')}")
+    _, clock = c.call(("GET", "/api/v1/agent/clock"), "/api/v1/agent/clock", 200)
+    if clock and clock["sentEpochMicros"] < clock["receivedEpochMicros"]:
+        c.fail(f"GET /api/v1/agent/clock: sent before it was received: {clock}")
     _, catalog = c.call(("GET", "/api/v1/approaches"), "/api/v1/approaches", 200)
     if catalog and "callbacks-asio" not in [a["name"] for a in catalog.get("accepted", [])]:
         c.fail(f"GET /api/v1/approaches: callbacks-asio is not accepted: {shorten(catalog)}")
@@ -1068,7 +1076,7 @@ def main(argv):
     if len(argv) != 4:
         sys.exit(__doc__)
     binary, spec_path, source_dir = argv[1:]
-    project_dir = os.path.normpath(os.path.join(source_dir, "..", "..", ".."))
+    project_dir = os.path.normpath(os.path.join(source_dir.split(":")[0], "..", "..", ".."))
     started = time.monotonic()
     spec = Spec(spec_path)
     folder = tempfile.mkdtemp(prefix="benchd-openapi-")

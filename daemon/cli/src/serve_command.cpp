@@ -2,6 +2,7 @@
 
 #include "workload_source.hpp"
 
+#include <benchd/agent/agent_routes.hpp>
 #include <benchd/common/epoch_time.hpp>
 #include <benchd/common/usage_error.hpp>
 #include <benchd/control/control_api.hpp>
@@ -39,19 +40,24 @@ std::string serveUsage() {
          control::describeDaemonConfig() + "  --help          this text\n";
 }
 
+std::string hostName() {
+  std::array<char, 256> host{};
+  ::gethostname(host.data(), host.size() - 1);
+  return host.data();
+}
+
 /// The API's TLS identity: the configured files, else the one made at the first start in
 /// state_dir/tls, naming this host, the bind address (unless it is a wildcard) and host_names.
 http::TlsFiles serverTlsFiles(const control::DaemonConfig& config) {
   if (config.tls_cert)
     return {*config.tls_cert, *config.tls_key};
-  std::array<char, 256> host{};
-  ::gethostname(host.data(), host.size() - 1);
+  const std::string host = hostName();
   tls::IdentityRequest request;
-  request.common_name = std::string("benchd ") + host.data();
+  request.common_name = "benchd " + host;
   request.dns_names = config.host_names;
-  if (std::find(request.dns_names.begin(), request.dns_names.end(), host.data()) ==
+  if (std::find(request.dns_names.begin(), request.dns_names.end(), host) ==
       request.dns_names.end())
-    request.dns_names.emplace_back(host.data());
+    request.dns_names.push_back(host);
   if (config.bind != "0.0.0.0" && config.bind != "::")
     request.addresses = {config.bind};
   request.valid_days = 20 * 365;
@@ -126,7 +132,13 @@ int serve(std::span<const std::string_view> arguments) {
                        tls::certificateFingerprint(tls::readPemFile(options.tls->certificate)) +
                        ", ";
   }
-  http::HttpServer server(api.router(), options);
+  http::Router router = api.router();
+  agent::addAgentRoutes(router,
+                        {BENCHD_VERSION,
+                         hostName(),
+                         static_cast<unsigned>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN))),
+                         {}});
+  http::HttpServer server(std::move(router), options);
   const std::string url = std::string(options.tls ? "https://" : "http://") + config.bind + ":" +
                           std::to_string(server.port());
   std::cout << "benchd serve: listening on " << url << " (" << certificate_note << "token in "
