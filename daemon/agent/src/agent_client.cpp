@@ -72,8 +72,9 @@ AgentClient::AgentClient(AgentEndpoint endpoint, std::chrono::milliseconds deadl
 
 AgentClient::~AgentClient() = default;
 
-void AgentClient::connect() {
-  const KnownAgent& agent = endpoint_.agent;
+std::unique_ptr<AgentClient::Connection> AgentClient::open(const KnownAgent& agent,
+                                                           std::chrono::milliseconds deadline,
+                                                           std::string& fingerprint) {
   const std::string who = "agent " + agent.name + " (" + agent.url + ")";
   auto connection = std::make_unique<Connection>();
   auto& stream = connection->stream;
@@ -85,7 +86,7 @@ void AgentClient::connect() {
                                           tcp::resolver::numeric_service, failure);
   if (!failure) {
     step = "connect";
-    beast::get_lowest_layer(stream).expires_after(deadline_);
+    beast::get_lowest_layer(stream).expires_after(deadline);
     beast::get_lowest_layer(stream).async_connect(endpoints, [&](const error_code& error,
                                                                  const tcp::endpoint&) {
       if (error) {
@@ -105,16 +106,30 @@ void AgentClient::connect() {
   }
   if (failure) {
     const std::string reason = failure == beast::error::timeout
-                                   ? "no answer within " + std::to_string(deadline_.count()) + " ms"
+                                   ? "no answer within " + std::to_string(deadline.count()) + " ms"
                                    : failure.message();
     throw AgentError(AgentError::Kind::kUnreachable,
                      who + " is unreachable: " + step + ": " + reason);
   }
-  const std::string shown = peerFingerprint(stream.native_handle());
+  fingerprint = peerFingerprint(stream.native_handle());
+  return connection;
+}
+
+std::string AgentClient::certificateOf(const KnownAgent& agent,
+                                       std::chrono::milliseconds deadline) {
+  std::string fingerprint;
+  (void)open(agent, deadline, fingerprint);
+  return fingerprint;
+}
+
+void AgentClient::connect() {
+  const KnownAgent& agent = endpoint_.agent;
+  std::string shown;
+  auto connection = open(agent, deadline_, shown);
   if (shown != agent.fingerprint) {
     throw AgentError(AgentError::Kind::kCertificateMismatch,
-                     who + " showed the certificate sha256:" + shown +
-                         ", but sha256:" + agent.fingerprint +
+                     "agent " + agent.name + " (" + agent.url + ") showed the certificate sha256:" +
+                         shown + ", but sha256:" + agent.fingerprint +
                          " is pinned; nothing was sent. If the agent has a new identity, check "
                          "its fingerprint on the agent and pin it again: benchd agents add " +
                          agent.name + " " + agent.url + " --fingerprint sha256:" + shown);

@@ -1,4 +1,5 @@
 // benchd: subcommand dispatch. Each subcommand lives in its own files and is registered here.
+#include "agents_command.hpp"
 #include "compare_command.hpp"
 #include "load_command.hpp"
 #include "plugins_command.hpp"
@@ -17,5 +18,6 @@ int main(int argc, char** argv) {
   commands.add(benchd::cli::compareSubcommand());
   commands.add(benchd::cli::winnersSubcommand());
   commands.add(benchd::cli::verifyPluginSubcommand());
+  commands.add(benchd::cli::agentsSubcommand());
   return commands.dispatch(argc, argv);
 }

@@ -56,12 +56,23 @@ class AgentClient {
   AgentReply call(const std::string& method, const std::string& target,
                   const std::string& body = {});
 
+  /// Connects to `agent` (its pinned fingerprint ignored), completes the TLS handshake and
+  /// returns the fingerprint of the certificate it showed; sends nothing, no token. For trust on
+  /// first use: a person compares it with what the agent printed. Throws AgentError
+  /// (kUnreachable).
+  [[nodiscard]] static std::string certificateOf(const KnownAgent& agent,
+                                                 std::chrono::milliseconds deadline);
+
   [[nodiscard]] const KnownAgent& agent() const noexcept { return endpoint_.agent; }
   /// Connections made so far (a kept-alive connection counts once).
   [[nodiscard]] std::size_t connectionsMade() const noexcept { return connections_made_; }
 
  private:
   struct Connection;
+  /// A connection with its handshake done and nothing sent; its certificate's fingerprint.
+  static std::unique_ptr<Connection> open(const KnownAgent& agent,
+                                          std::chrono::milliseconds deadline,
+                                          std::string& fingerprint);
   void connect();
 
   AgentEndpoint endpoint_;
