@@ -59,6 +59,10 @@ leftover_processes() {
       */postgres) case "$args" in *benchd-postgres-*|*benchd-test-*) echo "$pid $args" ;; esac ;;
     esac
   done
+  # The multi-host tests' hosts (tests/support/test-network.sh): a namespace left is a leak too.
+  if command -v ip >/dev/null 2>&1; then
+    ip netns list 2>/dev/null | awk '$1 ~ /^bdt[0-9]/ { print "network namespace " $1 }'
+  fi
 }
 check_no_leftover_processes() {
   local first second
