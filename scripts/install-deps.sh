@@ -13,7 +13,7 @@ packages=(
   libssl-dev openssl libnghttp2-dev nghttp2-client libmicrohttpd-dev libh2o-evloop-dev
   postgresql-15 libpq-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  python3-yaml python3-jsonschema
+  python3-yaml python3-jsonschema iproute2
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev fonts-dejavu-core
   "$@"
 )

@@ -198,7 +198,7 @@ class Daemon:
         config = os.path.join(folder, "benchd.conf")
         with open(config, "w", encoding="utf-8") as out:
             out.write(f"port = 0\nstate_dir = {self.state_dir}\nmax_body_bytes = {MAX_BODY_BYTES}\n"
-                      "max_queued = 1\nmax_streams = 1\n")
+                      "max_queued = 1\nmax_streams = 1\nagent_roles = server\n")
         self.stderr_path = os.path.join(folder, "benchd.stderr")
         self.stderr = open(self.stderr_path, "w", encoding="utf-8")
         self.process = subprocess.Popen([binary, "serve", "--config", config],
@@ -695,6 +695,20 @@ def exercise(c, project_dir):
     _, clock = c.call(("GET", "/api/v1/agent/clock"), "/api/v1/agent/clock", 200)
     if clock and clock["sentEpochMicros"] < clock["receivedEpochMicros"]:
         c.fail(f"GET /api/v1/agent/clock: sent before it was received: {clock}")
+    workers = ("POST", "/api/v1/agent/workers")
+    c.call(workers, "/api/v1/agent/workers", 400, body=b'{"approach":"../x"}')
+    c.call(workers, "/api/v1/agent/workers", 404, body=b'{"approach":"no-such-plugin"}')
+    _, started = c.call(workers, "/api/v1/agent/workers", 201,
+                        body=b'{"approach":"callbacks-asio","threads":1}')
+    worker = ("GET", "/api/v1/agent/workers/{id}")
+    c.call(worker, "/api/v1/agent/workers/w999", 404)
+    if started:
+        _, state = c.call(worker, f"/api/v1/agent/workers/{started['id']}", 200)
+        if state and not state.get("alive"):
+            c.fail(f"GET /api/v1/agent/workers/{started['id']}: not alive: {state}")
+        c.call(("DELETE", "/api/v1/agent/workers/{id}"),
+               f"/api/v1/agent/workers/{started['id']}", 200)
+    c.call(("DELETE", "/api/v1/agent/workers/{id}"), "/api/v1/agent/workers/w999", 404)
     _, catalog = c.call(("GET", "/api/v1/approaches"), "/api/v1/approaches", 200)
     if catalog and "callbacks-asio" not in [a["name"] for a in catalog.get("accepted", [])]:
         c.fail(f"GET /api/v1/approaches: callbacks-asio is not accepted: {shorten(catalog)}")

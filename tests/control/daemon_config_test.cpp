@@ -47,7 +47,12 @@ TEST(DaemonConfig, NamesTheLineTheKeyAndTheReason) {
   EXPECT_EQ(errorOf("port = 80\nprot = 1\n"),
             "benchd.conf:2: unknown key 'prot' (known: bind, port, state_dir, token_file, "
             "plugin_dirs, scenarios_dir, max_streams, max_body_bytes, max_queued, postgres_url, "
-            "db_pool, tls, tls_cert, tls_key, host_names)");
+            "db_pool, tls, tls_cert, tls_key, host_names, agent_roles)");
+  EXPECT_EQ(errorOf("agent_roles = server, generator\n"),
+            "benchd.conf:1: key 'agent_roles': expected server (the generator and database roles "
+            "are not built yet), got 'generator'");
+  EXPECT_EQ(parseDaemonConfig("agent_roles = server\n", "none").agent_roles,
+            std::vector<std::string>{"server"});
   EXPECT_EQ(errorOf("db_pool = 501\n"),
             "benchd.conf:1: key 'db_pool': expected an integer from 1 to 500, got '501'");
   EXPECT_EQ(errorOf("port = 70000\n"),
@@ -116,9 +121,10 @@ TEST(DaemonConfig, TheShippedFileChangesNothingAndEachOfItsExamplesParses) {
     keys.push_back(setting.substr(0, setting.find(' ')));
     EXPECT_EQ(errorOf(setting), "no error") << setting;
   }
-  EXPECT_EQ(keys, (std::vector<std::string>{"bind", "port", "tls", "host_names", "state_dir",
-                                            "token_file", "plugin_dirs", "scenarios_dir",
-                                            "max_streams", "max_body_bytes", "max_queued"}))
+  EXPECT_EQ(keys,
+            (std::vector<std::string>{"bind", "port", "tls", "host_names", "agent_roles",
+                                      "state_dir", "token_file", "plugin_dirs", "scenarios_dir",
+                                      "max_streams", "max_body_bytes", "max_queued"}))
       << "every key the parser knows is shown once";
 }
 

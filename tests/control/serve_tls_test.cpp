@@ -80,6 +80,40 @@ TEST(BenchdServeTls, MakesItsIdentityAtFirstStartServesTheTokenOverTlsAndKeepsIt
   again.stop();
 }
 
+TEST(BenchdServeTls, HostNamesAreInTheCertificateAndPassTheHostCheck) {
+  const benchd::testing::TempDir dir;
+  Daemon daemon(dir.path(), "tls = on\nhost_names = benchd-lab, benchd-lab.example\n");
+  ASSERT_NE(daemon.port(), 0) << daemon.process().stderrText();
+  const fs::path certificate = dir.path() / "state" / "tls" / "cert.pem";
+  // curl resolves the name to loopback itself and checks the certificate by that name.
+  const auto byName = [&](const std::string& name) {
+    const std::string port = std::to_string(daemon.port());
+    return runCommand(
+        "/usr/bin/curl",
+        {"-sS", "--cacert", certificate.string(), "--resolve", name + ":" + port + ":127.0.0.1",
+         "-w", " %{http_code}", "https://" + name + ":" + port + "/api/v1/health"},
+        std::chrono::seconds(30));
+  };
+  const CommandResult listed = byName("benchd-lab.example");
+  EXPECT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_TRUE(listed.out.ends_with(" 200")) << listed.out;
+  const CommandResult unlisted = byName("elsewhere.example");
+  EXPECT_NE(unlisted.exit_code, 0) << "a name the certificate does not hold was verified";
+
+  // The Host check takes the names too, and still refuses others (421).
+  const std::string port = std::to_string(daemon.port());
+  const auto withHost = [&](const std::string& host) {
+    return runCommand(
+        "/usr/bin/curl",
+        {"-sS", "-k", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: " + host + ":" + port,
+         "https://127.0.0.1:" + port + "/api/v1/health"},
+        std::chrono::seconds(30));
+  };
+  EXPECT_EQ(withHost("benchd-lab").out, "200");
+  EXPECT_EQ(withHost("elsewhere.example").out, "421");
+  daemon.stop();
+}
+
 TEST(BenchdServeTls, AGivenCertificateIsUsedAsItIs) {
   const benchd::testing::TempDir dir;
   const benchd::testing::TempDir given_dir;

@@ -2,6 +2,7 @@
 // its host's address serves over TLS by itself, a coordinator on another host pins it with
 // `benchd agents add`, an unpinned certificate and a wrong token are refused before anything is
 // stored, a killed agent is named as unreachable, and one restarted with its state keeps its pin.
+// A server agent starts a worker of its own plugins, by name, that the coordinator's host reaches.
 #include "build_paths.hpp"
 #include "command_runner.hpp"
 #include "temp_dir.hpp"
@@ -26,17 +27,20 @@ namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
 constexpr int kCoordinator = 1;
+constexpr int kServer = 2;
 constexpr int kGenerator1 = 11;
 constexpr int kGenerator2 = 12;
 
 /// `benchd serve` on `host`, bound to its address, its state in `state`.
 class HostAgent {
  public:
-  HostAgent(const TestNetwork& network, const std::string& host, int octet, const fs::path& state)
+  HostAgent(const TestNetwork& network, const std::string& host, int octet, const fs::path& state,
+            const std::string& extra_config = {})
       : config_(state.string() + ".conf"),
         url_("https://" + TestNetwork::address(octet) + ":7878") {
     std::ofstream(config_) << "bind = " << TestNetwork::address(octet)
-                           << "\nport = 7878\nstate_dir = " << state.string() << "\n";
+                           << "\nport = 7878\nstate_dir = " << state.string() << "\n"
+                           << extra_config;
     child_ = std::make_unique<common::ChildProcess>(
         "/usr/sbin/ip", network.onHost(host, cliPath(), {"serve", "--config", config_.string()}));
     const std::regex listening(R"(listening on https://\S+ \(certificate sha256:([0-9A-F:]+),)");
@@ -77,8 +81,17 @@ class AgentsAcrossHosts : public ::testing::Test {
   void SetUp() override {
     if (const auto reason = TestNetwork::unavailableReason())
       GTEST_SKIP() << *reason;
-    network_ = std::make_unique<TestNetwork>(std::vector<std::pair<std::string, int>>{
-        {"coord", kCoordinator}, {"gen-1", kGenerator1}, {"gen-2", kGenerator2}});
+    network_ = std::make_unique<TestNetwork>(
+        std::vector<std::pair<std::string, int>>{{"coord", kCoordinator},
+                                                 {"server", kServer},
+                                                 {"gen-1", kGenerator1},
+                                                 {"gen-2", kGenerator2}});
+  }
+
+  /// `curl ARGUMENTS` on the coordinator's host: prints the body, then " STATUS".
+  [[nodiscard]] CommandResult curlFromCoordinator(std::vector<std::string> arguments) const {
+    arguments.insert(arguments.begin(), {"-sS", "-m", "30", "-w", " %{http_code}"});
+    return runCommand("/usr/sbin/ip", network_->onHost("coord", "/usr/bin/curl", arguments), 60s);
   }
 
   /// `benchd agents ARGUMENTS` on the coordinator's host.
@@ -144,6 +157,61 @@ TEST_F(AgentsAcrossHosts, ACoordinatorPinsItsAgentsAndNamesWhatItRefuses) {
   EXPECT_EQ(back.exit_code, 0) << back.out << back.err;
   EXPECT_NE(back.out.find("gen-1 https://198.18.0.11:7878 reachable: "), std::string::npos)
       << back.out;
+}
+
+TEST_F(AgentsAcrossHosts, AServerAgentStartsAWorkerOfItsOwnPluginsThatOtherHostsReach) {
+  const HostAgent server(*network_, "server", kServer, dir_.path() / "server",
+                         "agent_roles = server\n");
+  ASSERT_FALSE(server.fingerprint().empty()) << server.stderrText();
+  std::string token;
+  std::ifstream(server.tokenFile()) >> token;
+  const std::vector<std::string> authorised = {
+      "--cacert", (dir_.path() / "server" / "tls" / "cert.pem").string(),
+      "-H",       "Authorization: Bearer " + token,
+      "-H",       "Content-Type: application/json"};
+  const auto call = [&](const std::string& method, const std::string& path,
+                        const std::string& body = {}) {
+    std::vector<std::string> arguments = authorised;
+    arguments.insert(arguments.end(), {"-X", method, server.url() + path});
+    if (!body.empty())
+      arguments.insert(arguments.end(), {"--data-binary", body});
+    return curlFromCoordinator(arguments);
+  };
+
+  const CommandResult unknown =
+      call("POST", "/api/v1/agent/workers", R"({"approach":"no-such-plugin"})");
+  EXPECT_TRUE(unknown.out.ends_with(" 404")) << unknown.out << unknown.err;
+  EXPECT_NE(unknown.out.find("it has: "), std::string::npos) << unknown.out;
+  EXPECT_NE(unknown.out.find("callbacks-asio"), std::string::npos) << unknown.out;
+  const CommandResult path = call("POST", "/api/v1/agent/workers", R"({"approach":"../evil"})");
+  EXPECT_TRUE(path.out.ends_with(" 400")) << path.out;
+
+  const CommandResult started =
+      call("POST", "/api/v1/agent/workers", R"({"approach":"callbacks-asio","threads":1})");
+  ASSERT_TRUE(started.out.ends_with(" 201")) << started.out << started.err << server.stderrText();
+  const std::smatch port_match = [&] {
+    std::smatch match;
+    std::regex_search(started.out, match, std::regex(R"("port":(\d+))"));
+    return match;
+  }();
+  ASSERT_FALSE(port_match.empty()) << started.out;
+  EXPECT_NE(started.out.find(R"("address":"198.18.0.2")"), std::string::npos) << started.out;
+  const std::string worker_url = "http://198.18.0.2:" + port_match[1].str();
+
+  // The coordinator's host reaches the worker on the server's host.
+  const CommandResult answered = curlFromCoordinator(
+      {worker_url + "/callbacks-asio/epoch-millis?delayCallDepth=0&delayInMillis=0"});
+  EXPECT_EQ(answered.exit_code, 0) << answered.err;
+  EXPECT_TRUE(answered.out.ends_with(" 200")) << answered.out;
+
+  const CommandResult state = call("GET", "/api/v1/agent/workers/w1");
+  EXPECT_NE(state.out.find(R"("alive":true)"), std::string::npos) << state.out;
+  const CommandResult stopped = call("DELETE", "/api/v1/agent/workers/w1");
+  EXPECT_TRUE(stopped.out.ends_with(" 200")) << stopped.out;
+  EXPECT_NE(stopped.out.find(R"("end":"exit code 0")"), std::string::npos) << stopped.out;
+  const CommandResult gone = curlFromCoordinator({worker_url + "/health"});
+  EXPECT_NE(gone.exit_code, 0) << "the stopped worker still answered: " << gone.out;
+  EXPECT_TRUE(call("GET", "/api/v1/agent/workers/w1").out.ends_with(" 404"));
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include "workload_source.hpp"
 
 #include <benchd/agent/agent_routes.hpp>
+#include <benchd/agent/agent_workers.hpp>
 #include <benchd/common/epoch_time.hpp>
 #include <benchd/common/usage_error.hpp>
 #include <benchd/control/control_api.hpp>
@@ -21,6 +22,7 @@
 #include <array>
 #include <csignal>
 #include <iostream>
+#include <optional>
 
 namespace benchd::cli {
 namespace {
@@ -133,11 +135,18 @@ int serve(std::span<const std::string_view> arguments) {
                        ", ";
   }
   http::Router router = api.router();
-  agent::addAgentRoutes(router,
-                        {BENCHD_VERSION,
-                         hostName(),
-                         static_cast<unsigned>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN))),
-                         {}});
+  agent::addAgentRoutes(
+      router,
+      {BENCHD_VERSION, hostName(),
+       static_cast<unsigned>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN))), config.agent_roles});
+  // Declared before the server, so its workers are stopped after the server's last handler.
+  std::optional<agent::AgentWorkers> workers;
+  if (std::find(config.agent_roles.begin(), config.agent_roles.end(), "server") !=
+      config.agent_roles.end()) {
+    workers.emplace(agent::AgentWorkers::Options{[&api] { return api.catalog(); },
+                                                 environment.worker, config.bind});
+    workers->addRoutes(router);
+  }
   http::HttpServer server(std::move(router), options);
   const std::string url = std::string(options.tls ? "https://" : "http://") + config.bind + ":" +
                           std::to_string(server.port());

@@ -150,12 +150,22 @@ DaemonConfig parseDaemonConfig(const std::string& text, const std::string& sourc
         config.host_names.push_back(name);
         rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
       }
+    } else if (key == "agent_roles") {
+      config.agent_roles = listItems(value, ',');
+      for (const std::string& role : config.agent_roles) {
+        if (role != "server") {
+          throw DaemonConfigError(message({where,
+                                           "expected server (the generator and database "
+                                           "roles are not built yet), got '",
+                                           role, "'"}));
+        }
+      }
     } else {
       throw DaemonConfigError(
           message({location, "unknown key '", key,
                    "' (known: bind, port, state_dir, token_file, plugin_dirs, scenarios_dir, "
                    "max_streams, max_body_bytes, max_queued, postgres_url, db_pool, tls, "
-                   "tls_cert, tls_key, host_names)"}));
+                   "tls_cert, tls_key, host_names, agent_roles)"}));
     }
   }
   if (config.tls_cert.has_value() != config.tls_key.has_value()) {
@@ -210,7 +220,8 @@ std::string describeDaemonConfig() {
          "  db_pool = " + std::to_string(defaults.db_pool) + "\n" +
          "  tls = auto (TLS when bind is not loopback; on; off, refused off loopback)\n"
          "  tls_cert, tls_key = (none: an identity made at first start in <state_dir>/tls)\n"
-         "  host_names = (none; ','-separated names clients reach the daemon by)\n";
+         "  host_names = (none; ','-separated names clients reach the daemon by)\n"
+         "  agent_roles = (none; server: start workers for a coordinator on another host)\n";
 }
 
 std::string loadOrCreateToken(const std::filesystem::path& path) {

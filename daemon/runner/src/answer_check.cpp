@@ -1,10 +1,9 @@
 #include "answer_check.hpp"
 
-#include "http_probe.hpp"
-
 #include <benchd/common/epoch_time.hpp>
 #include <benchd/microservice/movie_service.hpp>
 #include <benchd/microservice/service_profile.hpp>
+#include <benchd/runner/http_probe.hpp>
 #include <benchd/scenario/json_nesting.hpp>
 #include <benchd/scenario/path_template.hpp>
 #include <benchd/sdk/service_request.hpp>

@@ -1,4 +1,4 @@
-#include "http_probe.hpp"
+#include <benchd/runner/http_probe.hpp>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -54,12 +54,16 @@ struct Probe {
 
 HttpReply probeHttp(std::uint16_t port, const std::string& method, const std::string& target,
                     const std::string& body, std::chrono::milliseconds timeout,
-                    ProbeTransport transport) {
+                    ProbeTransport transport, const std::string& address) {
   asio::io_context io;
   beast::tcp_stream stream(io);
   Probe probe;
   probe.request = {http::string_to_verb(method), target, 11};
-  probe.request.set(http::field::host, "127.0.0.1");
+  probe.request.set(http::field::host, address);
+  error_code not_an_address;
+  const asio::ip::address destination = asio::ip::make_address(address, not_an_address);
+  if (not_an_address)
+    throw HttpProbeError(method + " " + target + ": '" + address + "' is not a numeric address");
   if (!body.empty()) {
     probe.request.set(http::field::content_type, "application/json");
     probe.request.body() = body;
@@ -76,7 +80,7 @@ HttpReply probeHttp(std::uint16_t port, const std::string& method, const std::st
   }
   // The operations chain on one io_context; the stream's deadline covers all of them.
   stream.expires_after(timeout);
-  stream.async_connect(asio::ip::tcp::endpoint(asio::ip::address_v4::loopback(), port),
+  stream.async_connect(asio::ip::tcp::endpoint(destination, port),
                        [&](const error_code& connect_error) {
                          if (connect_error) {
                            probe.fail(connect_error, "connect");

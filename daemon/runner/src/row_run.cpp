@@ -2,11 +2,11 @@
 
 #include "answer_check.hpp"
 #include "run_certificate.hpp"
-#include "worker_supervisor.hpp"
 
 #include <benchd/common/units.hpp>
 #include <benchd/microservice/service_profile.hpp>
 #include <benchd/results/summary_metrics.hpp>
+#include <benchd/runner/worker_supervisor.hpp>
 #include <benchd/sampling/host_sampler.hpp>
 #include <benchd/sampling/process_sampler.hpp>
 #include <benchd/sampling/process_tree_sampler.hpp>

@@ -1,8 +1,6 @@
-#include "worker_supervisor.hpp"
-
-#include "http_probe.hpp"
-
 #include <benchd/results/summary_row.hpp>
+#include <benchd/runner/http_probe.hpp>
+#include <benchd/runner/worker_supervisor.hpp>
 
 #include <rapidjson/document.h>
 
@@ -25,7 +23,7 @@ std::vector<std::string> workerArguments(const WorkerLaunch& launch) {
       "--plugin",
       launch.plugin.string(),
       "--port",
-      "0",
+      std::to_string(launch.port),
       "--stats-interval-ms",
       "1000",
       "--stop-timeout-ms",
@@ -47,6 +45,8 @@ std::vector<std::string> workerArguments(const WorkerLaunch& launch) {
     arguments.insert(arguments.end(),
                      {"--postgres", launch.postgres, "--db-pool", std::to_string(launch.db_pool)});
   }
+  if (!launch.bind.empty())
+    arguments.insert(arguments.end(), {"--bind", launch.bind});
   if (launch.tls) {
     arguments.insert(arguments.end(), {"--tls-cert", launch.tls->certificate.string(), "--tls-key",
                                        launch.tls->private_key.string()});
@@ -81,7 +81,10 @@ WorkerSupervisor::WorkerSupervisor(const WorkerLaunch& launch)
     : memory_cap_(capGroupFor(launch)),
       child_(launch.worker, workerArguments(launch), spawnOptions(launch, memory_cap_.get())),
       stop_timeout_(launch.stop_timeout),
-      health_transport_(launch.tls ? ProbeTransport::kTls : ProbeTransport::kPlain) {
+      health_transport_(launch.tls ? ProbeTransport::kTls : ProbeTransport::kPlain),
+      health_address_(launch.bind.empty() || launch.bind == "0.0.0.0" || launch.bind == "::"
+                          ? "127.0.0.1"
+                          : launch.bind) {
   reader_ = std::thread([this] { readEvents(); });
 }
 
@@ -179,8 +182,9 @@ std::optional<std::string> WorkerSupervisor::waitReady(std::chrono::milliseconds
     }
     if (const std::uint16_t bound = port(); bound != 0) {
       try {
-        const HttpReply reply = probeHttp(bound, "GET", "/health", "",
-                                          std::chrono::milliseconds(2'000), health_transport_);
+        const HttpReply reply =
+            probeHttp(bound, "GET", "/health", "", std::chrono::milliseconds(2'000),
+                      health_transport_, health_address_);
         if (reply.status == 200) {
           return std::nullopt;
         }

@@ -37,10 +37,11 @@ class ControlApi {
 
   /// Re-inspects the plugin folders (at start and on POST approaches/rescan).
   void rescan();
-
- private:
+  /// The plugins as last inspected (a copy; thread-safe). The agent's server role starts its
+  /// workers from it.
   [[nodiscard]] runner::PluginCatalog catalog() const;
 
+ private:
   // The routes, by resource; each in its own source file.
   void addSystemRoutes(http::Router& router);        // health, version, approaches, /metrics
   void addScenarioFileRoutes(http::Router& router);  // scenario-files

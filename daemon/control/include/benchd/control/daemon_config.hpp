@@ -44,6 +44,9 @@ struct DaemonConfig {
   /// host_names: ','-separated names clients reach the daemon by (a DNS name, a Kubernetes
   /// Service): the Host check accepts them and a certificate made at first start lists them.
   std::vector<std::string> host_names;
+  /// agent_roles: what this daemon does for a coordinator on another host, ','-separated. Only
+  /// "server" (workers of its own plugins, on its address) is built; empty: none.
+  std::vector<std::string> agent_roles;
 
   /// Whether `tls` and `bind` make the API serve over TLS.
   [[nodiscard]] bool servesTls() const;

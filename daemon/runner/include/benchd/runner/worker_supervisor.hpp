@@ -1,9 +1,8 @@
 #pragma once
 
-#include "http_probe.hpp"
-
 #include <benchd/common/child_process.hpp>
 #include <benchd/results/series.hpp>
+#include <benchd/runner/http_probe.hpp>
 #include <benchd/runner/memory_cap.hpp>
 #include <benchd/tls/tls_identity.hpp>
 
@@ -43,12 +42,16 @@ struct WorkerLaunch {
   /// A `tls` row's certificate and key (the worker's --tls-cert/--tls-key); the health probe
   /// then speaks TLS too.
   std::optional<tls::IdentityFiles> tls;
+  /// The worker's --bind (a numeric address; empty: its default, 127.0.0.1) and --port (0: an
+  /// ephemeral one). An agent's worker binds the agent's address, so other hosts reach it.
+  std::string bind;
+  std::uint16_t port = 0;
 };
 
-/// One benchd-worker process serving one plugin on an ephemeral loopback port, for one
-/// (scenario row, approach). A reader thread consumes the worker's JSON event lines (ready,
-/// stats, stopped) as they come, so its pipe never fills and the latest stats are always at
-/// hand for the samplers.
+/// One benchd-worker process serving one plugin (on an ephemeral loopback port unless its launch
+/// says otherwise), for one (scenario row, approach) or for an agent's coordinator. A reader thread
+/// consumes the worker's JSON event lines (ready, stats, stopped) as they come, so its pipe never
+/// fills and the latest stats are always at hand for the samplers.
 ///
 /// Thread-safety: construct, waitReady, alive, stop and describeEnd from one thread (the
 /// runner's); latestStats and port from any thread.
@@ -104,6 +107,7 @@ class WorkerSupervisor {
   common::ChildProcess child_;
   std::chrono::milliseconds stop_timeout_;
   ProbeTransport health_transport_;
+  std::string health_address_;  ///< where waitReady probes: the bound address, else loopback
   std::thread reader_;
   mutable std::mutex mutex_;
   std::uint16_t port_ = 0;
