@@ -152,15 +152,21 @@ http::Response AgentWorkers::start(const http::Request& request) {
   return response;
 }
 
+std::shared_ptr<AgentWorkers::Worker> AgentWorkers::take(const std::string& id, bool forget) {
+  const std::lock_guard lock(mutex_);
+  const auto found = workers_.find(id);
+  if (found == workers_.end())
+    return nullptr;
+  std::shared_ptr<Worker> worker = found->second;
+  if (forget)
+    workers_.erase(found);
+  return worker;
+}
+
 http::Response AgentWorkers::describe(const std::string& id) {
-  std::shared_ptr<Worker> worker;
-  {
-    const std::lock_guard lock(mutex_);
-    const auto found = workers_.find(id);
-    if (found == workers_.end())
-      return fieldProblem("id", "no worker '" + id.substr(0, 64) + "'", 404);
-    worker = found->second;
-  }
+  const std::shared_ptr<Worker> worker = take(id, false);
+  if (!worker)
+    return fieldProblem("id", "no worker '" + id.substr(0, 64) + "'", 404);
   const std::lock_guard worker_lock(worker->mutex);
   const bool alive = worker->supervisor && worker->supervisor->alive();
   if (!alive && worker->end.empty() && worker->supervisor)
@@ -180,15 +186,9 @@ http::Response AgentWorkers::describe(const std::string& id) {
 }
 
 http::Response AgentWorkers::stop(const std::string& id) {
-  std::shared_ptr<Worker> worker;
-  {
-    const std::lock_guard lock(mutex_);
-    const auto found = workers_.find(id);
-    if (found == workers_.end())
-      return fieldProblem("id", "no worker '" + id.substr(0, 64) + "'", 404);
-    worker = found->second;
-    workers_.erase(found);
-  }
+  const std::shared_ptr<Worker> worker = take(id, true);
+  if (!worker)
+    return fieldProblem("id", "no worker '" + id.substr(0, 64) + "'", 404);
   const std::lock_guard worker_lock(worker->mutex);
   const common::ExitStatus status = worker->supervisor->stop();
   const std::string end = status.describe();

@@ -55,6 +55,8 @@ class AgentWorkers {
   http::Response start(const http::Request& request);
   http::Response describe(const std::string& id);
   http::Response stop(const std::string& id);
+  /// The worker `id`, or null; `forget` takes it off the list too.
+  std::shared_ptr<Worker> take(const std::string& id, bool forget);
 
   Options options_;
   std::mutex mutex_;
