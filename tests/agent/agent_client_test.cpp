@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <system_error>
 #include <thread>
 
 namespace benchd::agent {
@@ -41,7 +42,9 @@ class AgentClientTest : public ::testing::Test {
     fingerprint_ = tls::certificateFingerprint(tls::readPemFile(files_.certificate));
   }
 
-  void start(http::ServerOptions options = {}, bool tls = true) {
+  void start(http::ServerOptions options = {}, bool tls = true, bool ipv6 = false) {
+    if (ipv6)
+      options.address = "::1";
     if (tls)
       options.tls = http::TlsFiles{files_.certificate, files_.private_key};
     options.policies = {http::hostCheckPolicy(), http::bearerTokenPolicy(kToken, "benchd")};
@@ -54,9 +57,10 @@ class AgentClientTest : public ::testing::Test {
                                        const std::string& token = kToken) const {
     KnownAgent agent;
     agent.name = "lab-gen-1";
-    agent.host = "127.0.0.1";
+    agent.host = server_->address();
     agent.port = server_->port();
-    agent.url = "https://127.0.0.1:" + std::to_string(agent.port);
+    agent.url = agent.host == "::1" ? "https://[::1]:" + std::to_string(agent.port)
+                                    : "https://127.0.0.1:" + std::to_string(agent.port);
     agent.fingerprint = fingerprint;
     agent.token_file = dir_.path() / "lab-gen-1.token";
     return {agent, token};
@@ -78,6 +82,17 @@ TEST_F(AgentClientTest, APinnedAgentAnswersOnOneKeptAliveConnection) {
   EXPECT_EQ(client.call("GET", "/api/v1/nothing-here").status, 404U);
   EXPECT_EQ(client.connectionsMade(), 1U);
   EXPECT_EQ(server_->stats().requests, 2U);
+}
+
+TEST_F(AgentClientTest, AnAgentOnIpv6IsNamedInBracketsAsItsUrlHasIt) {
+  try {
+    start({}, true, true);
+  } catch (const std::system_error& error) {
+    GTEST_SKIP() << "no IPv6 loopback here: " << error.what();
+  }
+  AgentClient client(endpoint(fingerprint_));
+  const AgentReply about = client.call("GET", "/api/v1/agent");
+  EXPECT_EQ(about.status, 200U) << about.body << " (the Host check wants [::1]:PORT)";
 }
 
 TEST_F(AgentClientTest, AnotherCertificateIsRefusedBeforeAnyRequestIsSent) {

@@ -1,6 +1,7 @@
 // The server over TLS (ServerOptions::tls) on loopback: a verifying client (curl) gets every
 // answer, keep-alive included; the error answers that close their connection end with
-// close_notify; event streams flow over TLS; the handshake counts against the header
+// close_notify; event streams flow over TLS and end with close_notify; the handshake counts
+// against the header
 // deadline; plain HTTP to the TLS port is refused without harm; files that cannot serve are
 // refused by name.
 #include "command_runner.hpp"
@@ -144,6 +145,17 @@ TEST_F(TlsServerTest, EventsFlowOverTlsAndTheStopEndsTheStream) {
   client.readToEnd();
   EXPECT_NE(client.received().find("0\r\n\r\n"), std::string::npos)
       << "the stream's last chunk: " << client.received();
+}
+
+TEST_F(TlsServerTest, AStreamTheApplicationEndsIsFollowedByCloseNotify) {
+  start();
+  TlsClient client(server_->port());
+  ASSERT_TRUE(client.handshake()) << client.error();
+  ASSERT_TRUE(client.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
+  ASSERT_TRUE(waitFor([&] { return sinkCount() == 1; }));
+  sink(0).close();
+  EXPECT_EQ(client.readToEnd(), TlsClient::End::kCloseNotify) << client.error();
+  EXPECT_NE(client.received().find("0\r\n\r\n"), std::string::npos) << client.received();
 }
 
 TEST_F(TlsServerTest, ATrickledHandshakeIsCutOffByTheHeaderTimeout) {

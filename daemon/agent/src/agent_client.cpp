@@ -146,7 +146,10 @@ AgentReply AgentClient::call(const std::string& method, const std::string& targe
       connect();
     Connection& connection = *connection_;
     bhttp::request<bhttp::string_body> request(bhttp::string_to_verb(method), target, 11);
-    request.set(bhttp::field::host, agent.host + ":" + std::to_string(agent.port));
+    // An IPv6 host goes in brackets, as in its URL.
+    const bool ipv6 = agent.host.find(':') != std::string::npos;
+    request.set(bhttp::field::host,
+                (ipv6 ? "[" + agent.host + "]" : agent.host) + ":" + std::to_string(agent.port));
     request.set(bhttp::field::authorization, "Bearer " + endpoint_.token);
     if (!body.empty())
       request.set(bhttp::field::content_type, "application/json");
@@ -169,8 +172,10 @@ AgentReply AgentClient::call(const std::string& method, const std::string& targe
     ++connection.exchanges;
     if (failure) {
       connection_.reset();
-      // The agent may have closed a connection that idled: one fresh attempt.
-      if (reused && attempt == 0 && failure != beast::error::timeout)
+      // The agent may have closed a connection that idled: one fresh attempt, for requests
+      // that may be sent twice (a POST may have started something already).
+      const bool idempotent = method == "GET" || method == "HEAD" || method == "DELETE";
+      if (reused && idempotent && attempt == 0 && failure != beast::error::timeout)
         continue;
       const std::string reason =
           failure == beast::error::timeout

@@ -73,9 +73,8 @@ AgentWorkers::~AgentWorkers() {
 void AgentWorkers::addRoutes(http::Router& router) {
   router.add("POST", "/api/v1/agent/workers",
              [this](const http::Request& request) { return start(request); });
-  router.add("GET", "/api/v1/agent/workers/{id}", [this](const http::Request& request) {
-    return describe(std::string(request.param("id").value_or("")));
-  });
+  router.add("GET", "/api/v1/agent/workers/{id}",
+             [this](const http::Request& request) { return describe(request); });
   router.add("DELETE", "/api/v1/agent/workers/{id}", [this](const http::Request& request) {
     return stop(std::string(request.param("id").value_or("")));
   });
@@ -145,7 +144,7 @@ http::Response AgentWorkers::start(const http::Request& request) {
   rapidjson::StringBuffer buffer;
   Writer json(buffer);
   json.StartObject();
-  workerFields(json, worker->id, approach, options_.bind, worker->port);
+  workerFields(json, worker->id, approach, addressFor(request), worker->port);
   json.EndObject();
   http::Response response = http::Response::json(201, buffer.GetString());
   response.headers.set("Location", "/api/v1/agent/workers/" + worker->id);
@@ -163,7 +162,13 @@ std::shared_ptr<AgentWorkers::Worker> AgentWorkers::take(const std::string& id, 
   return worker;
 }
 
-http::Response AgentWorkers::describe(const std::string& id) {
+std::string AgentWorkers::addressFor(const http::Request& request) const {
+  const bool wildcard = options_.bind == "0.0.0.0" || options_.bind == "::";
+  return wildcard ? request.local_address : options_.bind;
+}
+
+http::Response AgentWorkers::describe(const http::Request& request) {
+  const std::string id(request.param("id").value_or(""));
   const std::shared_ptr<Worker> worker = take(id, false);
   if (!worker)
     return fieldProblem("id", "no worker '" + id.substr(0, 64) + "'", 404);
@@ -174,7 +179,7 @@ http::Response AgentWorkers::describe(const std::string& id) {
   rapidjson::StringBuffer buffer;
   Writer json(buffer);
   json.StartObject();
-  workerFields(json, worker->id, worker->approach, options_.bind, worker->port);
+  workerFields(json, worker->id, worker->approach, addressFor(request), worker->port);
   json.Key("alive");
   json.Bool(alive);
   if (!alive) {
@@ -192,6 +197,7 @@ http::Response AgentWorkers::stop(const std::string& id) {
   const std::lock_guard worker_lock(worker->mutex);
   const common::ExitStatus status = worker->supervisor->stop();
   const std::string end = status.describe();
+  worker->end = end;  // for a GET that took the worker just before
   worker->supervisor.reset();
   rapidjson::StringBuffer buffer;
   Writer json(buffer);

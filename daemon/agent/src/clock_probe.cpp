@@ -3,6 +3,7 @@
 
 #include <rapidjson/document.h>
 
+#include <chrono>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -33,12 +34,16 @@ ClockOffset measureClockOffset(AgentClient& client, int rounds) {
   (void)client.call("GET", "/api/v1/agent/clock");  // connects: no handshake in the samples
   std::vector<ClockSample> samples;
   for (int round = 0; round < rounds; ++round) {
+    // t3 is t0 plus the round trip on the steady clock: a step of the wall clock during the
+    // probe cannot make a round trip negative.
     const std::int64_t sent = epochMicrosNow();
+    const auto started = std::chrono::steady_clock::now();
     const AgentReply reply = client.call("GET", "/api/v1/agent/clock");
-    const std::int64_t received = epochMicrosNow();
+    const auto took = std::chrono::duration_cast<std::chrono::microseconds>(
+        std::chrono::steady_clock::now() - started);
     ClockSample sample = stampsOf(client, reply);
     sample.t0 = sent;
-    sample.t3 = received;
+    sample.t3 = sent + took.count();
     samples.push_back(sample);
   }
   return estimateClockOffset(samples);

@@ -107,6 +107,8 @@ AgentsOptions parseAgentsOptions(std::span<const std::string_view> arguments) {
                               : wanted == 1 ? std::string("NAME")
                                             : std::string("no names")));
   }
+  // known_agents holds absolute token paths: a relative folder would be taken twice over.
+  options.state_dir = fs::absolute(options.state_dir);
   if (options.action == "add") {
     if (!options.token_file)
       throw common::UsageError("add needs --token-file FILE");
@@ -228,6 +230,11 @@ int addAgent(const AgentsOptions& options) {
   const std::string about = describeAgent(client);
   const agent::ClockOffset offset = agent::measureClockOffset(client, 8);
   added.token_file = options.state_dir / "agents" / (added.name + ".token");
+  if (added.token_file.string().find_first_of(" \t") != std::string::npos) {
+    throw std::runtime_error(added.token_file.string() +
+                             ": known_agents cannot hold a path with blanks; use --state-dir with "
+                             "a folder without them");
+  }
 
   fs::create_directories(added.token_file.parent_path());
   ::chmod(added.token_file.parent_path().c_str(), 0700);
@@ -271,9 +278,8 @@ int removeAgent(const AgentsOptions& options) {
               << knownAgentsFile(options).string() << "\n";
     return 1;
   }
-  const fs::path token_copy = options.state_dir / "agents" / (known->name + ".token");
-  if (known->token_file == token_copy)
-    fs::remove(token_copy);
+  // The copy `add` made, by its name (a hand-written line's own token file is left alone).
+  fs::remove(options.state_dir / "agents" / (known->name + ".token"));
   std::erase_if(agents,
                 [&](const agent::KnownAgent& other) { return other.name == options.names[0]; });
   replaceFile(knownAgentsFile(options), agent::formatKnownAgents(agents), 0644);

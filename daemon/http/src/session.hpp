@@ -528,6 +528,14 @@ class Session : public std::enable_shared_from_this<Session<Stream>>,
     stream_state_->markClosed(reason);
     stream_state_->notifyClosed();
     releaseStreamSlot();
+    if constexpr (kTls) {
+      if (final_write_) {
+        // The last chunk went out: close_notify, as after any response that ends its
+        // connection (lingerAndClose closes at once while the server stops).
+        heartbeat_.cancel();
+        return lingerAndClose();
+      }
+    }
     closeNow();
   }
 

@@ -43,7 +43,8 @@ struct AgentEndpoint {
 /// thread-safe: one caller at a time.
 class AgentClient {
  public:
-  /// `deadline` bounds each call: connecting, the handshake, the request and its answer.
+  /// `deadline` bounds each step of a call: connecting with its handshake, and the request
+  /// with its answer (a call that connects, or retries, may take two or four times as long).
   explicit AgentClient(AgentEndpoint endpoint,
                        std::chrono::milliseconds deadline = std::chrono::seconds(5));
   ~AgentClient();
@@ -51,7 +52,8 @@ class AgentClient {
   AgentClient& operator=(const AgentClient&) = delete;
 
   /// One request with the token (a body is sent as application/json). Connects when there is
-  /// no open connection; a kept-alive connection that turns out closed is replaced once.
+  /// no open connection; a kept-alive connection that turns out closed is replaced once, for a
+  /// GET, HEAD or DELETE (a POST is never sent twice).
   /// Throws AgentError.
   AgentReply call(const std::string& method, const std::string& target,
                   const std::string& body = {});

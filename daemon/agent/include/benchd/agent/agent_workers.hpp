@@ -53,7 +53,10 @@ class AgentWorkers {
   struct Worker;
 
   http::Response start(const http::Request& request);
-  http::Response describe(const std::string& id);
+  http::Response describe(const http::Request& request);
+  /// Where the coordinator reaches this agent's workers: the bind address, or, bound to a
+  /// wildcard, the address `request` came in on.
+  [[nodiscard]] std::string addressFor(const http::Request& request) const;
   http::Response stop(const std::string& id);
   /// The worker `id`, or null; `forget` takes it off the list too.
   std::shared_ptr<Worker> take(const std::string& id, bool forget);
