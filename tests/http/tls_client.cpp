@@ -1,5 +1,7 @@
 #include "tls_client.hpp"
 
+#include <benchd/tls/tls_identity.hpp>
+
 #include <poll.h>
 #include <unistd.h>
 
@@ -8,7 +10,6 @@
 #include <cerrno>
 #include <netinet/in.h>
 #include <openssl/err.h>
-#include <openssl/evp.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <stdexcept>
@@ -158,19 +159,9 @@ std::string TlsClient::peerFingerprint() const {
   X509* certificate = SSL_get1_peer_certificate(ssl_);
   if (certificate == nullptr)
     return "";
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-  unsigned int length = 0;
-  X509_digest(certificate, EVP_sha256(), digest.data(), &length);
+  std::string fingerprint = tls::certificateFingerprint(*certificate);
   X509_free(certificate);
-  constexpr std::string_view kHex = "0123456789ABCDEF";
-  std::string text;
-  for (unsigned int i = 0; i < length; ++i) {
-    if (i != 0)
-      text += ':';
-    text += kHex[digest.at(i) >> 4U];
-    text += kHex[digest.at(i) & 0x0FU];
-  }
-  return text;
+  return fingerprint;
 }
 
 }  // namespace benchd::http::testing

@@ -13,8 +13,6 @@
 #include <boost/beast/ssl/ssl_stream.hpp>
 
 #include <memory>
-#include <openssl/bio.h>
-#include <openssl/pem.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <optional>
@@ -32,18 +30,9 @@ namespace {
 
 /// The SHA-256 fingerprint of the certificate the peer of `ssl` showed; empty without one.
 std::string peerFingerprint(SSL* ssl) {
-  X509* certificate = SSL_get1_peer_certificate(ssl);
-  if (certificate == nullptr)
-    return "";
-  const std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new(BIO_s_mem()), &BIO_free);
-  std::string pem;
-  if (bio && PEM_write_bio_X509(bio.get(), certificate) == 1) {
-    char* data = nullptr;
-    const long length = BIO_get_mem_data(bio.get(), &data);
-    pem.assign(data, static_cast<std::size_t>(length));
-  }
-  X509_free(certificate);
-  return pem.empty() ? "" : tls::certificateFingerprint(pem);
+  const std::unique_ptr<X509, decltype(&X509_free)> certificate(SSL_get1_peer_certificate(ssl),
+                                                                &X509_free);
+  return certificate ? tls::certificateFingerprint(*certificate) : "";
 }
 
 }  // namespace

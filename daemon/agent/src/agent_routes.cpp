@@ -1,4 +1,5 @@
 #include <benchd/agent/agent_routes.hpp>
+#include <benchd/common/epoch_time.hpp>
 #include <benchd/http/response.hpp>
 #include <benchd/measurement/latency_histogram.hpp>
 
@@ -10,12 +11,6 @@
 #include <utility>
 
 namespace benchd::agent {
-
-std::int64_t epochMicrosNow() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 void addAgentRoutes(http::Router& router, const AgentIdentity& identity) {
   rapidjson::StringBuffer buffer;
@@ -44,9 +39,9 @@ void addAgentRoutes(http::Router& router, const AgentIdentity& identity) {
   });
 
   router.add("GET", "/api/v1/agent/clock", [](const http::Request&) {
-    const std::int64_t received = epochMicrosNow();
+    const std::int64_t received = common::epochMicrosNow();
     std::string body = "{\"receivedEpochMicros\":" + std::to_string(received);
-    body += ",\"sentEpochMicros\":" + std::to_string(epochMicrosNow()) + "}";
+    body += ",\"sentEpochMicros\":" + std::to_string(common::epochMicrosNow()) + "}";
     return http::Response::json(200, body);
   });
 }

@@ -1,5 +1,5 @@
-#include <benchd/agent/agent_routes.hpp>
 #include <benchd/agent/clock_probe.hpp>
+#include <benchd/common/epoch_time.hpp>
 
 #include <rapidjson/document.h>
 
@@ -36,7 +36,7 @@ ClockOffset measureClockOffset(AgentClient& client, int rounds) {
   for (int round = 0; round < rounds; ++round) {
     // t3 is t0 plus the round trip on the steady clock: a step of the wall clock during the
     // probe cannot make a round trip negative.
-    const std::int64_t sent = epochMicrosNow();
+    const std::int64_t sent = common::epochMicrosNow();
     const auto started = std::chrono::steady_clock::now();
     const AgentReply reply = client.call("GET", "/api/v1/agent/clock");
     const auto took = std::chrono::duration_cast<std::chrono::microseconds>(

@@ -5,8 +5,8 @@
 #include <benchd/agent/clock_probe.hpp>
 #include <benchd/agent/known_agents.hpp>
 #include <benchd/common/state_folder.hpp>
-#include <benchd/common/text_trim.hpp>
 #include <benchd/common/usage_error.hpp>
+#include <benchd/control/daemon_config.hpp>
 
 #include <rapidjson/document.h>
 
@@ -122,20 +122,6 @@ fs::path knownAgentsFile(const AgentsOptions& options) {
   return options.state_dir / "agents" / "known_agents";
 }
 
-/// The token in `file`: its first line, trimmed, at least 32 characters.
-std::string readToken(const fs::path& file) {
-  std::ifstream in(file);
-  if (!in)
-    throw std::runtime_error(file.string() +
-                             ": cannot read the token file: " + std::strerror(errno));
-  std::string line;
-  std::getline(in, line);
-  std::string token(common::trimBlanks(line));
-  if (token.size() < 32)
-    throw std::runtime_error(file.string() + ": expected a token of at least 32 characters");
-  return token;
-}
-
 /// Writes `text` to `file` through a temporary file renamed over it, with `mode`.
 void replaceFile(const fs::path& file, const std::string& text, mode_t mode) {
   const fs::path temporary = file.string() + ".new";
@@ -210,7 +196,7 @@ int addAgent(const AgentsOptions& options) {
   } catch (const agent::KnownAgentsError& error) {
     throw common::UsageError(error.what());
   }
-  const std::string token = readToken(*options.token_file);
+  const std::string token = control::readToken(*options.token_file);
 
   const std::string shown = agent::AgentClient::certificateOf(added, kCallDeadline);
   if (options.fingerprint && shown != added.fingerprint) {
@@ -258,7 +244,7 @@ int listAgents(const AgentsOptions& options) {
   for (const agent::KnownAgent& known : agents) {
     std::cout << known.name << " " << known.url << " ";
     try {
-      agent::AgentClient client({known, readToken(known.token_file)}, kCallDeadline);
+      agent::AgentClient client({known, control::readToken(known.token_file)}, kCallDeadline);
       const std::string about = describeAgent(client);
       const agent::ClockOffset offset = agent::measureClockOffset(client, 8);
       std::cout << "reachable: " << about << ", clock offset " << describeOffset(offset) << "\n";

@@ -23,6 +23,7 @@
 #include <csignal>
 #include <iostream>
 #include <optional>
+#include <thread>
 
 namespace benchd::cli {
 namespace {
@@ -136,9 +137,8 @@ int serve(std::span<const std::string_view> arguments) {
   }
   http::Router router = api.router();
   agent::addAgentRoutes(
-      router,
-      {BENCHD_VERSION, hostName(),
-       static_cast<unsigned>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN))), config.agent_roles});
+      router, {BENCHD_VERSION, hostName(), std::max(1U, std::thread::hardware_concurrency()),
+               config.agent_roles});
   // Declared before the server, so its workers are stopped after the server's last handler.
   std::optional<agent::AgentWorkers> workers;
   if (std::find(config.agent_roles.begin(), config.agent_roles.end(), "server") !=

@@ -224,6 +224,23 @@ std::string describeDaemonConfig() {
          "  agent_roles = (none; server: start workers for a coordinator on another host)\n";
 }
 
+std::string readToken(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) {
+    throw DaemonConfigError(path.string() +
+                            ": cannot read the token file: " + std::strerror(errno));
+  }
+  std::string token;
+  std::getline(in, token);
+  token = std::string(common::trimBlanks(token));
+  if (token.size() < 32) {
+    throw DaemonConfigError(path.string() +
+                            ": expected a token of at least 32 characters; delete the file to "
+                            "get a new one");
+  }
+  return token;
+}
+
 std::string loadOrCreateToken(const std::filesystem::path& path) {
   struct stat status {};
   if (::stat(path.c_str(), &status) == 0) {
@@ -232,16 +249,7 @@ std::string loadOrCreateToken(const std::filesystem::path& path) {
                               ": the token file may be read by others; chmod 600 it (or delete "
                               "it to get a new token)");
     }
-    std::ifstream in(path);
-    std::string token;
-    std::getline(in, token);
-    token = std::string(common::trimBlanks(token));
-    if (token.size() < 32) {
-      throw DaemonConfigError(path.string() +
-                              ": expected a token of at least 32 characters; delete the file to "
-                              "get a new one");
-    }
-    return token;
+    return readToken(path);
   }
   std::error_code ignored;
   std::filesystem::create_directories(path.parent_path(), ignored);

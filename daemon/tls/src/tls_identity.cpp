@@ -198,10 +198,13 @@ std::string certificateFingerprint(const std::string& certificate_pem) {
     ERR_clear_error();
     throw TlsIdentityError("no PEM certificate to take a fingerprint of");
   }
+  return certificateFingerprint(*certificate);
+}
+
+std::string certificateFingerprint(const X509& certificate) {
   std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
   unsigned int size = 0;
-  check(X509_digest(certificate.get(), EVP_sha256(), digest.data(), &size),
-        "hashing the certificate");
+  check(X509_digest(&certificate, EVP_sha256(), digest.data(), &size), "hashing the certificate");
   static constexpr std::string_view kHex = "0123456789ABCDEF";
   std::string text;
   for (unsigned int i = 0; i < size; ++i) {

@@ -25,7 +25,4 @@ inline constexpr int kAgentProtocol = 1;
 /// for estimateClockOffset). Handlers are thread-safe.
 void addAgentRoutes(http::Router& router, const AgentIdentity& identity);
 
-/// Microseconds since the Unix epoch on the system clock.
-[[nodiscard]] std::int64_t epochMicrosNow();
-
 }  // namespace benchd::agent

@@ -14,4 +14,12 @@ inline std::int64_t epochMillisNow() {
       .count();
 }
 
+/// The same in microseconds, for stamps whose differences matter below a millisecond (the
+/// agents' clock probe).
+inline std::int64_t epochMicrosNow() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
 }  // namespace benchd::common

@@ -73,6 +73,10 @@ DaemonConfig parseDaemonConfig(const std::string& text, const std::string& sourc
 /// The keys with their defaults, for --help.
 std::string describeDaemonConfig();
 
+/// The token in `path`: its first line, trimmed, at least 32 characters. Throws
+/// DaemonConfigError naming the file (`benchd agents` reads an agent's token with it too).
+std::string readToken(const std::filesystem::path& path);
+
 /// The API token: read from `path`, or made at first start (32 random bytes, hex) into a new
 /// file readable and writable by this user only (0600, created exclusively). A token file that
 /// others may read is refused. Throws DaemonConfigError naming the file and what to do.

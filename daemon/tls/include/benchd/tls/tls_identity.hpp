@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+using X509 = struct x509_st;  // OpenSSL's certificate, <openssl/x509.h>
+
 namespace benchd::tls {
 
 /// A TLS identity could not be made, written or read; the message names the file or the
@@ -51,5 +53,7 @@ struct IdentityFiles {
 /// -fingerprint -sha256` prints it after its '=': 32 upper-case hex pairs joined by ':'.
 /// Throws TlsIdentityError when `certificate_pem` holds no certificate.
 [[nodiscard]] std::string certificateFingerprint(const std::string& certificate_pem);
+/// The same of a parsed certificate (e.g. the one a TLS peer showed).
+[[nodiscard]] std::string certificateFingerprint(const X509& certificate);
 
 }  // namespace benchd::tls
